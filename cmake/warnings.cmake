@@ -1,0 +1,24 @@
+# Compiler settings shared by the module and the C++ tests.
+
+function(budgetsvm_set_warnings target)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4 /bigobj /permissive-)
+  else()
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  endif()
+endfunction()
+
+# Release builds use -O3. -march=native only on request (BUDGETSVM_NATIVE):
+# wheels must run on any CPU of their architecture.
+function(budgetsvm_set_optimization target)
+  if(NOT MSVC)
+    target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O3>)
+    if(BUDGETSVM_NATIVE)
+      target_compile_options(${target} PRIVATE -march=native)
+    endif()
+  endif()
+  if(BUDGETSVM_SANITIZE AND NOT MSVC)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()

@@ -1,0 +1,180 @@
+// Non-owning views of a training matrix, read in place from the caller's
+// memory. Every kernel and solver is templated on the view type, so one code
+// path serves dense (row- or column-major, float32 or float64) and CSR
+// (float32/float64 values, int32/int64 indices) without converting the data.
+//
+// A view offers:
+//   rows(), cols(), matrix()          an Eigen Map of the whole matrix
+//   dot(i, w), axpy(a, i, w)          row i against a dense double vector
+//   squared_norm(i), copy_row(i, out) row i as a dense double row
+//   for_each(i, f)                    f(column, value) over stored entries
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "eigen.hpp"
+#include "errors.hpp"
+
+namespace budgetsvm {
+
+template <class ScalarT, int Order>
+class DenseView {
+  static_assert(std::is_same_v<ScalarT, float> || std::is_same_v<ScalarT, double>,
+                "dense views hold float or double");
+
+ public:
+  using Scalar = ScalarT;
+  using Storage = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Order>;
+  using MapType = Eigen::Map<const Storage>;
+  static constexpr bool is_sparse = false;
+  static constexpr bool is_row_major = (Order == Eigen::RowMajor);
+
+  DenseView(const Scalar* data, Index rows, Index cols) : data_(data), rows_(rows), cols_(cols) {
+    require(rows >= 0 && cols >= 0, "matrix dimensions must be non-negative");
+  }
+
+  Index rows() const { return rows_; }
+  Index cols() const { return cols_; }
+  MapType matrix() const { return MapType(data_, rows_, cols_); }
+  auto row(Index i) const { return matrix().row(i); }
+
+  double dot(Index i, const double* w) const {
+    return row(i).template cast<double>().dot(Eigen::Map<const Eigen::RowVectorXd>(w, cols_));
+  }
+  void axpy(double a, Index i, double* w) const {
+    Eigen::Map<Eigen::RowVectorXd>(w, cols_) += a * row(i).template cast<double>();
+  }
+  double squared_norm(Index i) const { return row(i).template cast<double>().squaredNorm(); }
+  void copy_row(Index i, double* out) const {
+    Eigen::Map<Eigen::RowVectorXd>(out, cols_) = row(i).template cast<double>();
+  }
+  Index row_nnz(Index) const { return cols_; }
+  template <class F>
+  void for_each(Index i, F&& f) const {
+    const Index stride = is_row_major ? 1 : rows_;
+    const Scalar* p = is_row_major ? data_ + i * cols_ : data_ + i;
+    for (Index j = 0; j < cols_; ++j) f(j, static_cast<double>(p[j * stride]));
+  }
+
+ private:
+  const Scalar* data_;
+  Index rows_, cols_;
+};
+
+template <class ScalarT, class StorageIndexT>
+class CsrView {
+  static_assert(std::is_same_v<ScalarT, float> || std::is_same_v<ScalarT, double>,
+                "CSR values are float or double");
+  static_assert(std::is_same_v<StorageIndexT, std::int32_t> ||
+                    std::is_same_v<StorageIndexT, std::int64_t>,
+                "CSR indices are int32 or int64");
+
+ public:
+  using Scalar = ScalarT;
+  using StorageIndex = StorageIndexT;
+  using Storage = Eigen::SparseMatrix<Scalar, Eigen::RowMajor, StorageIndex>;
+  using MapType = Eigen::Map<const Storage>;
+  static constexpr bool is_sparse = true;
+  static constexpr bool is_row_major = true;
+
+  /// indptr has rows + 1 entries starting at 0; indices need not be sorted
+  /// within a row but must not repeat (the Python layer guarantees both).
+  CsrView(const Scalar* values, const StorageIndex* indices, const StorageIndex* indptr,
+          Index rows, Index cols)
+      : values_(values), indices_(indices), indptr_(indptr), rows_(rows), cols_(cols) {
+    require(rows >= 0 && cols >= 0, "matrix dimensions must be non-negative");
+  }
+
+  Index rows() const { return rows_; }
+  Index cols() const { return cols_; }
+  Index nnz() const { return static_cast<Index>(indptr_[rows_]); }
+  MapType matrix() const {
+    return MapType(rows_, cols_, nnz(), indptr_, indices_, values_);
+  }
+  Index row_nnz(Index i) const { return static_cast<Index>(indptr_[i + 1] - indptr_[i]); }
+
+  double dot(Index i, const double* w) const {
+    double s = 0.0;
+    for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k)
+      s += static_cast<double>(values_[k]) * w[indices_[k]];
+    return s;
+  }
+  void axpy(double a, Index i, double* w) const {
+    for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k)
+      w[indices_[k]] += a * static_cast<double>(values_[k]);
+  }
+  double squared_norm(Index i) const {
+    double s = 0.0;
+    for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k) {
+      const double v = static_cast<double>(values_[k]);
+      s += v * v;
+    }
+    return s;
+  }
+  void copy_row(Index i, double* out) const {
+    Eigen::Map<Eigen::RowVectorXd>(out, cols_).setZero();
+    for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k)
+      out[indices_[k]] = static_cast<double>(values_[k]);
+  }
+  template <class F>
+  void for_each(Index i, F&& f) const {
+    for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k)
+      f(static_cast<Index>(indices_[k]), static_cast<double>(values_[k]));
+  }
+
+ private:
+  const Scalar* values_;
+  const StorageIndex* indices_;
+  const StorageIndex* indptr_;
+  Index rows_, cols_;
+};
+
+/// Squared Euclidean norm of every row, in double precision.
+template <class View>
+VectorXd row_squared_norms(const View& X) {
+  VectorXd norms(X.rows());
+  for (Index i = 0; i < X.rows(); ++i) norms[i] = X.squared_norm(i);
+  return norms;
+}
+
+/// Sum and sum of squares of all entries (implicit zeros included by
+/// definition), in double precision: what gamma="scale" needs, without the
+/// temporary copy that numpy's X.var() would allocate.
+struct EntryMoments {
+  double sum = 0.0;
+  double sum_of_squares = 0.0;
+  double count = 0.0;
+  double variance() const {
+    if (count == 0.0) return 0.0;
+    const double mean = sum / count;
+    return sum_of_squares / count - mean * mean;
+  }
+};
+
+template <class View>
+EntryMoments entry_moments(const View& X) {
+  EntryMoments m;
+  m.count = static_cast<double>(X.rows()) * static_cast<double>(X.cols());
+  if constexpr (View::is_sparse) {
+    for (Index i = 0; i < X.rows(); ++i)
+      X.for_each(i, [&](Index, double v) { m.sum += v; m.sum_of_squares += v * v; });
+  } else {
+    // Two passes (mean, then centred squares) for accuracy on dense data.
+    m.sum = X.matrix().template cast<double>().sum();
+    const double mean = m.count > 0 ? m.sum / m.count : 0.0;
+    m.sum_of_squares =
+        (X.matrix().template cast<double>().array() - mean).square().sum() + m.count * mean * mean;
+  }
+  return m;
+}
+
+/// Copies the listed rows of X into the rows of a dense double matrix.
+template <class View, class IndexRange>
+void gather_rows(const View& X, const IndexRange& rows, MatrixXd& out) {
+  out.resize(static_cast<Index>(rows.size()), X.cols());
+  Index r = 0;
+  for (auto i : rows) X.copy_row(static_cast<Index>(i), out.row(r++).data());
+}
+
+}  // namespace budgetsvm

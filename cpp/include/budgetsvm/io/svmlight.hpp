@@ -1,0 +1,176 @@
+// Streaming parser for LIBSVM / svmlight text:
+//
+//   <label> [qid:<int>] <index>:<value> <index>:<value> ... [# comment]
+//
+// Indices are 1-based (0-based on request) and strictly increasing within a
+// line; blank lines and lines starting with '#' are skipped. Input arrives in
+// chunks of any size (the caller decompresses), so a line may straddle two
+// chunks. Errors throw std::invalid_argument naming the line number.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "../core/errors.hpp"
+
+namespace budgetsvm {
+
+namespace detail {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// from_chars for floating point is missing from some standard libraries
+// (older libc++); strtod is the fallback there. Both read "inf"/"nan", which
+// the caller rejects.
+inline const char* parse_double(const char* first, const char* last, double& out) {
+  if (first < last && *first == '+') ++first;  // from_chars refuses a leading '+'
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  const auto result = std::from_chars(first, last, out);
+  if (result.ec == std::errc::result_out_of_range) {
+    out = std::strtod(std::string(first, result.ptr).c_str(), nullptr);
+    return result.ptr;
+  }
+  return result.ec == std::errc() ? result.ptr : nullptr;
+#else
+  char buffer[64];
+  const std::size_t length = std::min<std::size_t>(static_cast<std::size_t>(last - first), 63);
+  std::memcpy(buffer, first, length);
+  buffer[length] = '\0';
+  char* end = nullptr;
+  out = std::strtod(buffer, &end);
+  return end == buffer ? nullptr : first + (end - buffer);
+#endif
+}
+
+}  // namespace detail
+
+template <class Scalar>
+class SvmlightParser {
+ public:
+  /// zero_based: indices in the file start at 0 instead of 1.
+  explicit SvmlightParser(bool zero_based = false) : offset_(zero_based ? 0 : 1) {
+    indptr.push_back(0);
+  }
+
+  /// Parses a chunk; the part after its last newline waits for the next one.
+  void feed(const char* data, std::size_t size) {
+    const char* end = data + size;
+    const char* cursor = data;
+    if (!carry_.empty()) {
+      const char* newline = static_cast<const char*>(std::memchr(cursor, '\n', size));
+      if (!newline) {
+        carry_.append(cursor, size);
+        return;
+      }
+      carry_.append(cursor, newline);
+      parse_line(carry_.data(), carry_.data() + carry_.size());
+      carry_.clear();
+      cursor = newline + 1;
+    }
+    while (cursor < end) {
+      const char* newline =
+          static_cast<const char*>(std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor)));
+      if (!newline) {
+        carry_.assign(cursor, end);
+        return;
+      }
+      parse_line(cursor, newline);
+      cursor = newline + 1;
+    }
+  }
+
+  /// Parses a last line that has no trailing newline.
+  void finish() {
+    if (!carry_.empty()) {
+      parse_line(carry_.data(), carry_.data() + carry_.size());
+      carry_.clear();
+    }
+  }
+
+  std::int64_t rows() const { return static_cast<std::int64_t>(labels.size()); }
+  /// One more than the largest 0-based column index seen (0 if none).
+  std::int64_t columns_seen() const { return max_column_ + 1; }
+
+  std::vector<double> labels;
+  std::vector<std::int64_t> indices;  // 0-based columns
+  std::vector<Scalar> values;
+  std::vector<std::int64_t> indptr;
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::invalid_argument("line " + std::to_string(line_) + ": " + what);
+  }
+
+  void parse_line(const char* p, const char* end) {
+    ++line_;
+    while (p < end && detail::is_space(*p)) ++p;
+    if (p == end || *p == '#') return;  // blank or comment line
+    const char* hash = static_cast<const char*>(std::memchr(p, '#', static_cast<std::size_t>(end - p)));
+    if (hash) end = hash;
+    while (end > p && detail::is_space(end[-1])) --end;
+
+    double label = 0.0;
+    const char* q = detail::parse_double(p, end, label);
+    if (!q || (q < end && !detail::is_space(*q))) {
+      if (q && *q == ',') fail("multi-label lines are not supported");
+      fail("cannot parse the label '" + token(p, end) + "'");
+    }
+    if (!std::isfinite(label)) fail("the label is not a finite number");
+    p = q;
+
+    std::int64_t previous = -1;
+    while (true) {
+      while (p < end && detail::is_space(*p)) ++p;
+      if (p == end) break;
+      if (end - p > 4 && std::memcmp(p, "qid:", 4) == 0) {  // query ids are ignored
+        while (p < end && !detail::is_space(*p)) ++p;
+        continue;
+      }
+      std::int64_t index = 0;
+      auto parsed = std::from_chars(p, end, index);
+      if (parsed.ec != std::errc() || parsed.ptr == end || *parsed.ptr != ':')
+        fail("expected <index>:<value>, found '" + token(p, end) + "'");
+      const std::int64_t column = index - offset_;
+      if (column < 0)
+        fail(offset_ ? "feature indices start at 1 (use zero_based=True for 0-based files)"
+                     : "feature indices must be non-negative");
+      if (column <= previous) fail("feature indices must be strictly increasing");
+      const char* value_start = parsed.ptr + 1;
+      double value = 0.0;
+      const char* after = detail::parse_double(value_start, end, value);
+      if (!after || (after < end && !detail::is_space(*after)))
+        fail("cannot parse the value in '" + token(p, end) + "'");
+      if (!std::isfinite(value)) fail("feature values must be finite");
+      previous = column;
+      if (column > max_column_) max_column_ = column;
+      indices.push_back(column);
+      values.push_back(static_cast<Scalar>(value));
+      p = after;
+    }
+    labels.push_back(label);
+    indptr.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+
+  static std::string token(const char* p, const char* end) {
+    const char* t = p;
+    while (t < end && !detail::is_space(*t)) ++t;
+    std::string s(p, t);
+    if (s.size() > 40) s = s.substr(0, 40) + "...";
+    return s;
+  }
+
+  std::int64_t offset_;
+  std::int64_t line_ = 0;
+  std::int64_t max_column_ = -1;
+  std::string carry_;
+};
+
+}  // namespace budgetsvm

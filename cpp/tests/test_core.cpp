@@ -1,0 +1,194 @@
+// Tests of the shared core: random numbers, data views, kernels, run control.
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "budgetsvm/core/control.hpp"
+#include "budgetsvm/core/data_view.hpp"
+#include "budgetsvm/core/kernel.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+
+namespace {
+
+// A small matrix with zeros, stored in all the layouts the core reads.
+struct Layouts {
+  Index n = 7, d = 5;
+  std::vector<double> dense_rm;  // row-major
+  std::vector<double> dense_cm;  // column-major
+  std::vector<float> dense_rm32;
+  std::vector<double> values;
+  std::vector<std::int64_t> indices64, indptr64;
+  std::vector<std::int32_t> indices32, indptr32;
+  std::vector<float> values32;
+
+  explicit Layouts(std::uint64_t seed) {
+    Random rng(seed);
+    dense_rm.assign(static_cast<std::size_t>(n * d), 0.0);
+    for (auto& v : dense_rm)
+      if (rng.uniform() < 0.6) v = rng.uniform() * 4.0 - 2.0;
+    dense_cm.resize(dense_rm.size());
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < d; ++j) dense_cm[j * n + i] = dense_rm[i * d + j];
+    dense_rm32.assign(dense_rm.begin(), dense_rm.end());
+    indptr64.push_back(0);
+    for (Index i = 0; i < n; ++i) {
+      // Store each row's entries in reverse column order: views must not
+      // depend on sorted indices.
+      for (Index j = d - 1; j >= 0; --j)
+        if (dense_rm[i * d + j] != 0.0) {
+          values.push_back(dense_rm[i * d + j]);
+          indices64.push_back(j);
+        }
+      indptr64.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    indices32.assign(indices64.begin(), indices64.end());
+    indptr32.assign(indptr64.begin(), indptr64.end());
+    values32.assign(values.begin(), values.end());
+  }
+  double at(Index i, Index j) const { return dense_rm[static_cast<std::size_t>(i * d + j)]; }
+};
+
+template <class View>
+void check_view(const View& X, const Layouts& L, double tol) {
+  CHECK(X.rows() == L.n);
+  CHECK(X.cols() == L.d);
+  std::vector<double> w(static_cast<std::size_t>(L.d)), row(static_cast<std::size_t>(L.d));
+  for (Index j = 0; j < L.d; ++j) w[static_cast<std::size_t>(j)] = 0.5 * static_cast<double>(j) - 1.0;
+  for (Index i = 0; i < L.n; ++i) {
+    double dot = 0.0, norm = 0.0;
+    for (Index j = 0; j < L.d; ++j) {
+      dot += L.at(i, j) * w[static_cast<std::size_t>(j)];
+      norm += L.at(i, j) * L.at(i, j);
+    }
+    CHECK_CLOSE(X.dot(i, w.data()), dot, tol);
+    CHECK_CLOSE(X.squared_norm(i), norm, tol);
+    X.copy_row(i, row.data());
+    for (Index j = 0; j < L.d; ++j) CHECK_CLOSE(row[static_cast<std::size_t>(j)], L.at(i, j), tol);
+    std::vector<double> acc(static_cast<std::size_t>(L.d), 1.0);
+    X.axpy(2.0, i, acc.data());
+    for (Index j = 0; j < L.d; ++j) CHECK_CLOSE(acc[static_cast<std::size_t>(j)], 1.0 + 2.0 * L.at(i, j), 2 * tol);
+    double visited = 0.0;
+    X.for_each(i, [&](Index j, double v) { visited += v * w[static_cast<std::size_t>(j)]; });
+    CHECK_CLOSE(visited, dot, tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("random: same sequence for the same seed, bounded, unbiased enough") {
+  Random a(42), b(42), c(43);
+  bool differs = false;
+  for (int k = 0; k < 100; ++k) {
+    const auto x = a.next();
+    CHECK(x == b.next());
+    differs = differs || (x != c.next());
+  }
+  CHECK(differs);
+  std::vector<int> counts(7, 0);
+  for (int k = 0; k < 70000; ++k) {
+    const auto v = a.below(7);
+    CHECK(v < 7);
+    ++counts[static_cast<std::size_t>(v)];
+  }
+  for (int count : counts) CHECK(count > 9500 && count < 10500);
+  for (int k = 0; k < 1000; ++k) {
+    const double u = a.uniform();
+    CHECK(u >= 0.0 && u < 1.0);
+  }
+  CHECK(a.below(1) == 0);
+  // Values near 2^64 exercise the 128-bit product.
+  const std::uint64_t big = (std::uint64_t{1} << 63) + 12345;
+  for (int k = 0; k < 1000; ++k) CHECK(a.below(big) < big);
+}
+
+TEST_CASE("random: shuffle is a permutation and reproducible") {
+  std::vector<int> v(100), w;
+  for (int i = 0; i < 100; ++i) v[static_cast<std::size_t>(i)] = i;
+  w = v;
+  Random r1(7), r2(7);
+  r1.shuffle(v);
+  r2.shuffle(w);
+  CHECK(v == w);
+  std::set<int> seen(v.begin(), v.end());
+  CHECK(seen.size() == 100);
+  CHECK(!std::is_sorted(v.begin(), v.end()));
+}
+
+TEST_CASE("data views: every layout agrees with a naive dense loop") {
+  Layouts L(3);
+  check_view(DenseView<double, Eigen::RowMajor>(L.dense_rm.data(), L.n, L.d), L, 1e-12);
+  check_view(DenseView<double, Eigen::ColMajor>(L.dense_cm.data(), L.n, L.d), L, 1e-12);
+  check_view(DenseView<float, Eigen::RowMajor>(L.dense_rm32.data(), L.n, L.d), L, 1e-5);
+  check_view(CsrView<double, std::int64_t>(L.values.data(), L.indices64.data(), L.indptr64.data(), L.n, L.d), L, 1e-12);
+  check_view(CsrView<double, std::int32_t>(L.values.data(), L.indices32.data(), L.indptr32.data(), L.n, L.d), L, 1e-12);
+  check_view(CsrView<float, std::int32_t>(L.values32.data(), L.indices32.data(), L.indptr32.data(), L.n, L.d), L, 1e-5);
+}
+
+TEST_CASE("data views: entry moments count implicit zeros") {
+  Layouts L(5);
+  double sum = 0.0, squares = 0.0;
+  for (double v : L.dense_rm) {
+    sum += v;
+    squares += v * v;
+  }
+  const auto dense = entry_moments(DenseView<double, Eigen::ColMajor>(L.dense_cm.data(), L.n, L.d));
+  const auto sparse = entry_moments(CsrView<double, std::int32_t>(L.values.data(), L.indices32.data(), L.indptr32.data(), L.n, L.d));
+  for (const auto& m : {dense, sparse}) {
+    CHECK_CLOSE(m.sum, sum, 1e-12);
+    CHECK_CLOSE(m.sum_of_squares, squares, 1e-12);
+    CHECK_CLOSE(m.count, static_cast<double>(L.n * L.d), 0.0);
+  }
+}
+
+TEST_CASE("kernels: blocked kernel_matrix equals pointwise k(x, z) for every kernel and layout") {
+  Layouts L(11), M(12);
+  const DenseView<double, Eigen::RowMajor> X(L.dense_rm.data(), L.n, L.d);
+  const CsrView<double, std::int32_t> Xs(L.values.data(), L.indices32.data(), L.indptr32.data(), L.n, L.d);
+  const DenseView<double, Eigen::ColMajor> Z(M.dense_cm.data(), M.n, M.d);
+  const CsrView<float, std::int64_t> Zs(M.values32.data(), M.indices64.data(), M.indptr64.data(), M.n, M.d);
+  for (KernelType type : {KernelType::linear, KernelType::rbf, KernelType::poly, KernelType::sigmoid}) {
+    Kernel k{type, 0.7, 0.3, 3};
+    MatrixXd K1(L.n, M.n), K2(L.n, M.n), K3(L.n, M.n);
+    kernel_matrix(k, X, Z, K1);
+    kernel_matrix(k, Xs, Z, K2);
+    kernel_matrix(k, X, Zs, K3);
+    for (Index i = 0; i < L.n; ++i)
+      for (Index j = 0; j < M.n; ++j) {
+        double dot = 0.0, dist = 0.0;
+        for (Index f = 0; f < L.d; ++f) {
+          dot += L.at(i, f) * M.at(j, f);
+          dist += (L.at(i, f) - M.at(j, f)) * (L.at(i, f) - M.at(j, f));
+        }
+        double expected = dot;
+        if (type == KernelType::rbf) expected = std::exp(-0.7 * dist);
+        if (type == KernelType::poly) expected = std::pow(0.7 * dot + 0.3, 3);
+        if (type == KernelType::sigmoid) expected = std::tanh(0.7 * dot + 0.3);
+        CHECK_CLOSE(K1(i, j), expected, 1e-12);
+        CHECK_CLOSE(K2(i, j), expected, 1e-12);
+        CHECK_CLOSE(K3(i, j), expected, 1e-5);  // Zs holds float32 values
+      }
+  }
+}
+
+TEST_CASE("kernels: bad parameters are rejected") {
+  CHECK_THROWS(kernel_type_from_name("gauss"), std::invalid_argument);
+  CHECK_THROWS((Kernel{KernelType::rbf, 0.0, 0.0, 3}.validate()), std::invalid_argument);
+  CHECK_THROWS((Kernel{KernelType::rbf, -1.0, 0.0, 3}.validate()), std::invalid_argument);
+  CHECK_THROWS((Kernel{KernelType::poly, 1.0, 0.0, -1}.validate()), std::invalid_argument);
+}
+
+TEST_CASE("run control: polls the stop check and throws Interrupted") {
+  int asked = 0;
+  RunControl control([&] { return ++asked >= 2; }, 0.0);
+  control.poll_now();
+  CHECK(asked == 1);
+  CHECK_THROWS(control.poll_now(), Interrupted);
+  RunControl never;
+  for (int k = 0; k < 10000; ++k) never.poll();
+}
+
+int main() { return budgetsvm::test::run_all(); }

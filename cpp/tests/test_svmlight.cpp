@@ -1,0 +1,86 @@
+// Tests of the streaming svmlight parser: any chunking gives the same
+// result, and each malformed line is reported with its number.
+#include <string>
+
+#include "budgetsvm/io/svmlight.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+
+namespace {
+
+const std::string kText =
+    "# a comment line\n"
+    "+1 1:0.5 3:-2.25e1 # trailing comment\n"
+    "\n"
+    "-1 qid:3 2:1\r\n"
+    "2.5\n"
+    "-1 4:7";  // no final newline
+
+std::string first_error(const std::string& text) {
+  SvmlightParser<double> p;
+  try {
+    p.feed(text.data(), text.size());
+    p.finish();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("svmlight: parses labels, entries, comments, qid, CRLF and a last line without newline") {
+  SvmlightParser<double> p;
+  p.feed(kText.data(), kText.size());
+  p.finish();
+  CHECK(p.rows() == 4);
+  CHECK(p.columns_seen() == 4);
+  CHECK((p.labels == std::vector<double>{1.0, -1.0, 2.5, -1.0}));
+  CHECK((p.indptr == std::vector<std::int64_t>{0, 2, 3, 3, 4}));
+  CHECK((p.indices == std::vector<std::int64_t>{0, 2, 1, 3}));
+  CHECK((p.values == std::vector<double>{0.5, -22.5, 1.0, 7.0}));
+}
+
+TEST_CASE("svmlight: every split into two chunks and byte-by-byte feeding agree") {
+  SvmlightParser<double> whole;
+  whole.feed(kText.data(), kText.size());
+  whole.finish();
+  for (std::size_t cut = 0; cut <= kText.size(); ++cut) {
+    SvmlightParser<double> p;
+    p.feed(kText.data(), cut);
+    p.feed(kText.data() + cut, kText.size() - cut);
+    p.finish();
+    CHECK(p.labels == whole.labels && p.indices == whole.indices && p.values == whole.values &&
+          p.indptr == whole.indptr);
+  }
+  SvmlightParser<float> bytes;
+  for (char c : kText) bytes.feed(&c, 1);
+  bytes.finish();
+  CHECK(bytes.indices == whole.indices);
+  CHECK(bytes.values.size() == whole.values.size() && bytes.values[1] == -22.5f);
+}
+
+TEST_CASE("svmlight: malformed lines name the line and the problem") {
+  CHECK(first_error("1 1:1\nx 1:2\n").find("line 2: cannot parse the label") == 0);
+  CHECK(first_error("1 1:1\n1 2:1\n1 3\n").find("line 3: expected <index>:<value>") == 0);
+  CHECK(first_error("1 3:1 2:1\n").find("line 1: feature indices must be strictly increasing") == 0);
+  CHECK(first_error("1 2:1 2:1\n").find("strictly increasing") != std::string::npos);
+  CHECK(first_error("1 0:1\n").find("start at 1") != std::string::npos);
+  CHECK(first_error("1 1:abc\n").find("line 1: cannot parse the value") == 0);
+  CHECK(first_error("1 1:nan\n").find("finite") != std::string::npos);
+  CHECK(first_error("1,2 1:1\n").find("multi-label") != std::string::npos);
+  CHECK(first_error("1 1:1\n\n\n1 -1:2\n").find("line 4:") == 0);
+  CHECK(first_error("1 1:1\n2 2:2\n").empty());
+}
+
+TEST_CASE("svmlight: zero-based indices") {
+  SvmlightParser<double> p(true);
+  const std::string text = "1 0:1 5:2\n";
+  p.feed(text.data(), text.size());
+  p.finish();
+  CHECK((p.indices == std::vector<std::int64_t>{0, 5}));
+  CHECK(p.columns_seen() == 6);
+}
+
+int main() { return budgetsvm::test::run_all(); }

@@ -1,0 +1,106 @@
+// Translation of Python data into C++ views: the one place where numpy
+// buffers become budgetsvm::DenseView / CsrView. The Python layer has already
+// validated and, where needed, converted (python/budgetsvm/_data.py); here we
+// only check the contract and wrap the caller's memory -- never copy it.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "budgetsvm/core/control.hpp"
+#include "budgetsvm/core/data_view.hpp"
+
+namespace budgetsvm::python {
+
+namespace py = pybind11;
+
+inline bool has_dtype(const py::array& a, char kind, py::ssize_t itemsize) {
+  return a.dtype().kind() == kind && a.itemsize() == itemsize;
+}
+
+template <class T>
+const T* array_data(const py::array& a) {
+  return static_cast<const T*>(a.data());
+}
+
+template <class Index, class F>
+decltype(auto) visit_csr(const py::array& values, const py::array& indices,
+                         const py::array& indptr, Index rows, Index cols, F&& f) {
+  auto with_index = [&](auto scalar) -> decltype(auto) {
+    using Scalar = decltype(scalar);
+    if (has_dtype(indices, 'i', 4))
+      return f(CsrView<Scalar, std::int32_t>(array_data<Scalar>(values),
+                                             array_data<std::int32_t>(indices),
+                                             array_data<std::int32_t>(indptr), rows, cols));
+    return f(CsrView<Scalar, std::int64_t>(array_data<Scalar>(values),
+                                           array_data<std::int64_t>(indices),
+                                           array_data<std::int64_t>(indptr), rows, cols));
+  };
+  if (has_dtype(values, 'f', 4)) return with_index(float{});
+  return with_index(double{});
+}
+
+/// Calls f(view) with the view of X: a 2-D float32/float64 C- or
+/// F-contiguous ndarray, or a tuple (data, indices, indptr, n_rows, n_cols)
+/// describing a canonical CSR matrix with int32 or int64 indices. Anything
+/// else is a TypeError (the Python layer converts before calling).
+template <class F>
+decltype(auto) visit_data(const py::handle& X, F&& f) {
+  if (py::isinstance<py::tuple>(X)) {
+    auto t = py::reinterpret_borrow<py::tuple>(X);
+    if (t.size() != 5) throw py::type_error("CSR data must be (data, indices, indptr, n_rows, n_cols)");
+    auto values = t[0].cast<py::array>();
+    auto indices = t[1].cast<py::array>();
+    auto indptr = t[2].cast<py::array>();
+    const auto rows = t[3].cast<Index>();
+    const auto cols = t[4].cast<Index>();
+    const bool ok_values = has_dtype(values, 'f', 4) || has_dtype(values, 'f', 8);
+    const bool ok_index = (has_dtype(indices, 'i', 4) && has_dtype(indptr, 'i', 4)) ||
+                          (has_dtype(indices, 'i', 8) && has_dtype(indptr, 'i', 8));
+    const auto contiguous = py::array::c_style;
+    if (!ok_values || !ok_index || !(values.flags() & contiguous) ||
+        !(indices.flags() & contiguous) || !(indptr.flags() & contiguous) ||
+        indptr.size() != rows + 1 || values.size() < 0 || indices.size() != values.size())
+      throw py::type_error("CSR buffers are not of a supported type or layout");
+    return visit_csr(values, indices, indptr, rows, cols, std::forward<F>(f));
+  }
+  auto a = py::reinterpret_borrow<py::object>(X);
+  if (!py::isinstance<py::array>(a)) throw py::type_error("expected a numpy array or CSR buffers");
+  auto arr = a.cast<py::array>();
+  if (arr.ndim() != 2) throw py::type_error("expected a 2-D array");
+  const bool f32 = has_dtype(arr, 'f', 4);
+  if (!f32 && !has_dtype(arr, 'f', 8)) throw py::type_error("expected float32 or float64 data");
+  const Index rows = arr.shape(0), cols = arr.shape(1);
+  const bool c_order = arr.flags() & py::array::c_style;
+  const bool f_order = arr.flags() & py::array::f_style;
+  if (!c_order && !f_order) throw py::type_error("expected a C- or F-contiguous array");
+  if (f32) {
+    if (c_order) return f(DenseView<float, Eigen::RowMajor>(array_data<float>(arr), rows, cols));
+    return f(DenseView<float, Eigen::ColMajor>(array_data<float>(arr), rows, cols));
+  }
+  if (c_order) return f(DenseView<double, Eigen::RowMajor>(array_data<double>(arr), rows, cols));
+  return f(DenseView<double, Eigen::ColMajor>(array_data<double>(arr), rows, cols));
+}
+
+/// The run control of a call made from Python with the GIL released: polls
+/// for Ctrl-C (signal handlers run on the main thread, under the GIL).
+inline RunControl python_run_control() {
+  return RunControl([] {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+  });
+}
+
+/// Hands a std::vector's buffer to numpy without copying it.
+template <class T>
+py::array_t<T> to_numpy(std::vector<T>&& v) {
+  auto* owner = new std::vector<T>(std::move(v));
+  py::capsule free_when_done(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(static_cast<py::ssize_t>(owner->size()), owner->data(), free_when_done);
+}
+
+}  // namespace budgetsvm::python

@@ -1,0 +1,26 @@
+// The compiled module budgetsvm._core: translation only. Each family of
+// functions registers itself from its own bind_*.cpp file.
+#include <pybind11/pybind11.h>
+
+#include "budgetsvm/core/errors.hpp"
+#include "budgetsvm/version.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "budgetsvm's compiled core (private; use the budgetsvm package)";
+  m.attr("__version__") = BUDGETSVM_VERSION_STRING;
+
+  // A stop request surfaces as KeyboardInterrupt, or as the exception a
+  // Python callback raised (already set when Interrupted reaches us).
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const budgetsvm::Interrupted&) {
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    }
+  });
+
+  budgetsvm::python::register_data(m);
+}

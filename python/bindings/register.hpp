@@ -1,0 +1,10 @@
+// One registration function per bind_*.cpp file.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace budgetsvm::python {
+
+void register_data(pybind11::module_& m);  // bind_data.cpp: kernels, moments, svmlight
+
+}  // namespace budgetsvm::python

@@ -1,0 +1,16 @@
+"""budgetsvm: fast support vector machine training.
+
+Budgeted kernel SVMs (BSGD, BSCA with lookup merging), linear SVMs by dual
+coordinate descent with adaptive variable selection, and an exact kernel SVM
+(ALFPGM), implemented in a header-only C++17 core with scikit-learn estimators.
+"""
+
+from ._core import __version__
+from .io import load_svmlight
+from .kernels import kernel_matrix
+
+__all__ = [
+    "__version__",
+    "kernel_matrix",
+    "load_svmlight",
+]

@@ -1,0 +1,111 @@
+"""Reading LIBSVM / svmlight files.
+
+Python only opens the file and streams decompressed bytes; the C++ core
+parses them (python/bindings/bind_data.cpp, cpp/include/budgetsvm/io/svmlight.hpp).
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+from typing import IO, Optional, Tuple, Union
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _core
+
+_CHUNK_BYTES = 1 << 22
+
+# Compression is recognised by the file's first bytes, not its name.
+_MAGIC = (
+    (b"BZh", bz2.open),
+    (b"\x1f\x8b", gzip.open),
+    (b"\xfd7zXZ\x00", lzma.open),
+)
+
+
+def _open_binary(path: Union[str, os.PathLike]) -> IO[bytes]:
+    with open(path, "rb") as f:
+        head = f.read(6)
+    for magic, opener in _MAGIC:
+        if head.startswith(magic):
+            return opener(path, "rb")
+    return open(path, "rb")
+
+
+def load_svmlight(
+    path: Union[str, os.PathLike],
+    n_features: Optional[int] = None,
+    dtype: type = np.float64,
+    zero_based: bool = False,
+) -> Tuple[sp.csr_matrix, np.ndarray]:
+    """Load a LIBSVM / svmlight file into a CSR matrix and a label vector.
+
+    Plain, ``.bz2``, ``.gz`` and ``.xz`` files are read (recognised by their
+    content). Lines are ``<label> [qid:<n>] <index>:<value> ... [# comment]``;
+    blank and ``#`` lines are skipped, query ids ignored.
+
+    Parameters
+    ----------
+    path : str or path-like
+    n_features : int, default=None
+        Number of columns. ``None`` uses the largest index in the file; pass it
+        when a test file may not use the last feature (as a9a.t).
+    dtype : {np.float64, np.float32}, default=np.float64
+        dtype of the values.
+    zero_based : bool, default=False
+        Whether the file's feature indices start at 0 (LIBSVM's start at 1).
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (n_samples, n_features)
+        Index arrays are int32 whenever they fit (which scikit-learn's ``SVC``
+        requires), int64 otherwise.
+    y : ndarray of shape (n_samples,), float64
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        On a malformed line (the message names the line number and the
+        problem), or when ``n_features`` is smaller than an index in the file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from budgetsvm import load_svmlight
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.svm")
+    >>> _ = open(path, "w").write("+1 1:0.5 3:2\\n-1 2:1\\n")
+    >>> X, y = load_svmlight(path)
+    >>> X.toarray()
+    array([[0.5, 0. , 2. ],
+           [0. , 1. , 0. ]])
+    >>> y
+    array([ 1., -1.])
+    """
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
+    if n_features is not None and (not isinstance(n_features, (int, np.integer)) or n_features < 1):
+        raise ValueError(f"n_features must be a positive integer or None; got {n_features!r}.")
+    parser = _core.SvmlightParser(float32=dtype == np.float32, zero_based=bool(zero_based))
+    try:
+        with _open_binary(path) as f:
+            while True:
+                chunk = f.read(_CHUNK_BYTES)
+                if not chunk:
+                    break
+                parser.feed(chunk)
+        values, indices, indptr, labels, columns_seen = parser.finish()
+    except ValueError as error:
+        raise ValueError(f"{os.fspath(path)}: {error}") from None
+    if n_features is None:
+        n_features = columns_seen
+    elif n_features < columns_seen:
+        raise ValueError(f"n_features={n_features} is smaller than the largest feature index in the file ({columns_seen}).")
+    X = sp.csr_matrix((values, indices, indptr), shape=(len(labels), int(n_features)), copy=False)
+    return X, labels
