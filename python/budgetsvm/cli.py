@@ -1,4 +1,9 @@
-"""The ``budgetsvm`` command line."""
+"""The ``budgetsvm`` command line.
+
+Each sub-command registers itself through one ``_add_<name>`` function that
+adds its parser and sets ``handler`` (a function of the parsed arguments
+returning the exit code).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,80 @@ from typing import List, Optional
 from . import __version__
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text}")
+    return value
+
+
+def _gamma(text: str):
+    if text in ("scale", "auto"):
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, 'scale' or 'auto'; got {text}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, 'scale' or 'auto'; got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number; got {text}")
+    return value
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    if args.test is not None and args.data is None:
+        raise SystemExit("budgetsvm demo: error: --test needs --data")
+    run_demo(
+        data=args.data,
+        test=args.test,
+        budget=args.budget,
+        epochs=args.epochs,
+        quick=args.quick,
+        seed=args.seed,
+        C=args.C,
+        gamma=args.gamma,
+        svc_seconds=args.svc_seconds,
+        n_jobs=args.n_jobs,
+    )
+    return 0
+
+
+def _add_demo(commands: "argparse._SubParsersAction") -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="train BSCA and BSGD next to scikit-learn's exact SVC",
+        description=(
+            "Train budgeted SVMs (BSCA, BSGD, merging by lookup-WD) and scikit-learn's exact SVC, "
+            "and print test accuracy, support vectors, merges and training time. Without --data: "
+            "the BSGD paper's 4x4 checkerboard (generated) and scikit-learn's digits; no download."
+        ),
+    )
+    demo.add_argument("--data", metavar="FILE", help="a LIBSVM/svmlight training file (.bz2/.gz/.xz too)")
+    demo.add_argument("--test", metavar="FILE", help="its test file (default: a seeded 80/20 split of --data)")
+    demo.add_argument("--budget", type=_positive_int, help="support vector budget (default 100; 50 with --quick)")
+    demo.add_argument("--epochs", type=_positive_int, help="training epochs (default 3; 2 with --quick)")
+    demo.add_argument("--C", type=_positive_float, default=1.0, help="regularisation C for --data (default 1)")
+    demo.add_argument("--gamma", type=_gamma, default="scale", help="RBF gamma for --data (default 'scale')")
+    demo.add_argument("--seed", type=int, default=0, help="seed of data, splits and training (default 0)")
+    demo.add_argument("--svc-seconds", type=_positive_float, help="time budget of the exact SVC (default 10)")
+    demo.add_argument("--n-jobs", type=int, default=1, help="threads for BudgetedSVC (default 1; -1 all cores)")
+    demo.add_argument("--quick", action="store_true", help="small sizes: a few seconds in all")
+    demo.set_defaults(handler=_run_demo)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="budgetsvm", description="Fast support vector machine training.")
     parser.add_argument("--version", action="version", version=f"budgetsvm {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_demo(commands)
     return parser
 
 
@@ -22,7 +97,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    return 0
+    return args.handler(args)
 
 
 if __name__ == "__main__":
