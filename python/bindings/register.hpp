@@ -6,5 +6,6 @@
 namespace budgetsvm::python {
 
 void register_data(pybind11::module_& m);  // bind_data.cpp: kernels, moments, svmlight
+void register_budget(pybind11::module_& m);  // bind_budget.cpp: BSGD, BSCA, merging
 
 }  // namespace budgetsvm::python

@@ -1,0 +1,73 @@
+// One entry point for the budgeted solvers: picks the solver, learning rate
+// and maintenance policy types from run-time parameters, once, outside the
+// loops.
+#pragma once
+
+#include <string>
+
+#include "bsca.hpp"
+#include "bsgd.hpp"
+#include "maintenance.hpp"
+#include "merge.hpp"
+#include "options.hpp"
+
+namespace budgetsvm::budget {
+
+namespace detail {
+
+/// Calls f(make_maintenance) with the factory of the chosen policy.
+template <class F>
+Result with_maintenance(const Params& p, F&& f) {
+  switch (p.maintenance) {
+    case Maintenance::remove:
+      return f([](const BudgetModel& m) { return RemovalMaintenance(m); });
+    case Maintenance::project:
+      return f([](const BudgetModel& m) { return ProjectionMaintenance(m); });
+    case Maintenance::merge:
+      switch (p.merge_method) {
+        case merge::Method::gss: {
+          const merge::GssSolver s{p.gss_eps};
+          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::GssSolver>(m, s, eps); });
+        }
+        case merge::Method::lookup_h: {
+          const merge::LookupHSolver s{&merge::lookup_table(p.lookup_grid)};
+          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::LookupHSolver>(m, s, eps); });
+        }
+        case merge::Method::lookup_wd: {
+          const merge::LookupWdSolver s{&merge::lookup_table(p.lookup_grid)};
+          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::LookupWdSolver>(m, s, eps); });
+        }
+      }
+  }
+  throw std::invalid_argument("unknown maintenance");
+}
+
+}  // namespace detail
+
+/// Trains a budgeted SVM on the rows of X with class indices y in
+/// [0, n_classes).
+inline Result fit(const Rows& X, const int* y, int n_classes, const Params& params,
+                  const EpochCallback& callback, RunControl& control) {
+  params.validate();
+  require(n_classes >= 2, "at least two classes are needed");
+  require(X.rows() >= 1, "no training data");
+  for (Index i = 0; i < X.rows(); ++i)
+    require(y[i] >= 0 && y[i] < n_classes, "class index out of range [0, n_classes)");
+  const double lambda = 1.0 / (params.C * static_cast<double>(X.rows()));
+  return detail::with_maintenance(params, [&](auto make) -> Result {
+    if (params.solver == Solver::bsca) return train_bsca(X, y, n_classes, params, make, callback, control);
+    auto run = [&](auto rate) -> Result {
+      if (n_classes == 2)
+        return train_bsgd<false>(X, y, n_classes, params, rate, make, callback, control);
+      return train_bsgd<true>(X, y, n_classes, params, rate, make, callback, control);
+    };
+    switch (params.learning_rate) {
+      case LearningRate::pegasos: return run(PegasosRate{lambda});
+      case LearningRate::norma: return run(NormaRate{lambda, params.eta0});
+      case LearningRate::perceptron: return run(PerceptronRate{params.eta0, params.radius});
+    }
+    throw std::invalid_argument("unknown learning rate");
+  });
+}
+
+}  // namespace budgetsvm::budget

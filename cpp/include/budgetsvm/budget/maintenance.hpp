@@ -1,0 +1,327 @@
+// Budget maintenance strategies (SPEC.md, "Budget maintenance"; Wang,
+// Crammer & Vucetic, JMLR 2012, Section 4): called when the model holds
+// B + 1 support vectors, each brings it back to B.
+//
+//   RemovalMaintenance     drop the SV with the smallest ||beta_j||^2 k(z_j, z_j).
+//   ProjectionMaintenance  project that SV onto the span of the others,
+//                          Delta beta = beta_p K_{-p}^{-1} k_p. We keep the
+//                          inverse A = (K + rho I)^{-1} of the kernel matrix
+//                          of all current SVs (rho = 1e-8, for duplicates),
+//                          updated by bordering when an SV is added (O(B^2))
+//                          and downdated when one leaves (O(B^2)); with it
+//                          K_{-p}^{-1} k_p = -A_{-p,p} / A_pp, so an event
+//                          costs O(B^2), never an O(B^3) factorisation.
+//   MergeMaintenance<S>    (Gaussian kernel) fix a = the SV with the smallest
+//                          |beta| (multi-class: ||beta||^2), pick the partner
+//                          with the smallest ||Delta||^2 (binary: only
+//                          partners whose coefficient has a's sign, merge.hpp
+//                          solver S ranks them; multi-class: all partners,
+//                          exact 1-D search), replace both by (beta_z, z).
+//                          No same-sign partner: fall back to removal of a.
+//
+// Each strategy exposes
+//   on_add(model, krow, kself)  after model.add(); krow = kernel values of
+//                               the new point against the previous SVs
+//   on_clear()                  after model.clear()
+//   reduce(model, counters, sq_norm)  the event; when sq_norm is non-null,
+//                               ||w||^2 is updated exactly (the margin
+//                               perceptron needs it for its ball projection;
+//                               this costs one or two extra kernel rows).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "merge.hpp"
+#include "model.hpp"
+#include "options.hpp"
+
+namespace budgetsvm::budget {
+
+namespace detail {
+
+/// argmin_j ||beta_j||^2 k(z_j, z_j) over the stored coefficients.
+inline Index smallest_support_vector(const BudgetModel& model) {
+  Index best = 0;
+  double best_value = std::numeric_limits<double>::infinity();
+  const bool unit_diagonal = model.kernel().type == KernelType::rbf;
+  for (Index j = 0; j < model.size(); ++j) {
+    double v = 0.0;
+    for (int c = 0; c < model.n_outputs(); ++c) v += model.coef(c)[j] * model.coef(c)[j];
+    if (!unit_diagonal) v *= model.self_kernel_of_sv(j);
+    if (v < best_value) best_value = v, best = j;
+  }
+  return best;
+}
+
+/// sum_c beta_p^c f_c(z_p) with the current model (one kernel row).
+inline double inner_with_sv(BudgetModel& model, Index p, std::vector<double>& row) {
+  model.kernel_row_of_sv(p, row.data());
+  double s = 0.0;
+  for (int c = 0; c < model.n_outputs(); ++c) s += model.beta(p, c) * model.margin(row.data(), c);
+  return s;
+}
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace detail
+
+class RemovalMaintenance {
+ public:
+  explicit RemovalMaintenance(const BudgetModel& model)
+      : row_(static_cast<std::size_t>(model.capacity())) {}
+
+  void on_add(const BudgetModel&, const double*, double) {}
+  void on_clear() {}
+
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+    const detail::Stopwatch watch;
+    const Index p = detail::smallest_support_vector(model);
+    if (sq_norm) {
+      // ||w - beta_p phi_p||^2 = ||w||^2 - 2 <w, beta_p phi_p> + |beta_p|^2 k_pp
+      double b2 = 0.0;
+      for (int c = 0; c < model.n_outputs(); ++c) b2 += model.beta(p, c) * model.beta(p, c);
+      *sq_norm += -2.0 * detail::inner_with_sv(model, p, row_) + b2 * model.self_kernel_of_sv(p);
+    }
+    model.remove(p);
+    ++counters.removals;
+    counters.maintenance_seconds += watch.seconds();
+  }
+
+ private:
+  std::vector<double> row_;
+};
+
+class ProjectionMaintenance {
+ public:
+  static constexpr double kRidge = 1e-8;
+
+  explicit ProjectionMaintenance(const BudgetModel& model)
+      : cap_(model.capacity()),
+        A_(static_cast<std::size_t>(cap_ * cap_), 0.0),
+        b_(static_cast<std::size_t>(cap_), 0.0) {}
+
+  /// Bordering: with s = kself + rho - k^T A k and b = A k,
+  /// A_new = [[A + b b^T / s, -b / s], [-b^T / s, 1 / s]].
+  void on_add(const BudgetModel& model, const double* krow, double kself) {
+    const Index n = model.size() - 1;  // previous size; the new SV sits in slot n
+    for (Index i = 0; i < n; ++i) {
+      double s = 0.0;
+      const double* Ai = &A(i, 0);
+      for (Index j = 0; j < n; ++j) s += Ai[j] * krow[j];
+      b_[static_cast<std::size_t>(i)] = s;
+    }
+    double schur = kself + kRidge;
+    for (Index i = 0; i < n; ++i) schur -= krow[i] * b_[static_cast<std::size_t>(i)];
+    schur = std::max(schur, kRidge);
+    const double inv = 1.0 / schur;
+    for (Index i = 0; i < n; ++i) {
+      const double bi = b_[static_cast<std::size_t>(i)] * inv;
+      double* Ai = &A(i, 0);
+      for (Index j = 0; j < n; ++j) Ai[j] += bi * b_[static_cast<std::size_t>(j)];
+      Ai[n] = -bi;
+      A(n, i) = -bi;
+    }
+    A(n, n) = inv;
+  }
+
+  void on_clear() {}
+
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+    const detail::Stopwatch watch;
+    const Index n = model.size();
+    const Index p = detail::smallest_support_vector(model);
+    const double app = A(p, p);
+    // Delta beta_j = -beta_p A_jp / A_pp (stored units: the scale is common).
+    for (int c = 0; c < model.n_outputs(); ++c) {
+      double* w = model.coef(c);
+      const double f = w[p] / app;
+      for (Index j = 0; j < n; ++j)
+        if (j != p) w[j] -= f * A(j, p);
+    }
+    if (sq_norm) {
+      // w' = w - r with r orthogonal to the remaining span: ||w'||^2 = ||w||^2 - ||r||^2,
+      // ||r||^2 = |beta_p|^2 / A_pp (up to the ridge).
+      double b2 = 0.0;
+      for (int c = 0; c < model.n_outputs(); ++c) b2 += model.beta(p, c) * model.beta(p, c);
+      *sq_norm = std::max(0.0, *sq_norm - b2 / app);
+    }
+    // Downdate: inverse of K without p = A_{-p} - A_{-p,p} A_{p,-p} / A_pp.
+    for (Index i = 0; i < n; ++i) {
+      if (i == p) continue;
+      const double f = A(i, p) / app;
+      double* Ai = &A(i, 0);
+      for (Index j = 0; j < n; ++j) Ai[j] -= f * A(p, j);
+    }
+    // Mirror model.remove(p): the last SV moves into slot p.
+    const Index last = n - 1;
+    if (p != last) {
+      for (Index j = 0; j < n; ++j) A(p, j) = A(last, j);
+      for (Index i = 0; i < n; ++i) A(i, p) = A(i, last);
+      A(p, p) = A(last, last);
+    }
+    model.remove(p);
+    ++counters.projections;
+    counters.maintenance_seconds += watch.seconds();
+  }
+
+  /// The kept inverse (for tests): (K + rho I)^{-1} of the current SVs.
+  double inverse(Index i, Index j) const { return A_[static_cast<std::size_t>(i * cap_ + j)]; }
+
+ private:
+  double& A(Index i, Index j) { return A_[static_cast<std::size_t>(i * cap_ + j)]; }
+  Index cap_;
+  std::vector<double> A_, b_;
+};
+
+template <class HSolver>
+class MergeMaintenance {
+ public:
+  MergeMaintenance(const BudgetModel& model, HSolver solver, double multiclass_eps = 0.01)
+      : solver_(solver),
+        eps_(multiclass_eps),
+        kappa_(static_cast<std::size_t>(model.capacity())),
+        row_(static_cast<std::size_t>(model.capacity())),
+        z_(static_cast<std::size_t>(model.dim())),
+        beta_(static_cast<std::size_t>(model.n_outputs())) {}
+
+  void on_add(const BudgetModel&, const double*, double) {}
+  void on_clear() {}
+
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+    const detail::Stopwatch watch;
+    if (model.n_outputs() == 1)
+      reduce_binary(model, counters, sq_norm);
+    else
+      reduce_multiclass(model, counters, sq_norm);
+    counters.maintenance_seconds += watch.seconds();
+  }
+
+ private:
+  void reduce_binary(BudgetModel& model, Counters& counters, double* sq_norm) {
+    const Index n = model.size();
+    const double* w = model.coef();
+    Index a = 0;
+    for (Index j = 1; j < n; ++j)
+      if (std::fabs(w[j]) < std::fabs(w[a])) a = j;
+    const double wa = w[a];
+    model.kernel_row_of_sv(a, kappa_.data());
+    Index best = -1;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (Index j = 0; j < n; ++j) {
+      if (j == a || !(w[j] * wa > 0.0)) continue;
+      const double s = wa + w[j];
+      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
+      const double cost = s * s * solver_.candidate(wa / s, kappa);
+      if (cost < best_cost) best_cost = cost, best = j;
+    }
+    if (best < 0) {  // no partner of the same sign
+      if (sq_norm) *sq_norm += remove_delta(model, a);
+      model.remove(a);
+      ++counters.removals;
+      return;
+    }
+    const double s = wa + w[best];
+    const double m = wa / s;
+    const double kappa = std::clamp(kappa_[static_cast<std::size_t>(best)], 0.0, 1.0);
+    const double h = std::clamp(solver_.h(m, kappa), 0.0, 1.0);
+    const double g = merge::merge_g(m, merge::safe_log(kappa), h);
+    beta_[0] = model.scale() * s * g;
+    apply_merge(model, a, best, h, kappa, sq_norm);
+    ++counters.merges;
+  }
+
+  void reduce_multiclass(BudgetModel& model, Counters& counters, double* sq_norm) {
+    const Index n = model.size();
+    const int c_out = model.n_outputs();
+    auto norm2 = [&](Index j) {
+      double v = 0.0;
+      for (int c = 0; c < c_out; ++c) v += model.coef(c)[j] * model.coef(c)[j];
+      return v;
+    };
+    Index a = 0;
+    double na = norm2(0);
+    for (Index j = 1; j < n; ++j) {
+      const double v = norm2(j);
+      if (v < na) na = v, a = j;
+    }
+    model.kernel_row_of_sv(a, kappa_.data());
+    Index best = -1;
+    double best_cost = std::numeric_limits<double>::infinity(), best_h = 0.0;
+    for (Index j = 0; j < n; ++j) {
+      if (j == a) continue;
+      double D = 0.0, Cab = 0.0;
+      for (int c = 0; c < c_out; ++c) {
+        const double bj = model.coef(c)[j];
+        D += bj * bj;
+        Cab += bj * model.coef(c)[a];
+      }
+      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
+      const auto [h, F] = merge::solve_multiclass(na, Cab, D, kappa, eps_);
+      const double cost = na + D + 2.0 * Cab * kappa - F;
+      if (cost < best_cost) best_cost = cost, best = j, best_h = h;
+    }
+    const double kappa = std::clamp(kappa_[static_cast<std::size_t>(best)], 0.0, 1.0);
+    const double lk = merge::safe_log(kappa);
+    const double a2 = (1.0 - best_h) * (1.0 - best_h), b2 = best_h * best_h;
+    const double p = a2 == 0.0 ? 1.0 : std::exp(a2 * lk), q = b2 == 0.0 ? 1.0 : std::exp(b2 * lk);
+    for (int c = 0; c < c_out; ++c) beta_[static_cast<std::size_t>(c)] = model.beta(a, c) * p + model.beta(best, c) * q;
+    apply_merge(model, a, best, best_h, kappa, sq_norm);
+    ++counters.merges;
+  }
+
+  /// Change of ||w||^2 when SV p is removed (before removal).
+  double remove_delta(BudgetModel& model, Index p) {
+    double b2 = 0.0;
+    for (int c = 0; c < model.n_outputs(); ++c) b2 += model.beta(p, c) * model.beta(p, c);
+    return -2.0 * detail::inner_with_sv(model, p, row_) + b2 * model.self_kernel_of_sv(p);
+  }
+
+  /// Replaces a and b by (beta_, z = h z_a + (1 - h) z_b); kappa_ holds the
+  /// kernel row of z_a.
+  void apply_merge(BudgetModel& model, Index a, Index b, double h, double kappa, double* sq_norm) {
+    const Index d = model.dim();
+    double zn = 0.0;
+    for (Index k = 0; k < d; ++k) {
+      const double za = model.feature(a, k), zb = model.feature(b, k);
+      const double z = h * za + (1.0 - h) * zb;
+      z_[static_cast<std::size_t>(k)] = z;
+      zn += z * z;
+    }
+    if (sq_norm) {
+      // ||w'||^2 = ||w||^2 - 2 <w, Delta> + ||Delta||^2,
+      // Delta = beta_a phi_a + beta_b phi_b - beta_z phi_z.
+      const int c_out = model.n_outputs();
+      double inner = 0.0, delta2 = 0.0;
+      for (int c = 0; c < c_out; ++c) {
+        const double ba = model.beta(a, c), bb = model.beta(b, c), bz = beta_[static_cast<std::size_t>(c)];
+        inner += ba * model.margin(kappa_.data(), c);
+        delta2 += ba * ba + bb * bb + 2.0 * ba * bb * kappa - bz * bz;
+      }
+      inner += detail::inner_with_sv(model, b, row_);
+      model.kernel_row_of_point(z_.data(), zn, row_.data());
+      for (int c = 0; c < c_out; ++c) inner -= beta_[static_cast<std::size_t>(c)] * model.margin(row_.data(), c);
+      *sq_norm = std::max(0.0, *sq_norm - 2.0 * inner + std::max(0.0, delta2));
+    }
+    model.replace(a, z_.data(), zn, beta_.data());
+    model.remove(b);
+  }
+
+  HSolver solver_;
+  double eps_;
+  std::vector<double> kappa_, row_, z_, beta_;
+};
+
+}  // namespace budgetsvm::budget

@@ -1,0 +1,294 @@
+// The merge sub-problem of budget maintenance with a Gaussian kernel.
+//
+// Two support vectors (beta_a, z_a), (beta_b, z_b) with beta_a, beta_b of the
+// same sign are replaced by one (beta_z, z), z = h z_a + (1 - h) z_b. With
+// s = beta_a + beta_b, m = beta_a / s (the weight of the point h multiplies)
+// and kappa = k(z_a, z_b) in [0, 1] (SPEC.md, "Merging"):
+//
+//   g(h)        = m kappa^((1-h)^2) + (1-m) kappa^(h^2)
+//   h*          = argmax_{h in [0,1]} g(h),    beta_z = s g(h*)
+//   WD(m,kappa) = m^2 + (1-m)^2 + 2 m (1-m) kappa - g(h*)^2,
+//   ||Delta||^2 = s^2 WD(m, kappa).
+//
+// We follow SPEC.md, not the papers' Algorithm 1: there m = beta / (beta +
+// beta_min) is the weight of the *other* point while z = h x_min + (1-h) x,
+// so h lands on the wrong point; and the lookup paper's WD carries the factor
+// (a_i + a_j) where it must be (a_i + a_j)^2.
+//
+// Three interchangeable solvers (the lookup paper, Glasmachers & Qaadan):
+//   gss        golden section search on [0, 1] to precision eps, returning
+//              the best of the final point and the endpoints h = 0, 1;
+//   lookup-h   bilinear interpolation of h*(m, kappa) in a precomputed table,
+//              then g and WD from the formulas;
+//   lookup-wd  bilinear interpolation of WD(m, kappa) itself (to rank merge
+//              partners), then one h look-up for the chosen pair.
+// The tables hold the *global* maximum of g (g has two modes when
+// kappa < e^-2) found to 1e-10, over the half m in [0, 1/2] only, with
+// h*(1-m, kappa) = 1 - h*(m, kappa) applied at look-up: h* jumps across
+// m = 1/2 in the bimodal corner, and the half table never interpolates
+// across that jump. At m = 1/2 (a node) the tie is broken towards h <= 1/2,
+// the side the half table continues. Tables are built once per grid size,
+// lazily and thread-safely, at first use.
+//
+// Multi-class merging (BSGD, Crammer-Singer) maximises
+// F(h) = sum_c (beta_a^c kappa^((1-h)^2) + beta_b^c kappa^(h^2))^2, the
+// exact minimiser of sum_c ||Delta^c||^2 (SPEC.md; not the BSGD paper's
+// eq. (17), undefined when beta_a^c + beta_b^c = 0), on a coarse grid and
+// then by golden section around the best cell, endpoints included.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "../core/errors.hpp"
+
+namespace budgetsvm::merge {
+
+enum class Method { gss, lookup_h, lookup_wd };
+
+inline Method method_from_name(const std::string& name) {
+  if (name == "gss") return Method::gss;
+  if (name == "lookup-h") return Method::lookup_h;
+  if (name == "lookup-wd") return Method::lookup_wd;
+  throw std::invalid_argument("unknown merge method '" + name +
+                              "'; expected one of 'gss', 'lookup-h', 'lookup-wd'");
+}
+
+/// g(h) with log_kappa = log(kappa) precomputed (-inf for kappa = 0).
+inline double merge_g(double m, double log_kappa, double h) {
+  const double a = (1.0 - h) * (1.0 - h), b = h * h;
+  const double pa = a == 0.0 ? 1.0 : std::exp(a * log_kappa);
+  const double pb = b == 0.0 ? 1.0 : std::exp(b * log_kappa);
+  return m * pa + (1.0 - m) * pb;
+}
+
+/// Normalised weight degradation for a merge with value g = g(h).
+inline double weight_degradation(double m, double kappa, double g) {
+  const double wd = m * m + (1.0 - m) * (1.0 - m) + 2.0 * m * (1.0 - m) * kappa - g * g;
+  return wd > 0.0 ? wd : 0.0;
+}
+
+struct Solution {
+  double h = 0.0;
+  double wd = 0.0;
+};
+
+inline double safe_log(double kappa) {
+  return kappa > 0.0 ? std::log(kappa) : -std::numeric_limits<double>::infinity();
+}
+
+constexpr double kGoldenRatio = 0.6180339887498949;  // (sqrt(5) - 1) / 2
+
+/// Golden section maximisation of f on [lo, hi] until hi - lo <= tol;
+/// returns the better of the two final interior points and its value.
+template <class F>
+std::pair<double, double> golden_section_max(F&& f, double lo, double hi, double tol) {
+  double c = hi - kGoldenRatio * (hi - lo), d = lo + kGoldenRatio * (hi - lo);
+  double fc = f(c), fd = f(d);
+  while (hi - lo > tol) {
+    if (fc >= fd) {
+      hi = d;
+      d = c;
+      fd = fc;
+      c = hi - kGoldenRatio * (hi - lo);
+      fc = f(c);
+    } else {
+      lo = c;
+      c = d;
+      fc = fd;
+      d = lo + kGoldenRatio * (hi - lo);
+      fd = f(d);
+    }
+  }
+  return fc >= fd ? std::make_pair(c, fc) : std::make_pair(d, fd);
+}
+
+/// The `gss` method: golden section to eps on [0, 1], then the best of the
+/// final point and the endpoints (SPEC.md).
+inline Solution solve_gss(double m, double kappa, double eps) {
+  const double lk = safe_log(kappa);
+  auto g = [&](double h) { return merge_g(m, lk, h); };
+  auto [h, gh] = golden_section_max(g, 0.0, 1.0, eps);
+  const double g0 = m * kappa + (1.0 - m), g1 = m + (1.0 - m) * kappa;
+  if (g0 > gh) h = 0.0, gh = g0;
+  if (g1 > gh) h = 1.0, gh = g1;
+  return {h, weight_degradation(m, kappa, gh)};
+}
+
+/// The global maximiser of g to `tol` (what the lookup tables hold): a
+/// coarse grid, then golden section around every coarse local maximum.
+/// Ties (m = 1/2 in the bimodal corner) go to the smaller h.
+inline Solution solve_global(double m, double kappa, double tol = 1e-10) {
+  if (kappa >= 1.0) return {m, 0.0};  // g == 1; h -> m in the limit kappa -> 1
+  const double lk = safe_log(kappa);
+  auto g = [&](double h) {
+    if (h <= 0.0) return m * kappa + (1.0 - m);
+    if (h >= 1.0) return m + (1.0 - m) * kappa;
+    return merge_g(m, lk, h);
+  };
+  constexpr int kCoarse = 64;
+  double values[kCoarse + 1];
+  for (int i = 0; i <= kCoarse; ++i) values[i] = g(static_cast<double>(i) / kCoarse);
+  double best_h = 0.0, best_g = -1.0;
+  for (int i = 0; i <= kCoarse; ++i) {
+    const bool left_ok = i == 0 || values[i] >= values[i - 1];
+    const bool right_ok = i == kCoarse || values[i] >= values[i + 1];
+    if (!(left_ok && right_ok)) continue;
+    const double lo = static_cast<double>(std::max(i - 1, 0)) / kCoarse;
+    const double hi = static_cast<double>(std::min(i + 1, kCoarse)) / kCoarse;
+    auto [h, gh] = golden_section_max(g, lo, hi, tol);
+    const double hi_end = static_cast<double>(i) / kCoarse;
+    if (values[i] > gh) h = hi_end, gh = values[i];  // an endpoint maximum
+    // Scanning from h = 0 upwards, a later mode wins only when better
+    // beyond rounding: ties keep the smaller h.
+    if (best_g < 0.0 || gh > best_g + 1e-14) best_h = h, best_g = gh;
+  }
+  return {best_h, weight_degradation(m, kappa, best_g)};
+}
+
+/// h*(m, kappa) and WD(m, kappa) on a grid over m in [0, 1/2] (grid/2
+/// intervals) and kappa in [0, 1] (grid intervals): the lookup paper's
+/// resolution `grid` per unit of each axis.
+class LookupTable {
+ public:
+  explicit LookupTable(int grid) : grid_(grid), half_(grid / 2) {
+    require(grid >= 2 && grid % 2 == 0 && grid <= 100000,
+            "lookup_grid must be an even number in [2, 100000]");
+    const int rows = half_ + 1, cols = grid_ + 1;
+    h_.resize(static_cast<std::size_t>(rows) * cols);
+    wd_.resize(h_.size());
+    for (int i = 0; i < rows; ++i) {
+      const double m = static_cast<double>(i) / grid_;
+      for (int j = 0; j < cols; ++j) {
+        const double kappa = static_cast<double>(j) / grid_;
+        const Solution s = solve_global(m, kappa);
+        h_[static_cast<std::size_t>(i) * cols + j] = s.h;
+        wd_[static_cast<std::size_t>(i) * cols + j] = s.wd;
+      }
+    }
+  }
+
+  int grid() const { return grid_; }
+
+  /// Interpolated h*(m, kappa), with the flip for m > 1/2.
+  double h(double m, double kappa) const {
+    const bool flip = m > 0.5;
+    const double v = interpolate(h_, flip ? 1.0 - m : m, kappa);
+    return flip ? 1.0 - v : v;
+  }
+
+  /// Interpolated WD(m, kappa) (symmetric in m <-> 1 - m).
+  double wd(double m, double kappa) const {
+    return interpolate(wd_, m > 0.5 ? 1.0 - m : m, kappa);
+  }
+
+ private:
+  double interpolate(const std::vector<double>& table, double m, double kappa) const {
+    m = std::clamp(m, 0.0, 0.5);
+    kappa = std::clamp(kappa, 0.0, 1.0);
+    const double u = m * grid_, v = kappa * grid_;
+    const int i = std::min(static_cast<int>(u), half_ - 1);
+    const int j = std::min(static_cast<int>(v), grid_ - 1);
+    const double fu = u - i, fv = v - j;
+    const std::size_t cols = static_cast<std::size_t>(grid_) + 1;
+    const double* r0 = table.data() + static_cast<std::size_t>(i) * cols + j;
+    const double* r1 = r0 + cols;
+    return (1.0 - fu) * ((1.0 - fv) * r0[0] + fv * r0[1]) + fu * ((1.0 - fv) * r1[0] + fv * r1[1]);
+  }
+
+  int grid_, half_;
+  std::vector<double> h_, wd_;
+};
+
+/// The process-wide table of a grid size, built at first use. Thread-safe:
+/// concurrent first users wait for one build; entries are never removed.
+inline const LookupTable& lookup_table(int grid) {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<LookupTable>> tables;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = tables[grid];
+  if (!slot) slot = std::make_unique<LookupTable>(grid);
+  return *slot;
+}
+
+/// The merge sub-problem by any method. For gss and lookup-h, wd is WD at the
+/// returned h (exact formula); for lookup-wd it is the interpolated WD, the
+/// value that method ranks merge partners by.
+inline Solution solve(Method method, double m, double kappa, double eps = 0.01, int grid = 400) {
+  require(m >= 0.0 && m <= 1.0, "m must lie in [0, 1]");
+  require(kappa >= 0.0 && kappa <= 1.0, "kappa must lie in [0, 1]");
+  switch (method) {
+    case Method::gss:
+      require(eps > 0.0 && eps < 1.0, "gss_eps must lie in (0, 1)");
+      return solve_gss(m, kappa, eps);
+    case Method::lookup_h: {
+      const double h = lookup_table(grid).h(m, kappa);
+      return {h, weight_degradation(m, kappa, merge_g(m, safe_log(kappa), h))};
+    }
+    case Method::lookup_wd: {
+      const auto& t = lookup_table(grid);
+      return {t.h(m, kappa), t.wd(m, kappa)};
+    }
+  }
+  return {};
+}
+
+// ---- solver policies used inside budget maintenance ------------------------
+// candidate(m, kappa): the WD estimate that ranks partners;
+// h(m, kappa): the merge coefficient for the chosen partner.
+
+struct GssSolver {
+  double eps = 0.01;
+  double candidate(double m, double kappa) const { return solve_gss(m, kappa, eps).wd; }
+  double h(double m, double kappa) const { return solve_gss(m, kappa, eps).h; }
+};
+
+struct LookupHSolver {
+  const LookupTable* table = nullptr;
+  double candidate(double m, double kappa) const {
+    const double h = table->h(m, kappa);
+    return weight_degradation(m, kappa, merge_g(m, safe_log(kappa), h));
+  }
+  double h(double m, double kappa) const { return table->h(m, kappa); }
+};
+
+struct LookupWdSolver {
+  const LookupTable* table = nullptr;
+  double candidate(double m, double kappa) const { return table->wd(m, kappa); }
+  double h(double m, double kappa) const { return table->h(m, kappa); }
+};
+
+/// Multi-class merge: maximise F(h) = A p^2 + 2 C p q + D q^2 with
+/// p = kappa^((1-h)^2), q = kappa^(h^2), A = |beta_a|^2, C = <beta_a, beta_b>,
+/// D = |beta_b|^2. Returns (h, F(h)); sum_c ||Delta^c||^2 = A + D + 2 C kappa - F.
+inline std::pair<double, double> solve_multiclass(double A, double C, double D, double kappa,
+                                                  double eps) {
+  const double lk = safe_log(kappa);
+  auto F = [&](double h) {
+    const double a = (1.0 - h) * (1.0 - h), b = h * h;
+    const double p = a == 0.0 ? 1.0 : std::exp(a * lk);
+    const double q = b == 0.0 ? 1.0 : std::exp(b * lk);
+    return A * p * p + 2.0 * C * p * q + D * q * q;
+  };
+  constexpr int kCoarse = 8;
+  double best_h = 0.0, best_f = -std::numeric_limits<double>::infinity();
+  int best_i = 0;
+  for (int i = 0; i <= kCoarse; ++i) {
+    const double h = static_cast<double>(i) / kCoarse;
+    const double f = F(h);
+    if (f > best_f) best_f = f, best_h = h, best_i = i;
+  }
+  const double lo = static_cast<double>(std::max(best_i - 1, 0)) / kCoarse;
+  const double hi = static_cast<double>(std::min(best_i + 1, kCoarse)) / kCoarse;
+  auto [h, f] = golden_section_max(F, lo, hi, eps);
+  if (f > best_f) best_h = h, best_f = f;
+  return {best_h, best_f};
+}
+
+}  // namespace budgetsvm::merge

@@ -1,0 +1,289 @@
+// The budget model shared by BSGD and BSCA (SPEC.md, "Budget model"):
+// f(x) = sum_j beta_j k(z_j, x), at most B support vectors (one more while
+// budget maintenance runs), binary (one coefficient) or multi-class (one
+// coefficient per class and support vector).
+//
+// Storage, chosen for the margin computation:
+//   - support vectors as dense double rows, stored feature-major
+//     (Zt[k * capacity + j] = feature k of support vector j), so that a
+//     margin is a sum of nnz(x) contiguous axpy passes over the support
+//     vectors (simd.hpp) whether x is dense or sparse, followed by B
+//     exponentials from cached squared norms;
+//   - coefficients class-major and in units of one global scale factor:
+//     beta_j^c = scale * coef[c * capacity + j]. BSGD's per-step shrink
+//     beta <- (1 - eta lambda) beta is one multiplication of `scale`;
+//     a factor of 0 (Pegasos, t = 1) clears the model, and the stored
+//     coefficients are folded into the scale before it underflows;
+//   - optionally, for BSCA, which training point each support vector is
+//     still an unmerged copy of (and the inverse map, O(n) ints).
+// Memory: O(B d) for the model, plus O(n) for the copy map when used.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "../core/data_view.hpp"
+#include "../core/kernel.hpp"
+#include "../core/simd.hpp"
+
+namespace budgetsvm::budget {
+
+/// One training row as double values over column indices (idx empty for a
+/// dense row: column q holds val[q]).
+struct SampleRow {
+  std::vector<Index> idx;
+  std::vector<double> val;
+  Index nnz = 0;
+  bool dense = true;
+  double sqnorm = 0.0;
+  const Index* indices() const { return dense ? nullptr : idx.data(); }
+};
+
+/// Training rows behind one small interface, so that the solvers are
+/// instantiated once, not once per data layout: the per-step copy of one
+/// row into a double buffer costs O(nnz(x)), against O(B nnz(x)) for the
+/// margin.
+class Rows {
+ public:
+  virtual ~Rows() = default;
+  virtual void load(Index i, SampleRow& out) const = 0;
+  Index rows() const { return rows_; }
+  Index cols() const { return cols_; }
+  double sqnorm(Index i) const { return sqnorms_[static_cast<std::size_t>(i)]; }
+
+ protected:
+  Index rows_ = 0, cols_ = 0;
+  std::vector<double> sqnorms_;
+};
+
+template <class View>
+class ViewRows final : public Rows {
+ public:
+  explicit ViewRows(const View& X) : X_(X) {
+    rows_ = X.rows();
+    cols_ = X.cols();
+    sqnorms_.resize(static_cast<std::size_t>(rows_));
+    for (Index i = 0; i < rows_; ++i) sqnorms_[static_cast<std::size_t>(i)] = X.squared_norm(i);
+  }
+  void load(Index i, SampleRow& out) const override {
+    out.sqnorm = sqnorms_[static_cast<std::size_t>(i)];
+    if constexpr (View::is_sparse) {
+      out.dense = false;
+      const Index nnz = X_.row_nnz(i);
+      out.idx.resize(static_cast<std::size_t>(nnz));
+      out.val.resize(static_cast<std::size_t>(nnz));
+      Index q = 0;
+      X_.for_each(i, [&](Index col, double v) {
+        out.idx[static_cast<std::size_t>(q)] = col;
+        out.val[static_cast<std::size_t>(q++)] = v;
+      });
+      out.nnz = q;
+    } else {
+      out.dense = true;
+      out.val.resize(static_cast<std::size_t>(cols_));
+      X_.copy_row(i, out.val.data());
+      out.nnz = cols_;
+    }
+  }
+
+ private:
+  View X_;
+};
+
+class BudgetModel {
+ public:
+  /// A model for `budget` support vectors (storage for budget + 1) of
+  /// dimension d with n_outputs coefficient columns. track_points > 0 keeps
+  /// the copy map for that many training points.
+  BudgetModel(Index d, Index budget, int n_outputs, const Kernel& kernel,
+              const simd::Kernels& kernels = simd::active_kernels(), Index track_points = 0)
+      : d_(d),
+        capacity_(budget + 1),
+        n_outputs_(n_outputs),
+        kernel_(kernel),
+        simd_(kernels),
+        Zt_(static_cast<std::size_t>(d * capacity_), 0.0),
+        norms_(static_cast<std::size_t>(capacity_), 0.0),
+        coef_(static_cast<std::size_t>(n_outputs * capacity_), 0.0),
+        source_(static_cast<std::size_t>(capacity_), -1),
+        slot_of_(static_cast<std::size_t>(track_points), -1),
+        point_(static_cast<std::size_t>(d), 0.0) {}
+
+  Index size() const { return size_; }
+  Index capacity() const { return capacity_; }
+  Index dim() const { return d_; }
+  int n_outputs() const { return n_outputs_; }
+  double scale() const { return scale_; }
+  const Kernel& kernel() const { return kernel_; }
+
+  /// beta_j^c (the true coefficient, scale applied).
+  double beta(Index j, int c = 0) const { return scale_ * coef_[idx(c, j)]; }
+  /// Stored coefficients of output c (multiply by scale()).
+  double* coef(int c = 0) { return coef_.data() + static_cast<std::size_t>(c) * capacity_; }
+  const double* coef(int c = 0) const { return coef_.data() + static_cast<std::size_t>(c) * capacity_; }
+  double sv_norm(Index j) const { return norms_[static_cast<std::size_t>(j)]; }
+  double feature(Index j, Index k) const { return Zt_[static_cast<std::size_t>(k * capacity_ + j)]; }
+
+  /// out[j] = k(z_j, x) for every support vector j.
+  void kernel_row(const SampleRow& x, double* out) const {
+    simd_.dots(Zt_.data(), capacity_, size_, x.indices(), x.val.data(), x.nnz, out);
+    finish_row(x.sqnorm, out);
+  }
+
+  /// out[j] = k(z_j, z_p).
+  void kernel_row_of_sv(Index p, double* out) {
+    for (Index k = 0; k < d_; ++k) point_[static_cast<std::size_t>(k)] = feature(p, k);
+    kernel_row_of_point(point_.data(), norms_[static_cast<std::size_t>(p)], out);
+  }
+
+  /// out[j] = k(z_j, z) for a dense point z with squared norm sqnorm (z may
+  /// not alias internal storage).
+  void kernel_row_of_point(const double* z, double sqnorm, double* out) const {
+    simd_.dots(Zt_.data(), capacity_, size_, nullptr, z, d_, out);
+    finish_row(sqnorm, out);
+  }
+
+  /// k(z, z) for a point with squared norm sqnorm.
+  double self_kernel(double sqnorm) const { return kernel_.from_dot(sqnorm, sqnorm, sqnorm); }
+  double self_kernel_of_sv(Index j) const { return self_kernel(sv_norm(j)); }
+
+  /// f_c(x) from a kernel row: scale * sum_j coef_c[j] krow[j].
+  double margin(const double* krow, int c = 0) const {
+    const double* w = coef(c);
+    double s0 = 0.0, s1 = 0.0;
+    Index j = 0;
+    for (; j + 2 <= size_; j += 2) {
+      s0 += w[j] * krow[j];
+      s1 += w[j + 1] * krow[j + 1];
+    }
+    if (j < size_) s0 += w[j] * krow[j];
+    return scale_ * (s0 + s1);
+  }
+
+  /// Appends (beta, x) with beta[c] the true coefficients; returns the slot.
+  /// `source` >= 0 records that the new support vector is a copy of that
+  /// training point.
+  Index add(const SampleRow& x, const double* beta, Index source = -1) {
+    const Index j = size_++;
+    for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = 0.0;
+    if (x.dense) {
+      for (Index k = 0; k < x.nnz; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = x.val[static_cast<std::size_t>(k)];
+    } else {
+      for (Index q = 0; q < x.nnz; ++q)
+        Zt_[static_cast<std::size_t>(x.idx[static_cast<std::size_t>(q)] * capacity_ + j)] = x.val[static_cast<std::size_t>(q)];
+    }
+    norms_[static_cast<std::size_t>(j)] = x.sqnorm;
+    for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, j)] = beta[c] / scale_;
+    set_source(j, source);
+    return j;
+  }
+
+  /// Replaces support vector p by the dense point z (squared norm sqnorm)
+  /// with true coefficients beta; it is no longer a copy of a training point.
+  void replace(Index p, const double* z, double sqnorm, const double* beta) {
+    for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + p)] = z[k];
+    norms_[static_cast<std::size_t>(p)] = sqnorm;
+    for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, p)] = beta[c] / scale_;
+    set_source(p, -1);
+  }
+
+  /// Removes support vector p; the last one moves into slot p.
+  void remove(Index p) {
+    const Index last = size_ - 1;
+    set_source(p, -1);
+    if (p != last) {
+      for (Index k = 0; k < d_; ++k)
+        Zt_[static_cast<std::size_t>(k * capacity_ + p)] = Zt_[static_cast<std::size_t>(k * capacity_ + last)];
+      norms_[static_cast<std::size_t>(p)] = norms_[static_cast<std::size_t>(last)];
+      for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, p)] = coef_[idx(c, last)];
+      const Index src = source_[static_cast<std::size_t>(last)];
+      source_[static_cast<std::size_t>(last)] = -1;
+      set_source(p, src);
+    }
+    size_ = last;
+  }
+
+  /// The slot holding an unmerged copy of training point i, or -1.
+  Index slot_of(Index i) const { return slot_of_[static_cast<std::size_t>(i)]; }
+  Index source_of(Index j) const { return source_[static_cast<std::size_t>(j)]; }
+
+  /// beta <- factor * beta for all support vectors, in O(1).
+  void shrink(double factor) {
+    if (factor == 0.0) {
+      clear();
+      return;
+    }
+    scale_ *= factor;
+    if (std::fabs(scale_) < 1e-150) fold_scale();
+  }
+
+  /// Moves the scale factor into the stored coefficients (scale becomes 1).
+  void fold_scale() {
+    for (int c = 0; c < n_outputs_; ++c)
+      for (Index j = 0; j < size_; ++j) coef_[idx(c, j)] *= scale_;
+    scale_ = 1.0;
+  }
+
+  void clear() {
+    for (Index j = 0; j < size_; ++j) set_source(j, -1);
+    size_ = 0;
+    scale_ = 1.0;
+  }
+
+  /// ||w||^2 = sum_{j,l} beta_j . beta_l k(z_j, z_l), O(B^2 d).
+  double squared_norm() {
+    std::vector<double> row(static_cast<std::size_t>(capacity_));
+    double total = 0.0;
+    for (Index p = 0; p < size_; ++p) {
+      kernel_row_of_sv(p, row.data());
+      for (int c = 0; c < n_outputs_; ++c) total += beta(p, c) * margin(row.data(), c);
+    }
+    return total;
+  }
+
+  /// The support vectors (size x d, row-major) and true coefficients
+  /// (size x n_outputs).
+  void export_to(MatrixXd& sv, MatrixXd& coef) const {
+    sv.resize(size_, d_);
+    coef.resize(size_, n_outputs_);
+    for (Index j = 0; j < size_; ++j) {
+      for (Index k = 0; k < d_; ++k) sv(j, k) = feature(j, k);
+      for (int c = 0; c < n_outputs_; ++c) coef(j, c) = beta(j, c);
+    }
+  }
+
+ private:
+  std::size_t idx(int c, Index j) const { return static_cast<std::size_t>(c) * capacity_ + static_cast<std::size_t>(j); }
+
+  void set_source(Index j, Index src) {
+    Index& old = source_[static_cast<std::size_t>(j)];
+    if (old >= 0 && slot_of_[static_cast<std::size_t>(old)] == j) slot_of_[static_cast<std::size_t>(old)] = -1;
+    old = slot_of_.empty() ? -1 : src;
+    if (old >= 0) slot_of_[static_cast<std::size_t>(old)] = j;
+  }
+
+  void finish_row(double sqnorm, double* out) const {
+    switch (kernel_.type) {
+      case KernelType::rbf:
+        simd_.rbf_from_dots(out, norms_.data(), sqnorm, kernel_.gamma, size_, out);
+        return;
+      case KernelType::linear: return;
+      default:
+        for (Index j = 0; j < size_; ++j) out[j] = kernel_.from_dot(out[j], sqnorm, norms_[static_cast<std::size_t>(j)]);
+        return;
+    }
+  }
+
+  Index d_, capacity_;
+  int n_outputs_;
+  Kernel kernel_;
+  simd::Kernels simd_;
+  std::vector<double> Zt_, norms_, coef_;
+  std::vector<Index> source_, slot_of_;
+  std::vector<double> point_;
+  Index size_ = 0;
+  double scale_ = 1.0;
+};
+
+}  // namespace budgetsvm::budget

@@ -1,0 +1,407 @@
+// The hot kernel of the budgeted solvers, compiled for several instruction
+// sets and chosen at run time.
+//
+// A budget model stores its support vectors feature-major: Zt[k * ld + j] is
+// feature k of support vector j (ld >= number of support vectors). One
+// margin then is
+//
+//   dots:           acc[j] = sum_k x_k Zt[k * ld + j]   (over the stored
+//                   entries of x only, so a sparse x costs nnz(x) passes)
+//   rbf_from_dots:  out[j] = exp(-gamma * max(0, |x|^2 + |z_j|^2 - 2 acc[j]))
+//
+// both vectorised along j (the support vectors), with our own vectorised
+// exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
+// relative on the reduced range; arguments below -708 give 0).
+//
+// Instruction sets: portable scalar code, SSE2, AVX2+FMA and AVX-512F. The
+// SIMD versions are ordinary inline functions carrying a target attribute
+// (GCC/Clang) in their own namespaces, so no translation unit is compiled
+// with different -m flags and no inline function exists in two versions
+// (the ODR trap of mixing -mavx2 and plain TUs that share Eigen templates).
+// MSVC compiles AVX intrinsics without flags, so the same code serves it.
+// The level is detected once (cpuid) and may be lowered, never raised, with
+// the environment variable BUDGETSVM_SIMD=scalar|sse2|avx2|avx512.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "eigen.hpp"
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define BUDGETSVM_SIMD_X86 1
+#include <immintrin.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+#endif
+
+#if defined(BUDGETSVM_SIMD_X86) && (defined(__GNUC__) || defined(__clang__))
+#define BUDGETSVM_TARGET(isa) __attribute__((target(isa)))
+#else
+#define BUDGETSVM_TARGET(isa)
+#endif
+
+namespace budgetsvm::simd {
+
+enum class Level { scalar = 0, sse2 = 1, avx2 = 2, avx512 = 3 };
+
+inline const char* level_name(Level level) {
+  switch (level) {
+    case Level::scalar: return "scalar";
+    case Level::sse2: return "sse2";
+    case Level::avx2: return "avx2";
+    case Level::avx512: return "avx512";
+  }
+  return "scalar";
+}
+
+namespace detail {
+
+// exp(x) on the reduced range: x = n ln2 + r, |r| <= ln2 / 2.
+constexpr double kLog2e = 1.4426950408889634074;
+constexpr double kLn2Hi = 6.93147180369123816490e-01;
+constexpr double kLn2Lo = 1.90821492927058770002e-10;
+constexpr double kRoundMagic = 6755399441055744.0;  // 1.5 * 2^52
+constexpr double kExpMin = -708.0;                   // below: result 0
+constexpr double kExpMax = 709.0;
+// 1/k! for k = 12 .. 0 (Horner order).
+constexpr double kC[13] = {2.08767569878680989792e-09, 2.50521083854417187751e-08,
+                           2.75573192239858906526e-07, 2.75573192239858906526e-06,
+                           2.48015873015873015873e-05, 1.98412698412698412698e-04,
+                           1.38888888888888888889e-03, 8.33333333333333333333e-03,
+                           4.16666666666666666667e-02, 1.66666666666666666667e-01,
+                           0.5, 1.0, 1.0};
+
+inline double exp_scalar(double x) {
+  if (x < kExpMin) return 0.0;
+  if (x > kExpMax) x = kExpMax;
+  const double t = x * kLog2e + kRoundMagic;
+  const double n = t - kRoundMagic;
+  const double r = (x - n * kLn2Hi) - n * kLn2Lo;
+  double p = kC[0];
+  for (int k = 1; k < 13; ++k) p = p * r + kC[k];
+  std::uint64_t bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  bits = (bits + 1023u) << 52;
+  double scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+}  // namespace detail
+
+// ---- portable scalar code ------------------------------------------------
+namespace scalar {
+
+inline void dots(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
+                 Index nnz, double* acc) {
+  for (Index j = 0; j < B; ++j) acc[j] = 0.0;
+  for (Index q = 0; q < nnz; ++q) {
+    const double v = val[q];
+    const double* z = Zt + (idx ? idx[q] : q) * ld;
+    for (Index j = 0; j < B; ++j) acc[j] += v * z[j];
+  }
+}
+
+inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, double gamma,
+                          Index B, double* out) {
+  for (Index j = 0; j < B; ++j) {
+    const double d = xnorm + znorm[j] - 2.0 * acc[j];
+    out[j] = detail::exp_scalar(-gamma * (d > 0.0 ? d : 0.0));
+  }
+}
+
+}  // namespace scalar
+
+#if defined(BUDGETSVM_SIMD_X86)
+// ---- SSE2 (every x86-64 CPU) -----------------------------------------------
+namespace sse2 {
+
+BUDGETSVM_TARGET("sse2") inline __m128d exp_neg(__m128d x) {
+  using namespace detail;
+  const __m128d too_small = _mm_cmplt_pd(x, _mm_set1_pd(kExpMin));
+  x = _mm_min_pd(_mm_max_pd(x, _mm_set1_pd(kExpMin)), _mm_set1_pd(kExpMax));
+  const __m128d magic = _mm_set1_pd(kRoundMagic);
+  const __m128d t = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd(kLog2e)), magic);
+  const __m128d n = _mm_sub_pd(t, magic);
+  __m128d r = _mm_sub_pd(x, _mm_mul_pd(n, _mm_set1_pd(kLn2Hi)));
+  r = _mm_sub_pd(r, _mm_mul_pd(n, _mm_set1_pd(kLn2Lo)));
+  __m128d p = _mm_set1_pd(kC[0]);
+  for (int k = 1; k < 13; ++k) p = _mm_add_pd(_mm_mul_pd(p, r), _mm_set1_pd(kC[k]));
+  __m128i bits = _mm_add_epi64(_mm_castpd_si128(t), _mm_set1_epi64x(1023));
+  bits = _mm_slli_epi64(bits, 52);
+  return _mm_andnot_pd(too_small, _mm_mul_pd(p, _mm_castsi128_pd(bits)));
+}
+
+BUDGETSVM_TARGET("sse2")
+inline void dots(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
+                 Index nnz, double* acc) {
+  const Index B2 = B & ~Index{1};
+  for (Index j = 0; j < B; ++j) acc[j] = 0.0;
+  Index q = 0;
+  for (; q + 2 <= nnz; q += 2) {
+    const double* z0 = Zt + (idx ? idx[q] : q) * ld;
+    const double* z1 = Zt + (idx ? idx[q + 1] : q + 1) * ld;
+    const __m128d v0 = _mm_set1_pd(val[q]), v1 = _mm_set1_pd(val[q + 1]);
+    for (Index j = 0; j < B2; j += 2) {
+      const __m128d s = _mm_add_pd(_mm_mul_pd(v0, _mm_loadu_pd(z0 + j)), _mm_mul_pd(v1, _mm_loadu_pd(z1 + j)));
+      _mm_storeu_pd(acc + j, _mm_add_pd(_mm_loadu_pd(acc + j), s));
+    }
+    for (Index j = B2; j < B; ++j) acc[j] += val[q] * z0[j] + val[q + 1] * z1[j];
+  }
+  for (; q < nnz; ++q) {
+    const double* z = Zt + (idx ? idx[q] : q) * ld;
+    const __m128d v = _mm_set1_pd(val[q]);
+    for (Index j = 0; j < B2; j += 2)
+      _mm_storeu_pd(acc + j, _mm_add_pd(_mm_loadu_pd(acc + j), _mm_mul_pd(v, _mm_loadu_pd(z + j))));
+    for (Index j = B2; j < B; ++j) acc[j] += val[q] * z[j];
+  }
+}
+
+BUDGETSVM_TARGET("sse2")
+inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, double gamma,
+                          Index B, double* out) {
+  const __m128d xn = _mm_set1_pd(xnorm), ng = _mm_set1_pd(-gamma), two = _mm_set1_pd(2.0);
+  const __m128d zero = _mm_setzero_pd();
+  Index j = 0;
+  for (; j + 2 <= B; j += 2) {
+    __m128d d = _mm_sub_pd(_mm_add_pd(xn, _mm_loadu_pd(znorm + j)), _mm_mul_pd(two, _mm_loadu_pd(acc + j)));
+    d = _mm_max_pd(d, zero);
+    _mm_storeu_pd(out + j, exp_neg(_mm_mul_pd(ng, d)));
+  }
+  scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+}  // namespace sse2
+
+// ---- AVX2 + FMA --------------------------------------------------------------
+namespace avx2 {
+
+BUDGETSVM_TARGET("avx2,fma") inline __m256d exp_neg(__m256d x) {
+  using namespace detail;
+  const __m256d too_small = _mm256_cmp_pd(x, _mm256_set1_pd(kExpMin), _CMP_LT_OQ);
+  x = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(kExpMin)), _mm256_set1_pd(kExpMax));
+  const __m256d magic = _mm256_set1_pd(kRoundMagic);
+  const __m256d t = _mm256_fmadd_pd(x, _mm256_set1_pd(kLog2e), magic);
+  const __m256d n = _mm256_sub_pd(t, magic);
+  __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Hi), x);
+  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Lo), r);
+  __m256d p = _mm256_set1_pd(kC[0]);
+  for (int k = 1; k < 13; ++k) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kC[k]));
+  __m256i bits = _mm256_add_epi64(_mm256_castpd_si256(t), _mm256_set1_epi64x(1023));
+  bits = _mm256_slli_epi64(bits, 52);
+  return _mm256_andnot_pd(too_small, _mm256_mul_pd(p, _mm256_castsi256_pd(bits)));
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline void dots(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
+                 Index nnz, double* acc) {
+  const Index B4 = B & ~Index{3};
+  for (Index j = 0; j < B; ++j) acc[j] = 0.0;
+  Index q = 0;
+  // Four features per pass over the support vectors: one load and one store
+  // of acc per four multiply-adds.
+  for (; q + 4 <= nnz; q += 4) {
+    const double* z0 = Zt + (idx ? idx[q] : q) * ld;
+    const double* z1 = Zt + (idx ? idx[q + 1] : q + 1) * ld;
+    const double* z2 = Zt + (idx ? idx[q + 2] : q + 2) * ld;
+    const double* z3 = Zt + (idx ? idx[q + 3] : q + 3) * ld;
+    const __m256d v0 = _mm256_set1_pd(val[q]), v1 = _mm256_set1_pd(val[q + 1]);
+    const __m256d v2 = _mm256_set1_pd(val[q + 2]), v3 = _mm256_set1_pd(val[q + 3]);
+    for (Index j = 0; j < B4; j += 4) {
+      __m256d s = _mm256_fmadd_pd(v0, _mm256_loadu_pd(z0 + j), _mm256_loadu_pd(acc + j));
+      __m256d u = _mm256_mul_pd(v1, _mm256_loadu_pd(z1 + j));
+      s = _mm256_fmadd_pd(v2, _mm256_loadu_pd(z2 + j), s);
+      u = _mm256_fmadd_pd(v3, _mm256_loadu_pd(z3 + j), u);
+      _mm256_storeu_pd(acc + j, _mm256_add_pd(s, u));
+    }
+    for (Index j = B4; j < B; ++j)
+      acc[j] += val[q] * z0[j] + val[q + 1] * z1[j] + val[q + 2] * z2[j] + val[q + 3] * z3[j];
+  }
+  for (; q < nnz; ++q) {
+    const double* z = Zt + (idx ? idx[q] : q) * ld;
+    const __m256d v = _mm256_set1_pd(val[q]);
+    for (Index j = 0; j < B4; j += 4)
+      _mm256_storeu_pd(acc + j, _mm256_fmadd_pd(v, _mm256_loadu_pd(z + j), _mm256_loadu_pd(acc + j)));
+    for (Index j = B4; j < B; ++j) acc[j] += val[q] * z[j];
+  }
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, double gamma,
+                          Index B, double* out) {
+  const __m256d xn = _mm256_set1_pd(xnorm), ng = _mm256_set1_pd(-gamma);
+  const __m256d mtwo = _mm256_set1_pd(-2.0), zero = _mm256_setzero_pd();
+  Index j = 0;
+  for (; j + 4 <= B; j += 4) {
+    __m256d d = _mm256_fmadd_pd(mtwo, _mm256_loadu_pd(acc + j), _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
+    d = _mm256_max_pd(d, zero);
+    _mm256_storeu_pd(out + j, exp_neg(_mm256_mul_pd(ng, d)));
+  }
+  scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+}  // namespace avx2
+
+// ---- AVX-512F ----------------------------------------------------------------
+namespace avx512 {
+
+BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
+  using namespace detail;
+  const __mmask8 ok = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kExpMin), _CMP_GE_OQ);
+  x = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(kExpMin)), _mm512_set1_pd(kExpMax));
+  const __m512d magic = _mm512_set1_pd(kRoundMagic);
+  const __m512d t = _mm512_fmadd_pd(x, _mm512_set1_pd(kLog2e), magic);
+  const __m512d n = _mm512_sub_pd(t, magic);
+  __m512d r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Hi), x);
+  r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Lo), r);
+  __m512d p = _mm512_set1_pd(kC[0]);
+  for (int k = 1; k < 13; ++k) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kC[k]));
+  __m512i bits = _mm512_add_epi64(_mm512_castpd_si512(t), _mm512_set1_epi64(1023));
+  bits = _mm512_slli_epi64(bits, 52);
+  return _mm512_maskz_mul_pd(ok, p, _mm512_castsi512_pd(bits));
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline void dots(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
+                 Index nnz, double* acc) {
+  const Index B8 = B & ~Index{7};
+  for (Index j = 0; j < B; ++j) acc[j] = 0.0;
+  Index q = 0;
+  for (; q + 4 <= nnz; q += 4) {
+    const double* z0 = Zt + (idx ? idx[q] : q) * ld;
+    const double* z1 = Zt + (idx ? idx[q + 1] : q + 1) * ld;
+    const double* z2 = Zt + (idx ? idx[q + 2] : q + 2) * ld;
+    const double* z3 = Zt + (idx ? idx[q + 3] : q + 3) * ld;
+    const __m512d v0 = _mm512_set1_pd(val[q]), v1 = _mm512_set1_pd(val[q + 1]);
+    const __m512d v2 = _mm512_set1_pd(val[q + 2]), v3 = _mm512_set1_pd(val[q + 3]);
+    for (Index j = 0; j < B8; j += 8) {
+      __m512d s = _mm512_fmadd_pd(v0, _mm512_loadu_pd(z0 + j), _mm512_loadu_pd(acc + j));
+      __m512d u = _mm512_mul_pd(v1, _mm512_loadu_pd(z1 + j));
+      s = _mm512_fmadd_pd(v2, _mm512_loadu_pd(z2 + j), s);
+      u = _mm512_fmadd_pd(v3, _mm512_loadu_pd(z3 + j), u);
+      _mm512_storeu_pd(acc + j, _mm512_add_pd(s, u));
+    }
+    for (Index j = B8; j < B; ++j)
+      acc[j] += val[q] * z0[j] + val[q + 1] * z1[j] + val[q + 2] * z2[j] + val[q + 3] * z3[j];
+  }
+  for (; q < nnz; ++q) {
+    const double* z = Zt + (idx ? idx[q] : q) * ld;
+    const __m512d v = _mm512_set1_pd(val[q]);
+    for (Index j = 0; j < B8; j += 8)
+      _mm512_storeu_pd(acc + j, _mm512_fmadd_pd(v, _mm512_loadu_pd(z + j), _mm512_loadu_pd(acc + j)));
+    for (Index j = B8; j < B; ++j) acc[j] += val[q] * z[j];
+  }
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, double gamma,
+                          Index B, double* out) {
+  const __m512d xn = _mm512_set1_pd(xnorm), ng = _mm512_set1_pd(-gamma);
+  const __m512d mtwo = _mm512_set1_pd(-2.0), zero = _mm512_setzero_pd();
+  Index j = 0;
+  for (; j + 8 <= B; j += 8) {
+    __m512d d = _mm512_fmadd_pd(mtwo, _mm512_loadu_pd(acc + j), _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
+    d = _mm512_max_pd(d, zero);
+    _mm512_storeu_pd(out + j, exp_neg(_mm512_mul_pd(ng, d)));
+  }
+  scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+}  // namespace avx512
+#endif  // BUDGETSVM_SIMD_X86
+
+// ---- detection and dispatch ----------------------------------------------------
+
+/// The best level this CPU and operating system support.
+inline Level detect_level() {
+#if defined(BUDGETSVM_SIMD_X86) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  // __builtin_cpu_supports also checks that the OS saves the wide registers.
+  if (__builtin_cpu_supports("avx512f")) return Level::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Level::avx2;
+  if (__builtin_cpu_supports("sse2")) return Level::sse2;
+  return Level::scalar;
+#elif defined(BUDGETSVM_SIMD_X86) && defined(_MSC_VER)
+  int info[4];
+  __cpuid(info, 0);
+  const int max_leaf = info[0];
+  __cpuid(info, 1);
+  const bool sse2 = (info[3] >> 26) & 1;
+  const bool fma = (info[2] >> 12) & 1;
+  const bool osxsave = (info[2] >> 27) & 1;
+  const bool avx = (info[2] >> 28) & 1;
+  if (!sse2) return Level::scalar;
+  if (!(osxsave && avx) || max_leaf < 7) return Level::sse2;
+  const unsigned long long xcr0 = _xgetbv(0);
+  if ((xcr0 & 0x6) != 0x6) return Level::sse2;
+  __cpuidex(info, 7, 0);
+  const bool avx2 = (info[1] >> 5) & 1;
+  const bool avx512f = (info[1] >> 16) & 1;
+  if (avx512f && (xcr0 & 0xE6) == 0xE6) return Level::avx512;
+  if (avx2 && fma) return Level::avx2;
+  return Level::sse2;
+#else
+  return Level::scalar;
+#endif
+}
+
+/// The level in use: the detected one, lowered by BUDGETSVM_SIMD if set.
+inline Level active_level() {
+  static const Level level = [] {
+    Level best = detect_level();
+#if defined(_MSC_VER)
+    char* env = nullptr;
+    std::size_t len = 0;
+    std::string wanted;
+    if (_dupenv_s(&env, &len, "BUDGETSVM_SIMD") == 0 && env) {
+      wanted = env;
+      std::free(env);
+    }
+#else
+    const char* env = std::getenv("BUDGETSVM_SIMD");
+    const std::string wanted = env ? env : "";
+#endif
+    Level asked = best;
+    if (wanted == "scalar") asked = Level::scalar;
+    if (wanted == "sse2") asked = Level::sse2;
+    if (wanted == "avx2") asked = Level::avx2;
+    if (wanted == "avx512") asked = Level::avx512;
+    return static_cast<int>(asked) < static_cast<int>(best) ? asked : best;
+  }();
+  return level;
+}
+
+/// The kernels of one level, as plain function pointers.
+struct Kernels {
+  Level level;
+  void (*dots)(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
+               Index nnz, double* acc);
+  void (*rbf_from_dots)(const double* acc, const double* znorm, double xnorm, double gamma,
+                        Index B, double* out);
+};
+
+/// Kernels of a given level (which must not exceed detect_level()).
+inline Kernels kernels_for(Level level) {
+#if defined(BUDGETSVM_SIMD_X86)
+  switch (level) {
+    case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots};
+    case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots};
+    case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots};
+    case Level::scalar: break;
+  }
+#endif
+  return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots};
+}
+
+/// The kernels of the active level.
+inline const Kernels& active_kernels() {
+  static const Kernels k = kernels_for(active_level());
+  return k;
+}
+
+}  // namespace budgetsvm::simd

@@ -1,0 +1,154 @@
+// Bindings of the budgeted solvers (BSGD, BSCA), the merge sub-problem and
+// the SIMD level in use. Translation only: the Python layer validates and
+// fills every parameter; here we check the contract and call in.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "budgetsvm/budget/fit.hpp"
+#include "budgetsvm/budget/merge.hpp"
+#include "budgetsvm/core/simd.hpp"
+#include "data.hpp"
+#include "register.hpp"
+
+namespace budgetsvm::python {
+
+namespace {
+
+using budget::EpochStats;
+
+py::tuple py_merge_solution(double m, double kappa, const std::string& method, double eps, int grid) {
+  const auto kind = merge::method_from_name(method);
+  require(grid >= 2 && grid % 2 == 0 && grid <= 100000, "grid must be an even number in [2, 100000]");
+  merge::Solution s;
+  {
+    py::gil_scoped_release release;  // pure C++ (may build a lookup table once)
+    s = merge::solve(kind, m, kappa, eps, grid);
+  }
+  return py::make_tuple(s.h, s.wd);
+}
+
+template <class T>
+T get(const py::dict& params, const char* key) {
+  if (!params.contains(key)) throw std::invalid_argument(std::string("params lacks the key '") + key + "'");
+  try {
+    return params[key].cast<T>();
+  } catch (const py::cast_error&) {
+    throw std::invalid_argument(std::string("params['") + key + "'] has the wrong type");
+  }
+}
+
+budget::Params params_from_dict(const py::dict& d) {
+  budget::Params p;
+  p.solver = budget::solver_from_name(get<std::string>(d, "solver"));
+  p.budget = get<Index>(d, "budget");
+  p.C = get<double>(d, "C");
+  p.kernel.type = kernel_type_from_name(get<std::string>(d, "kernel"));
+  p.kernel.gamma = get<double>(d, "gamma");
+  p.kernel.degree = get<int>(d, "degree");
+  p.kernel.coef0 = get<double>(d, "coef0");
+  p.maintenance = budget::maintenance_from_name(get<std::string>(d, "maintenance"));
+  p.merge_method = merge::method_from_name(get<std::string>(d, "merge_method"));
+  p.gss_eps = get<double>(d, "gss_eps");
+  p.lookup_grid = d.contains("lookup_grid") ? get<int>(d, "lookup_grid") : 400;
+  p.epochs = get<int>(d, "epochs");
+  p.learning_rate = budget::learning_rate_from_name(get<std::string>(d, "learning_rate"));
+  p.eta0 = get<double>(d, "eta0");
+  p.radius = get<double>(d, "radius");
+  p.seed = get<std::uint64_t>(d, "seed");
+  p.n_jobs = get<int>(d, "n_jobs");
+  require(p.kernel.type == KernelType::linear || p.kernel.gamma > 0.0, "gamma must be positive");
+  p.validate();
+  return p;
+}
+
+void put_counters(py::dict& d, const budget::Counters& c) {
+  d["steps"] = c.steps;
+  d["sv_added"] = c.sv_added;
+  d["merges"] = c.merges;
+  d["removals"] = c.removals;
+  d["projections"] = c.projections;
+  d["maintenance_seconds"] = c.maintenance_seconds;
+}
+
+py::dict stats_to_dict(const EpochStats& s) {
+  py::dict d;
+  d["epoch"] = s.epoch;
+  put_counters(d, s.totals);
+  d["n_support"] = s.n_support;
+  d["seconds"] = s.seconds;
+  d["objective"] = s.objective;
+  return d;
+}
+
+py::array_t<double> to_array(const MatrixXd& M) {
+  py::array_t<double> out({M.rows(), M.cols()});
+  if (M.size() > 0) std::memcpy(out.mutable_data(), M.data(), sizeof(double) * static_cast<std::size_t>(M.size()));
+  return out;
+}
+
+py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict params_dict,
+                         py::object callback) {
+  const budget::Params params = params_from_dict(params_dict);
+  require(n_classes >= 2, "n_classes must be at least 2");
+  if (!(y_obj.dtype().kind() == 'i' && y_obj.itemsize() == 4) || y_obj.ndim() != 1)
+    throw py::type_error("y must be a 1-D int32 array of class indices");
+  auto y = py::array_t<std::int32_t, py::array::c_style>::ensure(y_obj);
+  if (!y) throw py::type_error("y must be a contiguous int32 array");
+  const bool has_callback = !callback.is_none();
+  if (has_callback && !PyCallable_Check(callback.ptr())) throw py::type_error("callback must be callable or None");
+
+  budget::EpochCallback on_epoch;
+  if (has_callback) {
+    on_epoch = [&callback](const EpochStats& s) -> bool {
+      py::gil_scoped_acquire gil;  // called from the calling thread between epochs
+      py::object answer = callback(stats_to_dict(s));
+      return !answer.is_none() && PyObject_IsTrue(answer.ptr()) == 1;
+    };
+  }
+  RunControl control = python_run_control();
+  const std::int32_t* labels = y.data();
+  const Index n_labels = y.shape(0);
+
+  budget::Result result = visit_data(X, [&](const auto& view) -> budget::Result {
+    require(n_labels == view.rows(), "y has " + std::to_string(n_labels) + " entries but X has " +
+                                         std::to_string(view.rows()) + " rows");
+    // Safe without the GIL: the view and labels point into arrays that the
+    // caller's X and y keep alive for the whole call; the callback and the
+    // Ctrl-C poll take the GIL back themselves.
+    py::gil_scoped_release release;
+    budget::ViewRows<std::decay_t<decltype(view)>> rows(view);
+    return budget::fit(rows, labels, n_classes, params, on_epoch, control);
+  });
+
+  py::dict out;
+  out["support_vectors"] = to_array(result.support_vectors);
+  out["dual_coef"] = to_array(result.dual_coef);
+  out["n_outputs"] = result.n_outputs;
+  out["epochs_run"] = result.epochs_run;
+  out["stopped_early"] = result.stopped_early;
+  py::list history;
+  for (const auto& s : result.history) history.append(stats_to_dict(s));
+  out["history"] = history;
+  put_counters(out, result.totals);
+  out["seconds"] = result.seconds;
+  return out;
+}
+
+}  // namespace
+
+void register_budget(py::module_& m) {
+  m.def("merge_solution", &py_merge_solution, py::arg("m"), py::arg("kappa"),
+        py::arg("method") = "lookup-wd", py::arg("eps") = 0.01, py::arg("grid") = 400,
+        "(h, wd) of the merge sub-problem for weight m and kernel value kappa");
+  m.def("fit_budgeted", &py_fit_budgeted, py::arg("X"), py::arg("y"), py::arg("n_classes"),
+        py::arg("params"), py::arg("callback") = py::none(),
+        "Train BSGD or BSCA on a budget; returns the model and training statistics");
+  m.def("simd_level", [] { return std::string(simd::level_name(simd::active_level())); },
+        "The instruction set of the budgeted solvers' margin kernel in use");
+}
+
+}  // namespace budgetsvm::python
