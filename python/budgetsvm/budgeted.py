@@ -181,7 +181,7 @@ class _EpochMonitor:
         done = int(stats["epoch"])
         filled = min(width, round(width * done / self.epochs))
         bar = "#" * filled + "." * (width - filled)
-        merges = sum(int(s["merges"]) for s in self.history)
+        merges = int(stats["merges"])
         elapsed = time.perf_counter() - self.start
         print(
             f"epoch {done}/{self.epochs} [{bar}] SVs {int(stats['n_support'])} "
@@ -211,7 +211,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         ``bsgd``: budgeted stochastic gradient descent on the primal (Wang,
         Crammer and Vucetic, 2012); multi-class natively (Crammer-Singer).
     budget : int, default=500
-        Maximal number of support vectors (>= 2).
+        Maximal number of support vectors (>= 2). With ``solver="bsca"`` on
+        a multi-class problem every one-vs-rest machine has its own budget,
+        so the model holds up to ``n_classes * budget`` support vectors;
+        BSGD's Crammer-Singer model shares one budget among all classes.
     C : float, default=1.0
         Regularisation as in LIBSVM (``lambda = 1 / (C n)`` for BSGD).
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
@@ -251,10 +254,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     callback : callable or None, default=None
-        Called after every epoch as ``callback(stats)`` with the epoch's
-        statistics (the keys of ``history_``); returning ``True`` stops the
-        training after that epoch. Time spent in the callback is not counted
-        in ``seconds``.
+        Called after every epoch as ``callback(stats)`` with that epoch's
+        entry of ``history_`` (a dict); returning ``True`` stops the training
+        after that epoch. Exceptions raised in it propagate out of ``fit``.
 
     Attributes
     ----------
@@ -266,9 +268,12 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         Coefficients ``beta_j``: ``decision_function(x)[k] =
         sum_j dual_coef_[k, j] k(support_vectors_[j], x)``. Binary problems
         have one output (positive means ``classes_[1]``); multi-class
-        problems one row per class (the largest output wins).
+        problems one row per class (the largest output wins). One-vs-rest
+        BSCA stacks the machines' support vectors: each has a non-zero
+        coefficient in its own class's row only.
     n_support_ : int
-        Number of support vectors (at most ``budget``).
+        Number of support vectors (at most ``budget``; one-vs-rest BSCA: at
+        most ``budget`` per class).
     n_iter_ : int
         Epochs run (fewer than ``epochs`` when the callback stopped).
     gamma_ : float
@@ -278,9 +283,11 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         ``removals``, ``projections``, ``maintenance_seconds``, ``seconds``,
         ``stopped_early``.
     history_ : list of dict
-        Per-epoch statistics: ``epoch``, ``steps``, ``sv_added``, ``merges``,
-        ``removals``, ``projections``, ``n_support``, ``maintenance_seconds``,
-        ``seconds``, ``objective``.
+        Statistics at the end of every epoch, counted from the start of
+        training: ``epoch``, ``steps``, ``sv_added``, ``merges``,
+        ``removals``, ``projections``, ``maintenance_seconds``, ``seconds``;
+        and the state then: ``n_support``, ``objective`` (BSCA's dual
+        objective for binary problems; NaN where not computed).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -419,6 +426,11 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             core_view(X), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor
         )
 
+        if not (np.all(np.isfinite(result["dual_coef"])) and np.all(np.isfinite(result["support_vectors"]))):
+            raise RuntimeError(
+                "Training produced non-finite coefficients (with maintenance='project', the kernel matrix "
+                "of the budget may be singular: try maintenance='remove' or a smaller budget)."
+            )
         self.classes_ = classes
         self.gamma_ = params["gamma"]
         self.support_vectors_ = np.asarray(result["support_vectors"], dtype=np.float64)

@@ -230,7 +230,7 @@ def run_demo(
     gamma: Union[float, str] = "scale",
     svc_seconds: Optional[float] = None,
     n_jobs: int = 1,
-    out: TextIO = sys.stdout,
+    out: Optional[TextIO] = None,
 ) -> List[Row]:
     """Run the demo and print its tables; returns the rows.
 
@@ -253,8 +253,8 @@ def run_demo(
         Time budget of the exact ``SVC`` (default 10 s; 1 s with ``quick``).
     n_jobs : int
         Threads of BudgetedSVC.
-    out : text stream
-        Where the tables go.
+    out : text stream or None
+        Where the tables go (default: ``sys.stdout``).
 
     Returns
     -------
@@ -266,6 +266,7 @@ def run_demo(
     >>> from budgetsvm.demo import run_demo
     >>> rows = run_demo(quick=True, out=io.StringIO())  # doctest: +SKIP
     """
+    out = sys.stdout if out is None else out
     budget = budget if budget is not None else (50 if quick else 100)
     epochs = epochs if epochs is not None else (2 if quick else 3)
     svc_seconds = svc_seconds if svc_seconds is not None else (1.0 if quick else 10.0)
