@@ -72,7 +72,7 @@ def _add_demo(commands: "argparse._SubParsersAction") -> None:
     )
     demo.add_argument("--data", metavar="FILE", help="a LIBSVM/svmlight training file (.bz2/.gz/.xz too)")
     demo.add_argument("--test", metavar="FILE", help="its test file (default: a seeded 80/20 split of --data)")
-    demo.add_argument("--budget", type=_positive_int, help="support vector budget (default 100; 50 with --quick)")
+    demo.add_argument("--budget", type=_positive_int, help="support vector budget (default 200; 50 with --quick)")
     demo.add_argument("--epochs", type=_positive_int, help="training epochs (default 3; 2 with --quick)")
     demo.add_argument("--C", type=_positive_float, default=1.0, help="regularisation C for --data (default 1)")
     demo.add_argument("--gamma", type=_gamma, default="scale", help="RBF gamma for --data (default 'scale')")
