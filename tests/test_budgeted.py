@@ -393,6 +393,23 @@ def test_callback_sees_every_epoch_and_can_stop():
     assert clf.score(X, y) > 0.5
 
 
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_shorter_runs_are_prefixes_of_longer_runs(solver):
+    """A run of k epochs is the first k epochs of a longer run with the same
+    seed (the benchmark's per-epoch accuracy curves rely on it), and a
+    callback stop after epoch k gives that same model."""
+    X, y = checkerboard(3000, seed=15)
+    kwargs = dict(solver=solver, budget=30, C=10.0, gamma=2.0, random_state=7)
+    short = BudgetedSVC(epochs=2, **kwargs).fit(X, y)
+    stopped = BudgetedSVC(epochs=5, callback=lambda s: s["epoch"] == 2, **kwargs).fit(X, y)
+    long = BudgetedSVC(epochs=4, **kwargs).fit(X, y)
+    counters = ("steps", "sv_added", "merges", "removals", "n_support")
+    for a, b in zip(short.history_, long.history_[:2]):
+        assert [a[k] for k in counters] == [b[k] for k in counters]
+    np.testing.assert_array_equal(stopped.dual_coef_, short.dual_coef_)
+    np.testing.assert_array_equal(stopped.support_vectors_, short.support_vectors_)
+
+
 def test_callback_exception_propagates():
     X, y = checkerboard(500)
 

@@ -143,9 +143,12 @@ def merge_solution(
     Examples
     --------
     >>> from budgetsvm import merge_solution
-    >>> h, wd = merge_solution(0.5, 0.9, method="gss")
-    >>> round(h, 2), wd < 1e-3
-    (0.5, True)
+    >>> h, wd = merge_solution(0.5, 0.9)  # equal weights, close points: the midpoint
+    >>> round(h, 3), round(wd, 4)
+    (0.5, 0.0013)
+    >>> h, wd = merge_solution(0.8, 0.05)  # distant points: z stays near the heavier one
+    >>> round(h, 2), round(wd, 3)
+    (0.99, 0.039)
     """
     m = _check_number("m", m, low=0.0, high=1.0)
     kappa = _check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
