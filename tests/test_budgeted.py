@@ -361,6 +361,38 @@ def test_pickle_round_trip_predicts_identically():
     assert copy.fit_stats_ == clf.fit_stats_
 
 
+@pytest.mark.parametrize("layout", ["C float64", "F float64", "C float32", "CSR int32", "CSR int64"])
+def test_training_data_is_not_copied(layout):
+    """Peak Python-side allocation during fit and predict stays far below the
+    size of X (numpy reports its allocations to tracemalloc)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(16)
+    X = rng.standard_normal((40_000, 25))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    if layout.startswith("F"):
+        X = np.asfortranarray(X)
+    if "float32" in layout:
+        X = X.astype(np.float32)
+    if layout.startswith("CSR"):
+        X[np.abs(X) < 0.5] = 0.0
+        X = sp.csr_matrix(X)
+        if "int64" in layout:
+            X.indices = X.indices.astype(np.int64)
+            X.indptr = X.indptr.astype(np.int64)
+        size = X.data.nbytes + X.indices.nbytes
+    else:
+        size = X.nbytes
+    clf = BudgetedSVC(budget=10, epochs=1, random_state=0)
+    tracemalloc.start()
+    clf.fit(X, y)
+    clf.decision_function(X)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # labels, class indices and the decision values are O(n); X would be >= size
+    assert peak < 0.5 * size, (peak, size)
+
+
 def test_input_is_not_modified():
     X, y = checkerboard(1000, seed=13)
     before = X.copy()
