@@ -85,6 +85,7 @@ class RemovalMaintenance {
 
   void on_add(const BudgetModel&, const double*, double) {}
   void on_clear() {}
+  void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
     const detail::Stopwatch watch;
@@ -158,7 +159,16 @@ class ProjectionMaintenance {
       for (int c = 0; c < model.n_outputs(); ++c) b2 += model.beta(p, c) * model.beta(p, c);
       *sq_norm = std::max(0.0, *sq_norm - b2 / app);
     }
-    // Downdate: inverse of K without p = A_{-p} - A_{-p,p} A_{p,-p} / A_pp.
+    remove(model, p);
+    ++counters.projections;
+    counters.maintenance_seconds += watch.seconds();
+  }
+
+  /// Removes SV p from the model and from the kept inverse: the inverse of
+  /// K without p is A_{-p} - A_{-p,p} A_{p,-p} / A_pp (O(B^2)).
+  void remove(BudgetModel& model, Index p) {
+    const Index n = model.size();
+    const double app = A(p, p);
     for (Index i = 0; i < n; ++i) {
       if (i == p) continue;
       const double f = A(i, p) / app;
@@ -173,8 +183,6 @@ class ProjectionMaintenance {
       A(p, p) = A(last, last);
     }
     model.remove(p);
-    ++counters.projections;
-    counters.maintenance_seconds += watch.seconds();
   }
 
   /// The kept inverse (for tests): (K + rho I)^{-1} of the current SVs.
@@ -199,6 +207,7 @@ class MergeMaintenance {
 
   void on_add(const BudgetModel&, const double*, double) {}
   void on_clear() {}
+  void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
     const detail::Stopwatch watch;
