@@ -10,7 +10,8 @@
 //                          updated by bordering when an SV is added (O(B^2))
 //                          and downdated when one leaves (O(B^2)); with it
 //                          K_{-p}^{-1} k_p = -A_{-p,p} / A_pp, so an event
-//                          costs O(B^2), never an O(B^3) factorisation.
+//                          costs O(B^2); a from-scratch refresh every B
+//                          events (amortised O(B^2)) bounds rounding drift.
 //   MergeMaintenance<S>    (Gaussian kernel) fix a = the SV with the smallest
 //                          |beta| (multi-class: ||beta||^2), pick the partner
 //                          with the smallest ||Delta||^2 (binary: only
@@ -34,6 +35,8 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include <Eigen/Cholesky>
 
 #include "merge.hpp"
 #include "model.hpp"
@@ -144,6 +147,11 @@ class ProjectionMaintenance {
     const detail::Stopwatch watch;
     const Index n = model.size();
     const Index p = detail::smallest_support_vector(model);
+    // Rounding errors of the rank-one updates accumulate when support
+    // vectors nearly coincide; refresh the inverse from scratch once every
+    // `capacity` events (O(B^3) / B = O(B^2) amortised) or at once if it
+    // has visibly broken down.
+    if (++events_ >= cap_ || !(A(p, p) > 0.0) || !std::isfinite(A(p, p))) refresh(model);
     const double app = A(p, p);
     // Delta beta_j = -beta_p A_jp / A_pp (stored units: the scale is common).
     for (int c = 0; c < model.n_outputs(); ++c) {
@@ -185,6 +193,23 @@ class ProjectionMaintenance {
     model.remove(p);
   }
 
+  /// Recomputes A = (K + rho I)^{-1} of the current SVs (O(B^2 d + B^3)).
+  void refresh(BudgetModel& model) {
+    const Index n = model.size();
+    MatrixXd K(n, n);
+    std::vector<double> row(static_cast<std::size_t>(cap_));
+    for (Index i = 0; i < n; ++i) {
+      model.kernel_row_of_sv(i, row.data());
+      for (Index j = 0; j < n; ++j) K(i, j) = row[static_cast<std::size_t>(j)];
+    }
+    K = 0.5 * (K + K.transpose()).eval();
+    K.diagonal().array() += kRidge;
+    const MatrixXd inv = K.ldlt().solve(MatrixXd::Identity(n, n));
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j) A(i, j) = inv(i, j);
+    events_ = 0;
+  }
+
   /// The kept inverse (for tests): (K + rho I)^{-1} of the current SVs.
   double inverse(Index i, Index j) const { return A_[static_cast<std::size_t>(i * cap_ + j)]; }
 
@@ -192,6 +217,7 @@ class ProjectionMaintenance {
   double& A(Index i, Index j) { return A_[static_cast<std::size_t>(i * cap_ + j)]; }
   Index cap_;
   std::vector<double> A_, b_;
+  Index events_ = 0;
 };
 
 template <class HSolver>
