@@ -10,7 +10,8 @@
 //                          updated by bordering when an SV is added (O(B^2))
 //                          and downdated when one leaves (O(B^2)); with it
 //                          K_{-p}^{-1} k_p = -A_{-p,p} / A_pp, so an event
-//                          costs O(B^2), never an O(B^3) factorisation.
+//                          costs O(B^2); a from-scratch refresh every B
+//                          events (amortised O(B^2)) bounds rounding drift.
 //   MergeMaintenance<S>    (Gaussian kernel) fix a = the SV with the smallest
 //                          |beta| (multi-class: ||beta||^2), pick the partner
 //                          with the smallest ||Delta||^2 (binary: only
@@ -34,6 +35,8 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include <Eigen/Cholesky>
 
 #include "merge.hpp"
 #include "model.hpp"
@@ -85,6 +88,7 @@ class RemovalMaintenance {
 
   void on_add(const BudgetModel&, const double*, double) {}
   void on_clear() {}
+  void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
     const detail::Stopwatch watch;
@@ -143,6 +147,11 @@ class ProjectionMaintenance {
     const detail::Stopwatch watch;
     const Index n = model.size();
     const Index p = detail::smallest_support_vector(model);
+    // Rounding errors of the rank-one updates accumulate when support
+    // vectors nearly coincide; refresh the inverse from scratch once every
+    // `capacity` events (O(B^3) / B = O(B^2) amortised) or at once if it
+    // has visibly broken down.
+    if (++events_ >= cap_ || !(A(p, p) > 0.0) || !std::isfinite(A(p, p))) refresh(model);
     const double app = A(p, p);
     // Delta beta_j = -beta_p A_jp / A_pp (stored units: the scale is common).
     for (int c = 0; c < model.n_outputs(); ++c) {
@@ -158,7 +167,16 @@ class ProjectionMaintenance {
       for (int c = 0; c < model.n_outputs(); ++c) b2 += model.beta(p, c) * model.beta(p, c);
       *sq_norm = std::max(0.0, *sq_norm - b2 / app);
     }
-    // Downdate: inverse of K without p = A_{-p} - A_{-p,p} A_{p,-p} / A_pp.
+    remove(model, p);
+    ++counters.projections;
+    counters.maintenance_seconds += watch.seconds();
+  }
+
+  /// Removes SV p from the model and from the kept inverse: the inverse of
+  /// K without p is A_{-p} - A_{-p,p} A_{p,-p} / A_pp (O(B^2)).
+  void remove(BudgetModel& model, Index p) {
+    const Index n = model.size();
+    const double app = A(p, p);
     for (Index i = 0; i < n; ++i) {
       if (i == p) continue;
       const double f = A(i, p) / app;
@@ -173,8 +191,23 @@ class ProjectionMaintenance {
       A(p, p) = A(last, last);
     }
     model.remove(p);
-    ++counters.projections;
-    counters.maintenance_seconds += watch.seconds();
+  }
+
+  /// Recomputes A = (K + rho I)^{-1} of the current SVs (O(B^2 d + B^3)).
+  void refresh(BudgetModel& model) {
+    const Index n = model.size();
+    MatrixXd K(n, n);
+    std::vector<double> row(static_cast<std::size_t>(cap_));
+    for (Index i = 0; i < n; ++i) {
+      model.kernel_row_of_sv(i, row.data());
+      for (Index j = 0; j < n; ++j) K(i, j) = row[static_cast<std::size_t>(j)];
+    }
+    K = 0.5 * (K + K.transpose()).eval();
+    K.diagonal().array() += kRidge;
+    const MatrixXd inv = K.ldlt().solve(MatrixXd::Identity(n, n));
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j) A(i, j) = inv(i, j);
+    events_ = 0;
   }
 
   /// The kept inverse (for tests): (K + rho I)^{-1} of the current SVs.
@@ -184,6 +217,7 @@ class ProjectionMaintenance {
   double& A(Index i, Index j) { return A_[static_cast<std::size_t>(i * cap_ + j)]; }
   Index cap_;
   std::vector<double> A_, b_;
+  Index events_ = 0;
 };
 
 template <class HSolver>
@@ -199,6 +233,7 @@ class MergeMaintenance {
 
   void on_add(const BudgetModel&, const double*, double) {}
   void on_clear() {}
+  void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
     const detail::Stopwatch watch;

@@ -153,8 +153,8 @@ inline Solution solve_global(double m, double kappa, double tol = 1e-10) {
 }
 
 /// h*(m, kappa) and WD(m, kappa) on a grid over m in [0, 1/2] (grid/2
-/// intervals) and kappa in [0, 1] (grid intervals): the lookup paper's
-/// resolution `grid` per unit of each axis.
+/// intervals, non-uniform, see m_of_u) and kappa in [0, 1] (grid
+/// intervals): the lookup paper's resolution `grid` per axis.
 class LookupTable {
  public:
   explicit LookupTable(int grid) : grid_(grid), half_(grid / 2) {
@@ -164,7 +164,7 @@ class LookupTable {
     h_.resize(static_cast<std::size_t>(rows) * cols);
     wd_.resize(h_.size());
     for (int i = 0; i < rows; ++i) {
-      const double m = static_cast<double>(i) / grid_;
+      const double m = m_of_u(static_cast<double>(i) / half_);
       for (int j = 0; j < cols; ++j) {
         const double kappa = static_cast<double>(j) / grid_;
         const Solution s = solve_global(m, kappa);
@@ -173,6 +173,14 @@ class LookupTable {
       }
     }
   }
+
+  /// The m axis is uniform in u in [0, 1] with m = (1 - (1 - u)^2) / 2:
+  /// nodes twice as far apart as a uniform grid at m = 0 and ever denser
+  /// towards m = 1/2, where h* bifurcates (at kappa = e^-2, h* - 1/2 grows
+  /// like (1/2 - m)^(1/3), so WD has an unbounded second derivative there
+  /// and a uniform 400 grid interpolates WD with errors near 8e-5).
+  static double m_of_u(double u) { return 0.5 * (1.0 - (1.0 - u) * (1.0 - u)); }
+  static double u_of_m(double m) { return 1.0 - std::sqrt(std::max(0.0, 1.0 - 2.0 * m)); }
 
   int grid() const { return grid_; }
 
@@ -192,7 +200,7 @@ class LookupTable {
   double interpolate(const std::vector<double>& table, double m, double kappa) const {
     m = std::clamp(m, 0.0, 0.5);
     kappa = std::clamp(kappa, 0.0, 1.0);
-    const double u = m * grid_, v = kappa * grid_;
+    const double u = u_of_m(m) * half_, v = kappa * grid_;
     const int i = std::min(static_cast<int>(u), half_ - 1);
     const int j = std::min(static_cast<int>(v), grid_ - 1);
     const double fu = u - i, fv = v - j;

@@ -185,12 +185,14 @@ class BudgetModel {
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + p)] = z[k];
     norms_[static_cast<std::size_t>(p)] = sqnorm;
     for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, p)] = beta[c] / scale_;
+    note_lost(p);
     set_source(p, -1);
   }
 
   /// Removes support vector p; the last one moves into slot p.
   void remove(Index p) {
     const Index last = size_ - 1;
+    note_lost(p);
     set_source(p, -1);
     if (p != last) {
       for (Index k = 0; k < d_; ++k)
@@ -203,6 +205,10 @@ class BudgetModel {
     }
     size_ = last;
   }
+
+  /// Training points whose copy was merged or removed since the last call
+  /// of take_lost_copies() (only with tracking).
+  std::vector<Index>& lost_copies() { return lost_; }
 
   /// The slot holding an unmerged copy of training point i, or -1.
   Index slot_of(Index i) const { return slot_of_[static_cast<std::size_t>(i)]; }
@@ -263,6 +269,11 @@ class BudgetModel {
     if (old >= 0) slot_of_[static_cast<std::size_t>(old)] = j;
   }
 
+  void note_lost(Index j) {
+    const Index src = source_[static_cast<std::size_t>(j)];
+    if (src >= 0) lost_.push_back(src);
+  }
+
   void finish_row(double sqnorm, double* out) const {
     switch (kernel_.type) {
       case KernelType::rbf:
@@ -280,7 +291,7 @@ class BudgetModel {
   Kernel kernel_;
   simd::Kernels simd_;
   std::vector<double> Zt_, norms_, coef_;
-  std::vector<Index> source_, slot_of_;
+  std::vector<Index> source_, slot_of_, lost_;
   std::vector<double> point_;
   Index size_ = 0;
   double scale_ = 1.0;

@@ -253,7 +253,11 @@ namespace avx512 {
 BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
   using namespace detail;
   const __mmask8 ok = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kExpMin), _CMP_GE_OQ);
-  x = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(kExpMin)), _mm512_set1_pd(kExpMax));
+  // The masked forms with an explicit source: GCC 12 warns (wrongly) about
+  // the undefined source register inside the unmasked _mm512_max_pd.
+  const __mmask8 all = 0xFF;
+  x = _mm512_mask_max_pd(x, all, x, _mm512_set1_pd(kExpMin));
+  x = _mm512_mask_min_pd(x, all, x, _mm512_set1_pd(kExpMax));
   const __m512d magic = _mm512_set1_pd(kRoundMagic);
   const __m512d t = _mm512_fmadd_pd(x, _mm512_set1_pd(kLog2e), magic);
   const __m512d n = _mm512_sub_pd(t, magic);
@@ -262,7 +266,7 @@ BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
   __m512d p = _mm512_set1_pd(kC[0]);
   for (int k = 1; k < 13; ++k) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kC[k]));
   __m512i bits = _mm512_add_epi64(_mm512_castpd_si512(t), _mm512_set1_epi64(1023));
-  bits = _mm512_slli_epi64(bits, 52);
+  bits = _mm512_mask_slli_epi64(bits, all, bits, 52);
   return _mm512_maskz_mul_pd(ok, p, _mm512_castsi512_pd(bits));
 }
 
@@ -306,7 +310,7 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
   Index j = 0;
   for (; j + 8 <= B; j += 8) {
     __m512d d = _mm512_fmadd_pd(mtwo, _mm512_loadu_pd(acc + j), _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
-    d = _mm512_max_pd(d, zero);
+    d = _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero);
     _mm512_storeu_pd(out + j, exp_neg(_mm512_mul_pd(ng, d)));
   }
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);

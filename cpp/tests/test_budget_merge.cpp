@@ -1,0 +1,197 @@
+// Tests of the merge sub-problem (budget/merge.hpp) against brute force and
+// the golden values in testdata/merge_golden.csv.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "budgetsvm/budget/merge.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::merge;
+
+namespace {
+
+// g evaluated directly from kernel powers (std::pow), not through merge_g.
+double g_direct(double m, double kappa, double h) {
+  return m * std::pow(kappa, (1 - h) * (1 - h)) + (1 - m) * std::pow(kappa, h * h);
+}
+
+// min over h of WD on a fine grid, refined by a local grid around the best.
+double brute_wd(double m, double kappa) {
+  const int n = 20000;
+  double best = -1, best_h = 0;
+  for (int i = 0; i <= n; ++i) {
+    const double h = static_cast<double>(i) / n;
+    const double g = g_direct(m, kappa, h);
+    if (g > best) best = g, best_h = h;
+  }
+  for (int i = -1000; i <= 1000; ++i) {
+    const double h = std::clamp(best_h + i * 1e-7, 0.0, 1.0);
+    best = std::max(best, g_direct(m, kappa, h));
+  }
+  return m * m + (1 - m) * (1 - m) + 2 * m * (1 - m) * kappa - best * best;
+}
+
+// WD of the merge actually applied with h (exact formula).
+double wd_at(double m, double kappa, double h) {
+  const double g = g_direct(m, kappa, h);
+  return m * m + (1 - m) * (1 - m) + 2 * m * (1 - m) * kappa - g * g;
+}
+
+struct Golden {
+  double m, kappa, h, g, wd;
+};
+
+std::vector<Golden> read_golden() {
+  std::vector<Golden> rows;
+  std::ifstream in(std::string(BUDGETSVM_TESTDATA_DIR) + "/merge_golden.csv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == 'm') continue;
+    std::stringstream ss(line);
+    Golden r{};
+    char comma;
+    ss >> r.m >> comma >> r.kappa >> comma >> r.h >> comma >> r.g >> comma >> r.wd;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// (m, kappa) test points: a grid that includes the bimodal corner
+// kappa < e^-2, m near 1/2, and the edges.
+std::vector<std::pair<double, double>> test_points() {
+  std::vector<std::pair<double, double>> pts;
+  const double ms[] = {0.0, 0.01, 0.05, 0.13, 0.27, 0.4, 0.47, 0.499, 0.5, 0.501, 0.53, 0.66, 0.8, 0.95, 0.99, 1.0};
+  const double ks[] = {0.0, 1e-6, 0.001, 0.01, 0.05, 0.1, 0.1353, 0.14, 0.2, 0.37, 0.5, 0.75, 0.9, 0.99, 1.0};
+  for (double m : ms)
+    for (double k : ks) pts.emplace_back(m, k);
+  return pts;
+}
+
+}  // namespace
+
+TEST_CASE("solve_global finds the global maximum of g (brute force)") {
+  for (auto [m, kappa] : test_points()) {
+    const Solution s = solve_global(m, kappa);
+    CHECK_CLOSE(s.wd, brute_wd(m, kappa), 1e-9);
+  }
+}
+
+TEST_CASE("every method is within its tolerance of the brute-force WD") {
+  for (auto [m, kappa] : test_points()) {
+    const double ref = brute_wd(m, kappa);
+    const Solution gss = solve(Method::gss, m, kappa, 0.01);
+    const Solution lh = solve(Method::lookup_h, m, kappa);
+    const Solution lw = solve(Method::lookup_wd, m, kappa);
+    CHECK_CLOSE(gss.wd, ref, 5e-4);
+    CHECK_CLOSE(wd_at(m, kappa, gss.h), gss.wd, 1e-12);
+    CHECK_CLOSE(lh.wd, ref, 5e-4);
+    if (std::fabs(lw.wd - ref) > 5e-5) std::printf("  lookup-wd off at m=%g kappa=%g\n", m, kappa);
+    CHECK_CLOSE(lw.wd, ref, 5e-5);
+    // the merge lookup-wd applies (its h) is as good as lookup-h's
+    CHECK_CLOSE(wd_at(m, kappa, lw.h), ref, 5e-4);
+    // nothing beats the global minimum (beyond rounding)
+    CHECK(gss.wd >= ref - 1e-12);
+    CHECK(lh.wd >= ref - 1e-12);
+  }
+}
+
+TEST_CASE("golden values (testdata/merge_golden.csv)") {
+  const auto rows = read_golden();
+  CHECK(rows.size() > 300);
+  double worst_gss = 0, worst_h = 0, worst_wd = 0;
+  for (const auto& r : rows) {
+    worst_gss = std::max(worst_gss, std::fabs(solve(Method::gss, r.m, r.kappa).wd - r.wd));
+    worst_h = std::max(worst_h, std::fabs(solve(Method::lookup_h, r.m, r.kappa).wd - r.wd));
+    worst_wd = std::max(worst_wd, std::fabs(solve(Method::lookup_wd, r.m, r.kappa).wd - r.wd));
+    CHECK_CLOSE(solve_global(r.m, r.kappa).wd, r.wd, 1e-9);
+  }
+  std::printf("  worst |WD - golden|: gss %.2e, lookup-h %.2e, lookup-wd %.2e\n", worst_gss, worst_h, worst_wd);
+  CHECK(worst_gss <= 5e-4);
+  CHECK(worst_h <= 5e-4);
+  CHECK(worst_wd <= 5e-5);
+}
+
+TEST_CASE("symmetry: h(1-m) = 1 - h(m), WD(1-m) = WD(m); the jump at m = 1/2") {
+  const auto& t = lookup_table(400);
+  for (auto [m, kappa] : test_points()) {
+    // (at m = 1/2 itself both h* and 1 - h* are optimal in the bimodal corner)
+    if (m != 0.5) CHECK_CLOSE(t.h(1 - m, kappa), 1 - t.h(m, kappa), 1e-12);
+    CHECK_CLOSE(t.wd(1 - m, kappa), t.wd(m, kappa), 1e-12);
+  }
+  // bimodal corner: h* is near 0 just below m = 1/2 and near 1 just above
+  CHECK(t.h(0.499, 0.05) < 0.5);
+  CHECK(t.h(0.501, 0.05) > 0.5);
+}
+
+TEST_CASE("merged coefficient beta_z = s g(h) equals beta_a k(z_a, z) + beta_b k(z_b, z)") {
+  // 1-D points, Gaussian kernel: check the geometry the formulas rest on.
+  const double gamma = 0.7, xa = 0.3, xb = 1.9, ba = 0.4, bb = 1.1;
+  const double kappa = std::exp(-gamma * (xa - xb) * (xa - xb));
+  const double s = ba + bb, m = ba / s;
+  const Solution sol = solve(Method::gss, m, kappa, 1e-8);
+  const double z = sol.h * xa + (1 - sol.h) * xb;
+  const double kaz = std::exp(-gamma * (xa - z) * (xa - z)), kbz = std::exp(-gamma * (xb - z) * (xb - z));
+  const double beta_z = ba * kaz + bb * kbz;
+  CHECK_CLOSE(beta_z, s * merge_g(m, std::log(kappa), sol.h), 1e-12);
+  // ||Delta||^2 from kernel values directly
+  const double delta2 = ba * ba + bb * bb + 2 * ba * bb * kappa - 2 * beta_z * (ba * kaz + bb * kbz) + beta_z * beta_z;
+  CHECK_CLOSE(delta2, s * s * sol.wd, 1e-12);
+  // and it is the minimum over z on a fine grid of the line
+  double best = 1e300;
+  for (int i = 0; i <= 100000; ++i) {
+    const double zz = xa + (xb - xa) * i / 100000.0;
+    const double p = ba * std::exp(-gamma * (xa - zz) * (xa - zz)) + bb * std::exp(-gamma * (xb - zz) * (xb - zz));
+    best = std::min(best, ba * ba + bb * bb + 2 * ba * bb * kappa - p * p);
+  }
+  CHECK_CLOSE(delta2, best, 1e-9);
+}
+
+TEST_CASE("multi-class merge search vs brute force over h") {
+  Random rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int c = 3;
+    double ba[3], bb[3];
+    for (int k = 0; k < c; ++k) ba[k] = rng.uniform() * 2 - 1, bb[k] = rng.uniform() * 2 - 1;
+    const double kappa = trial % 4 == 0 ? rng.uniform() * 0.1 : rng.uniform();
+    double A = 0, C = 0, D = 0;
+    for (int k = 0; k < c; ++k) A += ba[k] * ba[k], C += ba[k] * bb[k], D += bb[k] * bb[k];
+    const auto [h, F] = solve_multiclass(A, C, D, kappa, 1e-4);
+    double best = -1;
+    for (int i = 0; i <= 20000; ++i) {
+      const double hh = i / 20000.0;
+      const double p = std::pow(kappa, (1 - hh) * (1 - hh)), q = std::pow(kappa, hh * hh);
+      double f = 0;
+      for (int k = 0; k < c; ++k) f += (ba[k] * p + bb[k] * q) * (ba[k] * p + bb[k] * q);
+      best = std::max(best, f);
+    }
+    CHECK(F >= best - 1e-6 * (A + D));
+    CHECK(h >= 0 && h <= 1);
+  }
+}
+
+TEST_CASE("lookup tables are built once, thread-safely") {
+  std::vector<const LookupTable*> seen(4, nullptr);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) threads.emplace_back([&seen, i] { seen[i] = &lookup_table(64); });
+  for (auto& t : threads) t.join();
+  for (int i = 1; i < 4; ++i) CHECK(seen[i] == seen[0]);
+  CHECK(seen[0]->grid() == 64);
+  // a coarse table is less accurate but still sensible
+  CHECK_CLOSE(seen[0]->wd(0.3, 0.6), solve_global(0.3, 0.6).wd, 1e-3);
+}
+
+TEST_CASE("bad input") {
+  CHECK_THROWS(solve(Method::gss, -0.1, 0.5), std::invalid_argument);
+  CHECK_THROWS(solve(Method::gss, 0.5, 1.5), std::invalid_argument);
+  CHECK_THROWS(method_from_name("golden"), std::invalid_argument);
+  CHECK_THROWS(LookupTable(3), std::invalid_argument);
+}
+
+int main() { return budgetsvm::test::run_all(); }

@@ -1,0 +1,342 @@
+// Tests of the budget model, the SIMD margin kernels and budget maintenance
+// against naive loops and from-scratch solves.
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "budgetsvm/budget/maintenance.hpp"
+#include "budgetsvm/budget/model.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "budgetsvm/core/simd.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::budget;
+
+namespace {
+
+using Dense = DenseView<double, Eigen::RowMajor>;
+using Csr = CsrView<double, std::int32_t>;
+
+MatrixXd random_matrix(Index n, Index d, std::uint64_t seed, double density = 1.0) {
+  Random rng(seed);
+  MatrixXd X(n, d);
+  for (Index i = 0; i < n; ++i)
+    for (Index k = 0; k < d; ++k) X(i, k) = rng.uniform() < density ? rng.uniform() * 2 - 1 : 0.0;
+  return X;
+}
+
+std::vector<simd::Level> available_levels() {
+  std::vector<simd::Level> levels;
+  for (int l = 0; l <= static_cast<int>(simd::detect_level()); ++l) levels.push_back(static_cast<simd::Level>(l));
+  return levels;
+}
+
+double naive_kernel(const Kernel& k, const double* x, const double* z, Index d) {
+  double dot = 0, nx = 0, nz = 0;
+  for (Index q = 0; q < d; ++q) dot += x[q] * z[q], nx += x[q] * x[q], nz += z[q] * z[q];
+  return k.from_dot(dot, nx, nz);
+}
+
+}  // namespace
+
+TEST_CASE("vectorised exp matches std::exp") {
+  double worst = 0;
+  for (double x = -707.9; x <= 0.0; x += 0.0137) {
+    const double e = std::exp(x);
+    worst = std::max(worst, std::fabs(simd::detail::exp_scalar(x) - e) / e);
+  }
+  CHECK(worst < 4e-16);
+  CHECK(simd::detail::exp_scalar(-800.0) == 0.0);
+  CHECK(simd::detail::exp_scalar(0.0) == 1.0);
+}
+
+TEST_CASE("SIMD kernels of every level agree with a naive loop (dense and sparse x)") {
+  for (Index B : {1, 3, 8, 17, 64}) {
+    for (Index d : {1, 2, 5, 22, 33}) {
+      const MatrixXd Z = random_matrix(B, d, 11 + B + d);
+      std::vector<double> Zt(static_cast<std::size_t>(d * (B + 3)));
+      std::vector<double> zn(static_cast<std::size_t>(B));
+      for (Index j = 0; j < B; ++j) {
+        zn[j] = Z.row(j).squaredNorm();
+        for (Index k = 0; k < d; ++k) Zt[k * (B + 3) + j] = Z(j, k);
+      }
+      const MatrixXd x = random_matrix(1, d, 5 + d, 0.5);
+      std::vector<Index> idx;
+      std::vector<double> val;
+      for (Index k = d - 1; k >= 0; --k)  // unsorted sparse entries
+        if (x(0, k) != 0) idx.push_back(k), val.push_back(x(0, k));
+      const double xn = x.squaredNorm(), gamma = 0.37;
+      for (auto level : available_levels()) {
+        const auto kern = simd::kernels_for(level);
+        std::vector<double> a(B), b(B);
+        kern.dots(Zt.data(), B + 3, B, nullptr, x.data(), d, a.data());
+        kern.dots(Zt.data(), B + 3, B, idx.data(), val.data(), static_cast<Index>(idx.size()), b.data());
+        for (Index j = 0; j < B; ++j) {
+          const double ref = Z.row(j).dot(x.row(0));
+          CHECK_CLOSE(a[j], ref, 1e-13);
+          CHECK_CLOSE(b[j], ref, 1e-13);
+        }
+        kern.rbf_from_dots(a.data(), zn.data(), xn, gamma, B, a.data());
+        for (Index j = 0; j < B; ++j)
+          CHECK_CLOSE(a[j], std::exp(-gamma * (Z.row(j) - x.row(0)).squaredNorm()), 1e-13);
+      }
+    }
+  }
+  std::printf("  detected level: %s\n", simd::level_name(simd::detect_level()));
+}
+
+TEST_CASE("model margin equals the naive sum for every kernel, dense and CSR rows") {
+  const Index n = 40, d = 7;
+  const MatrixXd X = random_matrix(n, d, 3, 0.6);
+  // CSR copy of X
+  std::vector<double> values;
+  std::vector<std::int32_t> indices, indptr{0};
+  for (Index i = 0; i < n; ++i) {
+    for (Index k = 0; k < d; ++k)
+      if (X(i, k) != 0) values.push_back(X(i, k)), indices.push_back(static_cast<std::int32_t>(k));
+    indptr.push_back(static_cast<std::int32_t>(values.size()));
+  }
+  ViewRows<Dense> dense(Dense(X.data(), n, d));
+  ViewRows<Csr> sparse(Csr(values.data(), indices.data(), indptr.data(), n, d));
+  for (auto type : {KernelType::rbf, KernelType::linear, KernelType::poly, KernelType::sigmoid}) {
+    const Kernel kernel{type, 0.5, 0.3, 3};
+    BudgetModel model(d, 20, 2, kernel);
+    SampleRow row;
+    Random rng(9);
+    for (Index i = 0; i < 12; ++i) {
+      (i % 2 ? static_cast<const Rows&>(sparse) : static_cast<const Rows&>(dense)).load(i, row);
+      const double beta[2] = {rng.uniform() - 0.5, rng.uniform() - 0.5};
+      model.add(row, beta);
+    }
+    model.shrink(0.75);
+    std::vector<double> krow(model.capacity());
+    for (Index i = 12; i < n; ++i) {
+      (i % 2 ? static_cast<const Rows&>(sparse) : static_cast<const Rows&>(dense)).load(i, row);
+      model.kernel_row(row, krow.data());
+      for (int c = 0; c < 2; ++c) {
+        double ref = 0;
+        for (Index j = 0; j < model.size(); ++j)
+          ref += model.beta(j, c) * naive_kernel(kernel, X.row(i).data(), X.row(j).data(), d);
+        CHECK_CLOSE(model.margin(krow.data(), c), ref, 1e-12);
+      }
+    }
+  }
+}
+
+TEST_CASE("scale factor: shrink is O(1), folds before underflow, 0 clears") {
+  const MatrixXd X = random_matrix(5, 3, 4);
+  ViewRows<Dense> rows(Dense(X.data(), 5, 3));
+  BudgetModel model(3, 10, 1, Kernel{KernelType::rbf, 1.0, 0.0, 3});
+  SampleRow row;
+  rows.load(0, row);
+  const double b = 2.0;
+  model.add(row, &b);
+  double expected = 2.0;
+  for (int t = 0; t < 400; ++t) {  // 0.3^400 = 1e-209: folds on the way
+    model.shrink(0.3);
+    expected *= 0.3;
+  }
+  CHECK(model.scale() >= 1e-151);
+  CHECK_CLOSE(model.beta(0) / expected, 1.0, 1e-12);
+  rows.load(1, row);
+  const double b2 = 1e-200;
+  model.add(row, &b2);
+  CHECK_CLOSE(model.beta(1) / b2, 1.0, 1e-12);
+  model.shrink(0.0);
+  CHECK(model.size() == 0);
+  CHECK(model.scale() == 1.0);
+}
+
+TEST_CASE("copy map follows moves, merges and removals") {
+  const MatrixXd X = random_matrix(6, 2, 6);
+  ViewRows<Dense> rows(Dense(X.data(), 6, 2));
+  BudgetModel model(2, 5, 1, Kernel{}, simd::active_kernels(), 6);
+  SampleRow row;
+  for (Index i = 0; i < 4; ++i) {
+    rows.load(i, row);
+    const double b = 1.0 + static_cast<double>(i);
+    model.add(row, &b, i);
+  }
+  model.remove(1);  // SV of point 3 moves into slot 1
+  CHECK(model.slot_of(1) == -1);
+  CHECK(model.slot_of(3) == 1);
+  CHECK(model.source_of(1) == 3);
+  CHECK(model.feature(1, 0) == X(3, 0));
+  const double z[2] = {0.1, 0.2}, bz = 5.0;
+  model.replace(0, z, 0.05, &bz);  // point 0's copy is merged away
+  CHECK(model.slot_of(0) == -1);
+  CHECK(model.lost_copies().size() == 2);  // points 1 and 0
+}
+
+TEST_CASE("removal drops the support vector with the smallest |beta|^2 k(z, z)") {
+  const MatrixXd X = random_matrix(6, 3, 8);
+  ViewRows<Dense> rows(Dense(X.data(), 6, 3));
+  BudgetModel model(3, 4, 1, Kernel{KernelType::rbf, 1.0, 0.0, 3});
+  RemovalMaintenance removal(model);
+  SampleRow row;
+  const double betas[5] = {0.9, -0.4, 0.05, -0.07, 1.3};
+  for (Index i = 0; i < 5; ++i) {
+    rows.load(i, row);
+    model.add(row, &betas[i]);
+  }
+  Counters counters;
+  removal.reduce(model, counters, nullptr);
+  CHECK(model.size() == 4);
+  CHECK(counters.removals == 1);
+  for (Index j = 0; j < model.size(); ++j) CHECK(std::fabs(model.beta(j)) != 0.05);
+}
+
+TEST_CASE("projection equals a from-scratch solve; the kept inverse stays exact") {
+  const Index n = 30, d = 4, B = 8;
+  const MatrixXd X = random_matrix(n, d, 10);
+  ViewRows<Dense> rows(Dense(X.data(), n, d));
+  const Kernel kernel{KernelType::rbf, 0.8, 0.0, 3};
+  BudgetModel model(d, B, 1, kernel);
+  ProjectionMaintenance projection(model);
+  SampleRow row;
+  std::vector<double> krow(model.capacity());
+  Random rng(4);
+  Counters counters;
+  for (Index i = 0; i < n; ++i) {
+    rows.load(i, row);
+    model.kernel_row(row, krow.data());
+    const double b = rng.uniform() * 2 - 1;
+    model.add(row, &b);
+    projection.on_add(model, krow.data(), 1.0);
+    if (model.size() <= B) continue;
+    // Reference: w restricted to the span of the others, by a direct solve.
+    const Index m = model.size();
+    MatrixXd Z(m, d);
+    VectorXd beta(m);
+    for (Index j = 0; j < m; ++j) {
+      for (Index k = 0; k < d; ++k) Z(j, k) = model.feature(j, k);
+      beta[j] = model.beta(j);
+    }
+    // the kept inverse equals (K + rho I)^-1
+    MatrixXd K(m, m);
+    for (Index a = 0; a < m; ++a)
+      for (Index c = 0; c < m; ++c) K(a, c) = std::exp(-0.8 * (Z.row(a) - Z.row(c)).squaredNorm());
+    const MatrixXd Kr = K + ProjectionMaintenance::kRidge * MatrixXd::Identity(m, m);
+    const MatrixXd Ainv = Kr.ldlt().solve(MatrixXd::Identity(m, m));
+    double worst = 0;
+    for (Index a = 0; a < m; ++a)
+      for (Index c = 0; c < m; ++c) worst = std::max(worst, std::fabs(projection.inverse(a, c) - Ainv(a, c)) / (1 + std::fabs(Ainv(a, c))));
+    CHECK(worst < 1e-5);
+    Index p = 0;
+    for (Index j = 1; j < m; ++j)
+      if (std::fabs(beta[j]) < std::fabs(beta[p])) p = j;
+    std::vector<Index> others;
+    for (Index j = 0; j < m; ++j)
+      if (j != p) others.push_back(j);
+    MatrixXd Ko(m - 1, m - 1);
+    VectorXd kp(m - 1), bo(m - 1);
+    for (Index a = 0; a < m - 1; ++a) {
+      kp[a] = K(others[a], p);
+      bo[a] = beta[others[a]];
+      for (Index c = 0; c < m - 1; ++c) Ko(a, c) = K(others[a], others[c]);
+    }
+    Ko += ProjectionMaintenance::kRidge * MatrixXd::Identity(m - 1, m - 1);
+    const VectorXd expected = bo + beta[p] * Ko.ldlt().solve(kp);
+    projection.reduce(model, counters, nullptr);
+    // the model's slots: p was replaced by the last one
+    std::vector<Index> slot_to_old(m - 1);
+    for (Index j = 0; j < m - 1; ++j) slot_to_old[j] = j;
+    if (p != m - 1) slot_to_old[p] = m - 1;
+    for (Index j = 0; j < m - 1; ++j) {
+      const Index old = slot_to_old[j];
+      const Index pos = static_cast<Index>(std::find(others.begin(), others.end(), old) - others.begin());
+      CHECK_CLOSE(model.beta(j), expected[pos], 1e-6 * (1 + std::fabs(expected[pos])));
+    }
+  }
+  CHECK(counters.projections == n - B);
+}
+
+TEST_CASE("merging picks the best same-sign partner and merges as the formulas say") {
+  const Index d = 3, B = 6;
+  const MatrixXd X = random_matrix(B + 1, d, 12);
+  ViewRows<Dense> rows(Dense(X.data(), B + 1, d));
+  const Kernel kernel{KernelType::rbf, 1.5, 0.0, 3};
+  for (int method = 0; method < 2; ++method) {
+    BudgetModel model(d, B, 1, kernel);
+    SampleRow row;
+    const double betas[7] = {0.6, -0.2, 0.15, 0.9, -0.8, 0.4, 0.3};
+    for (Index i = 0; i <= B; ++i) {
+      rows.load(i, row);
+      model.add(row, &betas[i]);
+    }
+    // brute force: a = slot 2 (|0.15|), partners of the same sign, exact WD
+    const Index a = 2;
+    double best = 1e300;
+    Index best_j = -1;
+    for (Index j = 0; j <= B; ++j) {
+      if (j == a || betas[j] < 0) continue;
+      const double kappa = std::exp(-1.5 * (X.row(a) - X.row(j)).squaredNorm());
+      const double s = betas[a] + betas[j];
+      const double cost = s * s * merge::solve_global(betas[a] / s, kappa).wd;
+      if (cost < best) best = cost, best_j = j;
+    }
+    Counters counters;
+    if (method == 0) {
+      MergeMaintenance<merge::GssSolver> merger(model, merge::GssSolver{1e-9});
+      merger.reduce(model, counters, nullptr);
+    } else {
+      MergeMaintenance<merge::LookupWdSolver> merger(model, merge::LookupWdSolver{&merge::lookup_table(400)});
+      merger.reduce(model, counters, nullptr);
+    }
+    CHECK(counters.merges == 1);
+    CHECK(model.size() == B);
+    // slot a now holds z; ||Delta||^2 from kernel values directly
+    Eigen::Vector3d z;
+    for (Index k = 0; k < d; ++k) z[k] = model.feature(a, k);
+    const double bz = model.beta(a);
+    auto k = [&](const Eigen::Vector3d& u, const Eigen::Vector3d& v) { return std::exp(-1.5 * (u - v).squaredNorm()); };
+    const Eigen::Vector3d xa = X.row(a).transpose(), xb = X.row(best_j).transpose();
+    const double ba = betas[a], bb = betas[best_j];
+    const double delta2 = ba * ba + bb * bb + bz * bz + 2 * ba * bb * k(xa, xb) - 2 * bz * (ba * k(xa, z) + bb * k(xb, z));
+    CHECK_CLOSE(delta2, best, 1e-6);
+    // z lies on the segment between x_a and x_b
+    const double h = (z - xb).dot(xa - xb) / (xa - xb).squaredNorm();
+    CHECK_CLOSE((h * xa + (1 - h) * xb - z).norm(), 0.0, 1e-12);
+  }
+}
+
+TEST_CASE("sq_norm tracking through maintenance matches ||w||^2 recomputed") {
+  const Index d = 3, B = 5;
+  const MatrixXd X = random_matrix(20, d, 13);
+  ViewRows<Dense> rows(Dense(X.data(), 20, d));
+  const Kernel kernel{KernelType::rbf, 0.9, 0.0, 3};
+  for (int kind = 0; kind < 3; ++kind) {
+    for (int outputs : {1, 3}) {
+      BudgetModel model(d, B, outputs, kernel);
+      RemovalMaintenance removal(model);
+      ProjectionMaintenance projection(model);
+      MergeMaintenance<merge::LookupHSolver> merger(model, merge::LookupHSolver{&merge::lookup_table(400)});
+      SampleRow row;
+      std::vector<double> krow(model.capacity());
+      Random rng(kind * 10 + outputs);
+      double sq = 0;
+      Counters counters;
+      for (Index i = 0; i < 20; ++i) {
+        rows.load(i, row);
+        model.kernel_row(row, krow.data());
+        std::vector<double> beta(outputs);
+        for (auto& b : beta) b = outputs == 1 ? rng.uniform() : rng.uniform() - 0.5;
+        for (int c = 0; c < outputs; ++c) sq += 2 * beta[c] * model.margin(krow.data(), c) + beta[c] * beta[c];
+        model.add(row, beta.data());
+        projection.on_add(model, krow.data(), 1.0);
+        if (model.size() > B) {
+          if (kind == 0) removal.reduce(model, counters, &sq);
+          if (kind == 1) projection.reduce(model, counters, &sq);
+          if (kind == 2) merger.reduce(model, counters, &sq);
+        }
+        CHECK_CLOSE(sq, model.squared_norm(), 1e-6 * (1 + sq));
+      }
+    }
+  }
+}
+
+int main() { return budgetsvm::test::run_all(); }

@@ -1,0 +1,293 @@
+// Tests of BSGD and BSCA (budget/bsgd.hpp, budget/bsca.hpp, budget/fit.hpp)
+// on small generated problems.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "budgetsvm/budget/fit.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::budget;
+
+namespace {
+
+using Dense = DenseView<double, Eigen::RowMajor>;
+
+// n points around `classes` well separated centres in 2-D.
+struct Blobs {
+  MatrixXd X;
+  std::vector<int> y;
+  Blobs(Index n, int classes, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
+    Random rng(seed);
+    for (Index i = 0; i < n; ++i) {
+      const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
+      const double angle = 6.283185307179586 * c / classes;
+      X(i, 0) = 3 * std::cos(angle) + (rng.uniform() - 0.5);
+      X(i, 1) = 3 * std::sin(angle) + (rng.uniform() - 0.5);
+      y[static_cast<std::size_t>(i)] = c;
+    }
+  }
+};
+
+// A 4 x 4 checkerboard on [0, 1]^2 (the BSGD paper's synthetic problem).
+struct Checkerboard {
+  MatrixXd X;
+  std::vector<int> y;
+  Checkerboard(Index n, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
+    Random rng(seed);
+    for (Index i = 0; i < n; ++i) {
+      X(i, 0) = rng.uniform();
+      X(i, 1) = rng.uniform();
+      y[static_cast<std::size_t>(i)] = (static_cast<int>(X(i, 0) * 4) + static_cast<int>(X(i, 1) * 4)) % 2;
+    }
+  }
+};
+
+Params base_params(Solver solver) {
+  Params p;
+  p.solver = solver;
+  p.budget = 30;
+  p.C = 10.0;
+  p.kernel = Kernel{KernelType::rbf, 1.0, 0.0, 3};
+  p.epochs = 5;
+  p.seed = 7;
+  return p;
+}
+
+double accuracy(const Result& r, const MatrixXd& X, const std::vector<int>& y, double gamma) {
+  Index correct = 0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    VectorXd f = VectorXd::Zero(r.n_outputs);
+    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
+      const double k = std::exp(-gamma * (r.support_vectors.row(j) - X.row(i)).squaredNorm());
+      f += k * r.dual_coef.row(j).transpose();
+    }
+    int pred;
+    if (r.n_outputs == 1) {
+      pred = f[0] > 0 ? 1 : 0;
+    } else {
+      Index best;
+      f.maxCoeff(&best);
+      pred = static_cast<int>(best);
+    }
+    correct += pred == y[static_cast<std::size_t>(i)];
+  }
+  return static_cast<double>(correct) / static_cast<double>(X.rows());
+}
+
+Result train(const MatrixXd& X, const std::vector<int>& y, int classes, const Params& p,
+             const EpochCallback& cb = {}) {
+  ViewRows<Dense> rows(Dense(X.data(), X.rows(), X.cols()));
+  RunControl control;
+  return fit(rows, y.data(), classes, p, cb, control);
+}
+
+bool identical(const Result& a, const Result& b) {
+  return a.support_vectors.rows() == b.support_vectors.rows() && a.support_vectors == b.support_vectors &&
+         a.dual_coef == b.dual_coef;
+}
+
+}  // namespace
+
+TEST_CASE("binary blobs: every solver and maintenance separates them") {
+  const Blobs data(600, 2, 1);
+  for (auto solver : {Solver::bsgd, Solver::bsca}) {
+    for (auto maint : {Maintenance::merge, Maintenance::remove, Maintenance::project}) {
+      Params p = base_params(solver);
+      p.budget = 10;
+      p.maintenance = maint;
+      const Result r = train(data.X, data.y, 2, p);
+      CHECK(r.support_vectors.rows() <= 10);
+      CHECK(r.n_outputs == 1);
+      CHECK(accuracy(r, data.X, data.y, 1.0) == 1.0);
+      CHECK(r.epochs_run == 5);
+      CHECK(r.totals.steps == 5 * 600);
+    }
+  }
+}
+
+TEST_CASE("checkerboard: the budget binds and merging keeps accuracy") {
+  const Checkerboard train_set(4000, 2), test_set(2000, 3);
+  for (auto solver : {Solver::bsgd, Solver::bsca}) {
+    for (auto method : {merge::Method::gss, merge::Method::lookup_h, merge::Method::lookup_wd}) {
+      Params p = base_params(solver);
+      p.budget = 60;
+      p.C = 100.0;
+      p.kernel.gamma = 20.0;
+      p.merge_method = method;
+      p.epochs = 10;
+      const Result r = train(train_set.X, train_set.y, 2, p);
+      const double acc = accuracy(r, test_set.X, test_set.y, 20.0);
+      std::printf("  %s %d: test accuracy %.4f, merges %lld\n", solver == Solver::bsgd ? "bsgd" : "bsca",
+                  static_cast<int>(method), acc, r.totals.merges);
+      CHECK(r.totals.merges > 0);
+      CHECK(r.support_vectors.rows() == 60);
+      CHECK(acc > 0.93);
+    }
+  }
+}
+
+TEST_CASE("multi-class: Crammer-Singer BSGD and one-vs-rest BSCA") {
+  const Blobs data(900, 3, 4);
+  for (auto solver : {Solver::bsgd, Solver::bsca}) {
+    for (auto maint : {Maintenance::merge, Maintenance::project}) {
+      Params p = base_params(solver);
+      p.budget = 12;
+      p.maintenance = maint;
+      const Result r = train(data.X, data.y, 3, p);
+      CHECK(r.n_outputs == 3);
+      CHECK(accuracy(r, data.X, data.y, 1.0) > 0.99);
+      if (solver == Solver::bsca) {
+        // one-vs-rest: every row has its coefficient in one column only
+        CHECK(r.support_vectors.rows() <= 3 * 12);
+        for (Index j = 0; j < r.dual_coef.rows(); ++j) {
+          int nonzero = 0;
+          for (Index c = 0; c < 3; ++c) nonzero += r.dual_coef(j, c) != 0.0;
+          CHECK(nonzero == 1);
+        }
+      } else {
+        CHECK(r.support_vectors.rows() <= 12);
+      }
+    }
+  }
+}
+
+TEST_CASE("same seed, same result (bit for bit); n_jobs does not change BSCA") {
+  const Checkerboard data(1500, 5);
+  for (auto solver : {Solver::bsgd, Solver::bsca}) {
+    Params p = base_params(solver);
+    p.budget = 40;
+    p.kernel.gamma = 20.0;
+    const Result a = train(data.X, data.y, 2, p), b = train(data.X, data.y, 2, p);
+    CHECK(identical(a, b));
+    p.seed = 8;
+    const Result c = train(data.X, data.y, 2, p);
+    CHECK(!identical(a, c));
+  }
+  const Blobs blobs(800, 4, 6);
+  Params p = base_params(Solver::bsca);
+  p.budget = 8;
+  const Result one = train(blobs.X, blobs.y, 4, p);
+  p.n_jobs = 3;
+  const Result three = train(blobs.X, blobs.y, 4, p);
+  CHECK(identical(one, three));
+}
+
+TEST_CASE("learning rates: Norma and the margin perceptron (ball of radius U)") {
+  const Blobs data(1000, 2, 9);
+  for (auto rate : {LearningRate::norma, LearningRate::perceptron}) {
+    for (auto maint : {Maintenance::merge, Maintenance::remove, Maintenance::project}) {
+      Params p = base_params(Solver::bsgd);
+      p.budget = 10;
+      p.learning_rate = rate;
+      p.maintenance = maint;
+      p.eta0 = 0.5;
+      p.radius = 3.0;
+      const Result r = train(data.X, data.y, 2, p);
+      CHECK(accuracy(r, data.X, data.y, 1.0) > 0.99);
+      if (rate == LearningRate::perceptron) {
+        double norm2 = 0;
+        for (Index a = 0; a < r.support_vectors.rows(); ++a)
+          for (Index b = 0; b < r.support_vectors.rows(); ++b)
+            norm2 += r.dual_coef(a, 0) * r.dual_coef(b, 0) *
+                     std::exp(-(r.support_vectors.row(a) - r.support_vectors.row(b)).squaredNorm());
+        CHECK(std::sqrt(norm2) <= 3.0 * (1 + 1e-6));
+      }
+    }
+  }
+}
+
+TEST_CASE("projection stays finite over many events with close points") {
+  const Checkerboard data(3000, 9);
+  for (auto rate : {LearningRate::pegasos, LearningRate::perceptron}) {
+    Params p = base_params(Solver::bsgd);
+    p.budget = 50;
+    p.kernel.gamma = 20.0;
+    p.learning_rate = rate;
+    p.maintenance = Maintenance::project;
+    p.eta0 = 0.5;
+    p.radius = 6.0;
+    const Result r = train(data.X, data.y, 2, p);
+    CHECK(r.dual_coef.allFinite());
+    CHECK(r.totals.projections > 1000);
+    CHECK(accuracy(r, data.X, data.y, 20.0) > 0.6);
+  }
+}
+
+TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate ascent") {
+  // A budget larger than n: no maintenance, every SV stays a copy, and the
+  // result must satisfy the box constraints with one SV per point at most.
+  const Blobs data(80, 2, 11);
+  Params p = base_params(Solver::bsca);
+  p.budget = 200;
+  p.epochs = 50;
+  p.C = 1.0;
+  const Result r = train(data.X, data.y, 2, p);
+  CHECK(r.totals.merges == 0 && r.totals.removals == 0);
+  CHECK(r.support_vectors.rows() <= 80);
+  for (Index j = 0; j < r.dual_coef.rows(); ++j) CHECK(std::fabs(r.dual_coef(j, 0)) <= 1.0 + 1e-12);
+  // KKT conditions of the bias-free dual: alpha_i = y_i beta of x_i's SV (0 if none);
+  // alpha = 0 -> y f >= 1, 0 < alpha < C -> y f = 1, alpha = C -> y f <= 1.
+  double worst = 0;
+  for (Index i = 0; i < data.X.rows(); ++i) {
+    double f = 0, alpha = 0;
+    const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
+    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
+      f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - data.X.row(i)).squaredNorm());
+      if (r.support_vectors.row(j) == data.X.row(i)) alpha = yi * r.dual_coef(j, 0);
+    }
+    CHECK(alpha >= -1e-12 && alpha <= 1.0 + 1e-12);
+    const double margin = yi * f;
+    double violation = 0;
+    if (alpha <= 1e-12) violation = std::max(0.0, 1 - margin);
+    else if (alpha >= 1.0 - 1e-12) violation = std::max(0.0, margin - 1);
+    else violation = std::fabs(margin - 1);
+    worst = std::max(worst, violation);
+  }
+  std::printf("  largest KKT violation after 50 epochs: %.2e\n", worst);
+  CHECK(worst < 1e-2);
+}
+
+TEST_CASE("callback sees every epoch and can stop training") {
+  const Blobs data(300, 2, 12);
+  Params p = base_params(Solver::bsgd);
+  p.epochs = 10;
+  std::vector<EpochStats> seen;
+  const Result r = train(data.X, data.y, 2, p, [&](const EpochStats& s) {
+    seen.push_back(s);
+    return s.epoch == 3;
+  });
+  CHECK(seen.size() == 3);
+  CHECK(r.epochs_run == 3);
+  CHECK(r.stopped_early);
+  CHECK(seen[2].totals.steps == 900);
+  CHECK(r.history.size() == 3);
+}
+
+TEST_CASE("bad parameters are rejected") {
+  const Blobs data(50, 2, 13);
+  Params p = base_params(Solver::bsca);
+  p.budget = 1;
+  CHECK_THROWS(train(data.X, data.y, 2, p), std::invalid_argument);
+  p = base_params(Solver::bsca);
+  p.C = 0.0;
+  CHECK_THROWS(train(data.X, data.y, 2, p), std::invalid_argument);
+  p = base_params(Solver::bsca);
+  p.kernel.gamma = -1.0;
+  CHECK_THROWS(train(data.X, data.y, 2, p), std::invalid_argument);
+  p = base_params(Solver::bsca);
+  p.kernel.type = KernelType::poly;  // merge needs rbf
+  CHECK_THROWS(train(data.X, data.y, 2, p), std::invalid_argument);
+  p = base_params(Solver::bsca);
+  p.epochs = 0;
+  CHECK_THROWS(train(data.X, data.y, 2, p), std::invalid_argument);
+  p = base_params(Solver::bsca);
+  std::vector<int> bad = data.y;
+  bad[3] = 2;
+  CHECK_THROWS(train(data.X, bad, 2, p), std::invalid_argument);
+}
+
+int main() { return budgetsvm::test::run_all(); }
