@@ -6,10 +6,12 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 """
 
 from ._core import __version__
+from .exact import SVC
 from .io import load_svmlight
 from .kernels import kernel_matrix
 
 __all__ = [
+    "SVC",
     "__version__",
     "kernel_matrix",
     "load_svmlight",
