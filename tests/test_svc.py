@@ -65,7 +65,12 @@ def _binary_dual_objective(clf, K):
 
 
 def _kkt_violation(clf, K, y01, C):
-    """LIBSVM's maximal violation m(a) - M(a) of a binary model (class 0 = +1)."""
+    """LIBSVM's maximal violation m(a) - M(a) of a binary model (class 0 = +1).
+
+    The solver (like LIBSVM) keeps kernel columns in float32, so its stopping
+    rule holds for the float32-rounded kernel: check with that matrix.
+    """
+    K = K.astype(np.float32).astype(np.float64)
     y = np.where(y01 == clf.classes_[0], 1.0, -1.0)
     alpha = np.abs(_full_dual(clf, K.shape[0])[0])
     Cw = C * np.where(y > 0, clf.class_weight_[0], clf.class_weight_[1])
