@@ -149,8 +149,8 @@ class SVC(ClassifierMixin, BaseEstimator):
     class_weight : dict or "balanced", default=None
         Multipliers of ``C`` per class; ``"balanced"`` uses
         ``n_samples / (n_classes * np.bincount(y))``.
-    verbose : int, default=0
-        Print one line per binary problem solved when > 0.
+    verbose : bool or int, default=0
+        Print one line per binary problem solved when true.
     max_iter : int, default=-1
         Bound on the decomposition rounds per binary problem (-1: none). A
         problem stopped by it gives ``fit_status_ = 1`` and a ``ConvergenceWarning``.
@@ -309,7 +309,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"max_alpha_opt ({max_alpha_opt}) must be >= min_alpha_opt ({min_alpha_opt})."
             )
-        _check_int("verbose", self.verbose, 0)
+        if not isinstance(self.verbose, (bool, np.bool_)):
+            _check_int("verbose", self.verbose, 0)
         return {
             "C": _check_real("C", self.C, positive=True),
             "weight_pos": 1.0,
