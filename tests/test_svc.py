@@ -424,15 +424,22 @@ def test_duplicate_points_and_contradicting_labels():
     assert np.all(same.predict(np.ones((3, 2))) == 1)
 
 
-def test_sigmoid_kernel_not_psd_ends_with_an_answer_or_a_warning():
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_sigmoid_kernel_not_psd_ends_with_an_answer_or_a_warning(solver):
     X, y = load_iris(return_X_y=True)
-    clf = SVC(kernel="sigmoid", gamma=5.0, coef0=1.0, C=100.0, max_iter=20000)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(X, y)
-    stopped = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
-    assert clf.fit_status_ == (1 if stopped else 0)
-    assert np.all(np.isfinite(clf.decision_function(X)))
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    for gamma, coef0 in ((5.0, 1.0), (0.5, -1.0)):  # both give indefinite kernel matrices here
+        K = np.tanh(gamma * X @ X.T + coef0)
+        assert np.linalg.eigvalsh(K).min() < -1e-6
+        clf = SVC(kernel="sigmoid", gamma=gamma, coef0=coef0, C=100.0, max_iter=20000, solver=solver)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf.fit(X, y)
+        stopped = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+        assert clf.fit_status_ == (1 if stopped else 0)
+        assert np.all(np.isfinite(clf.decision_function(X)))
+        ref = SkSVC(kernel="sigmoid", gamma=gamma, coef0=coef0, C=100.0).fit(X, y)
+        assert abs(np.mean(clf.predict(X) == y) - np.mean(ref.predict(X) == y)) <= 0.05
 
 
 def test_max_iter_stops_with_a_convergence_warning(ijcnn1_small):

@@ -29,7 +29,12 @@ def _expected_failures(estimator):
 
 
 @parametrize_with_checks(
-    [SVC(random_state=0), SVC(kernel="precomputed", random_state=0), SVC(solver="smo", random_state=0)],
+    [
+        SVC(random_state=0),
+        SVC(kernel="precomputed", random_state=0),
+        SVC(solver="smo", random_state=0),
+        SVC(probability=True, random_state=0),
+    ],
     expected_failed_checks=_expected_failures,
 )
 def test_sklearn_compatible(estimator, check):

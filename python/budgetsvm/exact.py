@@ -152,8 +152,9 @@ class SVC(ClassifierMixin, BaseEstimator):
     verbose : bool or int, default=0
         Print one line per binary problem solved when true.
     max_iter : int, default=-1
-        Bound on the decomposition rounds per binary problem (-1: none). A
-        problem stopped by it gives ``fit_status_ = 1`` and a ``ConvergenceWarning``.
+        Bound on the decomposition rounds per binary problem (-1: LIBSVM's
+        bound ``max(10^7, 100 n)``). A problem stopped by it gives
+        ``fit_status_ = 1`` and a ``ConvergenceWarning``.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Shape of ``decision_function`` for more than two classes: one column
         per class (``ovr``, derived from the one-vs-one values) or one per
