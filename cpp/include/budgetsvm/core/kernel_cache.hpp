@@ -80,21 +80,24 @@ void parallel_ranges(Index n, int jobs, double work, F&& f) {
     if (e) std::rethrow_exception(e);
 }
 
-/// Kernel values from dot products for one block row: out[c] = k from dot[c].
-inline void dots_to_kernel(const Kernel& kernel, double* dot, Index count, double norm_row,
-                           const double* norm_cols) {
+/// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values in
+/// place, vectorised over the whole block (one Eigen array expression).
+template <class Block>
+void dots_to_kernel(const Kernel& kernel, Block& G, const VectorXd& norm_rows,
+                    const VectorXd& norm_cols) {
   switch (kernel.type) {
     case KernelType::linear: return;
-    case KernelType::rbf: {
-      Eigen::Map<Eigen::ArrayXd> d(dot, count);
-      const Eigen::Map<const Eigen::ArrayXd> nc(norm_cols, count);
-      d = (-kernel.gamma * (norm_row + nc - 2.0 * d).max(0.0)).exp();
-      return;
+    case KernelType::rbf:
+    {
+      // ||x_r - z_c||^2 = |x_r|^2 + |z_c|^2 - 2 <x_r, z_c>, clamped at 0
+      const auto distance =
+          ((-2.0 * G.array()).rowwise() + norm_cols.transpose().array()).colwise() +
+          norm_rows.array();
+      G.array() = (distance.max(0.0) * (-kernel.gamma)).exp();
     }
-    case KernelType::poly:
-    case KernelType::sigmoid:
-      for (Index c = 0; c < count; ++c) dot[c] = kernel.from_dot(dot[c], 0.0, 0.0);
       return;
+    case KernelType::poly:
+    case KernelType::sigmoid: kernel.apply(G, norm_rows, norm_cols); return;
   }
 }
 
@@ -139,40 +142,42 @@ class ViewKernelSource final : public KernelColumnSource {
     gather_rows(X_, x_rows, Y);
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
-    if constexpr (View::is_sparse) {
-      const MatrixXd Yt = Y.transpose();  // d x m: one contiguous row per feature
-      detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
-        Eigen::VectorXd acc(m);
-        for (Index r = begin; r < end; ++r) {
-          const Index t = rows[r];
-          acc.setZero();
-          X_.for_each(row(t), [&](Index k, double v) { acc.noalias() += v * Yt.row(k).transpose(); });
-          detail::dots_to_kernel(kernel_, acc.data(), m, norms_[t], col_norms.data());
-          for (Index c = 0; c < m; ++c) out[c][t] = static_cast<float>(acc[c]);
-        }
-      });
-    } else {
-      detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
-        constexpr Index chunk = 256;
-        MatrixXd Xc, G;
-        std::vector<Index> chunk_rows;
-        for (Index start = begin; start < end; start += chunk) {
-          const Index stop = std::min(end, start + chunk);
-          chunk_rows.resize(static_cast<std::size_t>(stop - start));
-          for (Index r = start; r < stop; ++r)
-            chunk_rows[static_cast<std::size_t>(r - start)] = row(rows[r]);
-          gather_rows(X_, chunk_rows, Xc);
-          G.resize(stop - start, m);
-          G.noalias() = Xc * Y.transpose();
-          for (Index r = start; r < stop; ++r) {
-            const Index t = rows[r];
-            double* g = G.row(r - start).data();
-            detail::dots_to_kernel(kernel_, g, m, norms_[t], col_norms.data());
-            for (Index c = 0; c < m; ++c) out[c][t] = static_cast<float>(g[c]);
+    MatrixXd Yt;  // sparse X: one contiguous row of m values per feature
+    if constexpr (View::is_sparse) Yt = Y.transpose();
+    detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
+      constexpr Index chunk = 256;
+      MatrixXd Xc, G;
+      VectorXd chunk_norms;
+      std::vector<Index> chunk_rows;
+      for (Index start = begin; start < end; start += chunk) {
+        const Index stop = std::min(end, start + chunk), size = stop - start;
+        G.resize(size, m);
+        chunk_norms.resize(size);
+        for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
+        if constexpr (View::is_sparse) {
+          G.setZero();
+          const double* yt = Yt.data();
+          for (Index r = 0; r < size; ++r) {
+            double* g = G.row(r).data();
+            X_.for_each(row(rows[start + r]), [&](Index k, double v) {
+              const double* y_k = yt + k * m;
+              for (Index c = 0; c < m; ++c) g[c] += v * y_k[c];
+            });
           }
+        } else {
+          chunk_rows.resize(static_cast<std::size_t>(size));
+          for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+          gather_rows(X_, chunk_rows, Xc);
+          G.noalias() = Xc * Y.transpose();
         }
-      });
-    }
+        detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms);
+        for (Index r = 0; r < size; ++r) {
+          const Index t = rows[start + r];
+          const double* g = G.row(r).data();
+          for (Index c = 0; c < m; ++c) out[c][t] = static_cast<float>(g[c]);
+        }
+      }
+    });
   }
 
  private:

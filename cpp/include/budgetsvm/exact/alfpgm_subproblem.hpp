@@ -24,6 +24,11 @@
 //   problem's equality constraint never drifts.
 // - The warm start is the current a_B; lambda starts at the middle of the
 //   sub-problem's violating interval.
+// - The multiplier: the paper's lambda <- lambda - mu g converges linearly
+//   with a rate near 1 for mu = 0.1 (hundreds of rounds on small
+//   well-conditioned Q). g(x(lambda)) is monotone in lambda, so we take the
+//   paper's step (doubled while g keeps its sign) until lambda is
+//   bracketed, then regula falsi (Illinois) on g(lambda) = 0.
 #pragma once
 
 #include <algorithm>
@@ -151,6 +156,8 @@ inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi,
       }
       return nu;
     };
+    double lo = -INFINITY, hi = INFINITY, g_lo = 0.0, g_hi = 0.0, step = 1.0;
+    int last_side = 0;
     for (int outer = 0; outer < settings.max_outer; ++outer) {
       ++report.outer_iterations;
       double fx = L_mu(x, Qx);
@@ -191,7 +198,28 @@ inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi,
       const double g = g_of(x);
       report.final_violation = std::max(nu, std::fabs(g));
       if (report.final_violation < settings.eps) break;
-      lambda -= mu * g;
+      // g(x(lambda)) is non-decreasing in lambda (lambda -> min_x L_mu is
+      // concave with derivative -g): bracket its root, then regula falsi.
+      if (g < 0.0) {
+        lo = lambda;
+        g_lo = g;
+      } else {
+        hi = lambda;
+        g_hi = g;
+      }
+      if (std::isfinite(lo) && std::isfinite(hi)) {
+        // Illinois variant: halve the stale end's value so both ends move.
+        if (last_side == (g < 0.0 ? -1 : 1)) {
+          if (g < 0.0) g_hi *= 0.5; else g_lo *= 0.5;
+        }
+        lambda = hi - g_hi * (hi - lo) / (g_hi - g_lo);
+        if (!(lambda > lo && lambda < hi)) lambda = 0.5 * (lo + hi);
+      } else {
+        // The paper's update, lengthened while g keeps its sign.
+        step = (last_side == (g < 0.0 ? -1 : 1)) ? 2.0 * step : 1.0;
+        lambda -= step * mu * g;
+      }
+      last_side = g < 0.0 ? -1 : 1;
     }
     a = x;
   }
