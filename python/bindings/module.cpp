@@ -24,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
 
   budgetsvm::python::register_data(m);
   budgetsvm::python::register_budget(m);
+  budgetsvm::python::register_exact(m);
 }

@@ -7,12 +7,14 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 
 from ._core import __version__
 from .budgeted import BudgetedSVC, merge_solution
+from .exact import SVC
 from .io import load_svmlight
 from .kernels import kernel_matrix
 
 __all__ = [
     "BudgetedSVC",
     "merge_solution",
+    "SVC",
     "__version__",
     "kernel_matrix",
     "load_svmlight",

@@ -1,0 +1,393 @@
+// LRU cache of kernel columns for the exact (decomposition) SVM solvers.
+//
+// A column is k(x_t, x_j) for all training positions t, keyed by the training
+// position j. Columns are stored as float (as LIBSVM stores Q), bounded in
+// bytes (cache_size in MB, as LIBSVM and scikit-learn), with O(1) look-up
+// (position -> slot table) and least-recently-used eviction (an intrusive
+// doubly linked list over the slots). The columns a request misses are
+// computed together, by one block product X_rows * X_B^T for the whole
+// working set, split over n_jobs threads by rows.
+//
+// Shrinking support: a request may name the active positions only. A column
+// computed for an active set holds valid entries exactly there; it stays
+// valid while the active set only shrinks (one "epoch"). Growing the active
+// set (un-shrinking) starts a new epoch, which invalidates partial columns;
+// complete columns (computed for all positions) are valid in every epoch.
+//
+// Sources of kernel values (KernelColumnSource): a data view (dense or CSR,
+// any layout the core reads) with a kernel function and an optional subset of
+// its rows, or a user-supplied precomputed kernel matrix.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "data_view.hpp"
+#include "errors.hpp"
+#include "kernel.hpp"
+
+namespace budgetsvm {
+
+/// Computes blocks of kernel columns over training positions 0..size()-1.
+class KernelColumnSource {
+ public:
+  virtual ~KernelColumnSource() = default;
+  /// Number of training positions.
+  virtual Index size() const = 0;
+  /// k(x_t, x_t) for every position.
+  virtual const VectorXd& diagonal() const = 0;
+  /// For every c and every r < n_rows: out[c][rows[r]] = k(x_rows[r], x_cols[c]).
+  virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+                       float* const* out) const = 0;
+};
+
+namespace detail {
+
+/// Runs f(begin, end) over [0, n) split into `jobs` contiguous ranges, in
+/// parallel threads when the work is large enough to pay for them.
+template <class F>
+void parallel_ranges(Index n, int jobs, double work, F&& f) {
+  const int threads = (jobs > 1 && work > 2.0e5) ? static_cast<int>(std::min<Index>(jobs, n)) : 1;
+  if (threads <= 1) {
+    f(Index{0}, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  const Index step = (n + threads - 1) / threads;
+  for (int t = 1; t < threads; ++t) {
+    const Index begin = std::min(n, t * step), end = std::min(n, (t + 1) * step);
+    pool.emplace_back([&, t, begin, end] {
+      try {
+        f(begin, end);
+      } catch (...) {
+        errors[static_cast<std::size_t>(t)] = std::current_exception();
+      }
+    });
+  }
+  try {
+    f(Index{0}, std::min(n, step));
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+/// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values in
+/// place, vectorised over the whole block (one Eigen array expression).
+template <class Block>
+void dots_to_kernel(const Kernel& kernel, Block& G, const VectorXd& norm_rows,
+                    const VectorXd& norm_cols) {
+  switch (kernel.type) {
+    case KernelType::linear: return;
+    case KernelType::rbf:
+    {
+      // ||x_r - z_c||^2 = |x_r|^2 + |z_c|^2 - 2 <x_r, z_c>, clamped at 0
+      const auto distance =
+          ((-2.0 * G.array()).rowwise() + norm_cols.transpose().array()).colwise() +
+          norm_rows.array();
+      G.array() = (distance.max(0.0) * (-kernel.gamma)).exp();
+    }
+      return;
+    case KernelType::poly:
+    case KernelType::sigmoid: kernel.apply(G, norm_rows, norm_cols); return;
+  }
+}
+
+}  // namespace detail
+
+/// Kernel columns of a data view (dense or CSR), optionally restricted to a
+/// subset of its rows (`subset[t]` is the row of X at training position t).
+template <class View>
+class ViewKernelSource final : public KernelColumnSource {
+ public:
+  ViewKernelSource(const View& X, const Kernel& kernel, std::vector<Index> subset, int n_jobs)
+      : X_(X), kernel_(kernel), subset_(std::move(subset)), n_jobs_(std::max(1, n_jobs)) {
+    kernel_.validate();
+    if (subset_.empty()) {
+      subset_.resize(static_cast<std::size_t>(X.rows()));
+      for (Index t = 0; t < X.rows(); ++t) subset_[static_cast<std::size_t>(t)] = t;
+    }
+    for (Index r : subset_) require(r >= 0 && r < X.rows(), "row index out of range");
+    const Index n = size();
+    norms_.resize(n);
+    diagonal_.resize(n);
+    for (Index t = 0; t < n; ++t) {
+      norms_[t] = X_.squared_norm(row(t));
+      diagonal_[t] = kernel_.from_dot(norms_[t], norms_[t], norms_[t]);
+    }
+  }
+
+  Index size() const override { return static_cast<Index>(subset_.size()); }
+  const VectorXd& diagonal() const override { return diagonal_; }
+
+  void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+               float* const* out) const override {
+    const Index m = static_cast<Index>(cols.size());
+    if (m == 0 || n_rows == 0) return;
+    std::vector<Index> x_rows(cols.size());
+    VectorXd col_norms(m);
+    for (Index c = 0; c < m; ++c) {
+      x_rows[static_cast<std::size_t>(c)] = row(cols[static_cast<std::size_t>(c)]);
+      col_norms[c] = norms_[cols[static_cast<std::size_t>(c)]];
+    }
+    MatrixXd Y;  // the working set's rows, dense (m x d)
+    gather_rows(X_, x_rows, Y);
+    const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
+                        static_cast<double>(std::max<Index>(1, X_.cols()));
+    MatrixXd Yt;  // sparse X: one contiguous row of m values per feature
+    if constexpr (View::is_sparse) Yt = Y.transpose();
+    detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
+      constexpr Index chunk = 256;
+      MatrixXd Xc, G;
+      VectorXd chunk_norms;
+      std::vector<Index> chunk_rows;
+      for (Index start = begin; start < end; start += chunk) {
+        const Index stop = std::min(end, start + chunk), size = stop - start;
+        G.resize(size, m);
+        chunk_norms.resize(size);
+        for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
+        if constexpr (View::is_sparse) {
+          G.setZero();
+          const double* yt = Yt.data();
+          for (Index r = 0; r < size; ++r) {
+            double* g = G.row(r).data();
+            X_.for_each(row(rows[start + r]), [&](Index k, double v) {
+              const double* y_k = yt + k * m;
+              for (Index c = 0; c < m; ++c) g[c] += v * y_k[c];
+            });
+          }
+        } else {
+          chunk_rows.resize(static_cast<std::size_t>(size));
+          for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+          gather_rows(X_, chunk_rows, Xc);
+          G.noalias() = Xc * Y.transpose();
+        }
+        detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms);
+        for (Index r = 0; r < size; ++r) {
+          const Index t = rows[start + r];
+          const double* g = G.row(r).data();
+          for (Index c = 0; c < m; ++c) out[c][t] = static_cast<float>(g[c]);
+        }
+      }
+    });
+  }
+
+ private:
+  Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }
+
+  View X_;
+  Kernel kernel_;
+  std::vector<Index> subset_;
+  int n_jobs_;
+  VectorXd norms_, diagonal_;
+};
+
+/// Kernel columns read from a precomputed, row-major n_total x n_total
+/// kernel matrix, optionally restricted to a subset of its rows and columns.
+class PrecomputedKernelSource final : public KernelColumnSource {
+ public:
+  PrecomputedKernelSource(const double* K, Index n_total, std::vector<Index> subset)
+      : K_(K), n_total_(n_total), subset_(std::move(subset)) {
+    if (subset_.empty()) {
+      subset_.resize(static_cast<std::size_t>(n_total));
+      for (Index t = 0; t < n_total; ++t) subset_[static_cast<std::size_t>(t)] = t;
+    }
+    for (Index r : subset_) require(r >= 0 && r < n_total, "row index out of range");
+    diagonal_.resize(size());
+    for (Index t = 0; t < size(); ++t) diagonal_[t] = K_[row(t) * n_total_ + row(t)];
+  }
+  Index size() const override { return static_cast<Index>(subset_.size()); }
+  const VectorXd& diagonal() const override { return diagonal_; }
+  void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+               float* const* out) const override {
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const double* line = K_ + row(cols[c]) * n_total_;  // row j = column j (symmetric)
+      for (Index r = 0; r < n_rows; ++r) out[c][rows[r]] = static_cast<float>(line[row(rows[r])]);
+    }
+  }
+
+ private:
+  Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }
+  const double* K_;
+  Index n_total_;
+  std::vector<Index> subset_;
+  VectorXd diagonal_;
+};
+
+/// Counters of a cache, for tuning and for the user.
+struct KernelCacheStats {
+  std::int64_t hits = 0;              // column requests served from the cache
+  std::int64_t misses = 0;            // column requests that computed the column
+  double kernel_evaluations = 0.0;    // kernel values computed (n per full column)
+};
+
+class KernelCache {
+ public:
+  /// `bytes`: the memory bound of the stored columns. At least
+  /// `min_columns` columns are kept whatever the bound (one working set must
+  /// fit), and never more than n.
+  KernelCache(const KernelColumnSource& source, double bytes, Index min_columns)
+      : source_(source), n_(source.size()) {
+    require(bytes > 0.0, "cache size must be positive");
+    const double per_column = static_cast<double>(std::max<Index>(n_, 1)) * sizeof(float);
+    const double fit = std::floor(bytes / per_column);
+    capacity_ = static_cast<Index>(std::min<double>(fit, static_cast<double>(n_)));
+    capacity_ = std::max(capacity_, std::min(min_columns, n_));
+    capacity_ = std::max<Index>(capacity_, 1);
+    slots_.reserve(static_cast<std::size_t>(capacity_));
+    slot_of_.assign(static_cast<std::size_t>(n_), -1);
+  }
+
+  Index capacity() const { return capacity_; }
+  Index size() const { return n_; }
+  const KernelCacheStats& stats() const { return stats_; }
+  const VectorXd& diagonal() const { return source_.diagonal(); }
+
+  /// The active set grew: partial columns are no longer valid.
+  void new_epoch() { ++epoch_; }
+
+  /// Points out[c] at column cols[c] (distinct positions, at most
+  /// capacity()). With `active` given, entries are valid at those positions
+  /// (which must be a subset of the positions of every earlier request in
+  /// this epoch); with nullptr, everywhere. Pointers stay valid until the
+  /// next call of fetch.
+  void fetch(const std::vector<Index>& cols, const std::vector<Index>* active,
+             std::vector<const float*>& out) {
+    require(static_cast<Index>(cols.size()) <= capacity_, "working set larger than the kernel cache");
+    out.assign(cols.size(), nullptr);
+    const bool full = active == nullptr || static_cast<Index>(active->size()) == n_;
+    // Hits first, moved to the front, so that evictions below never take a
+    // column of this request.
+    missing_.clear();
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const Index j = cols[c];
+      const int s = slot_of_[static_cast<std::size_t>(j)];
+      if (s >= 0) {
+        Slot& slot = slots_[static_cast<std::size_t>(s)];
+        if (slot.complete || (!full && slot.epoch == epoch_)) {
+          move_to_front(s);
+          out[c] = slot.data.get();
+          ++stats_.hits;
+          continue;
+        }
+      }
+      missing_.push_back(c);
+    }
+    if (missing_.empty()) return;
+    missing_cols_.clear();
+    targets_.clear();
+    for (std::size_t c : missing_) {
+      const Index j = cols[c];
+      int s = slot_of_[static_cast<std::size_t>(j)];
+      if (s < 0) s = take_slot(j);
+      Slot& slot = slots_[static_cast<std::size_t>(s)];
+      slot.complete = full;
+      slot.epoch = epoch_;
+      move_to_front(s);
+      missing_cols_.push_back(j);
+      targets_.push_back(slot.data.get());
+      out[c] = slot.data.get();
+    }
+    stats_.misses += static_cast<std::int64_t>(missing_.size());
+    if (full) {
+      if (all_rows_.empty()) {
+        all_rows_.resize(static_cast<std::size_t>(n_));
+        for (Index t = 0; t < n_; ++t) all_rows_[static_cast<std::size_t>(t)] = t;
+      }
+      source_.compute(missing_cols_, all_rows_.data(), n_, targets_.data());
+      stats_.kernel_evaluations += static_cast<double>(n_) * static_cast<double>(missing_.size());
+    } else {
+      source_.compute(missing_cols_, active->data(), static_cast<Index>(active->size()), targets_.data());
+      stats_.kernel_evaluations +=
+          static_cast<double>(active->size()) * static_cast<double>(missing_.size());
+    }
+  }
+
+  /// Computes columns outside the cache (for one-off uses such as
+  /// gradient reconstruction); counted in kernel_evaluations only.
+  void compute_uncached(const std::vector<Index>& cols, const std::vector<Index>& rows,
+                        float* const* out) {
+    source_.compute(cols, rows.data(), static_cast<Index>(rows.size()), out);
+    stats_.kernel_evaluations += static_cast<double>(rows.size()) * static_cast<double>(cols.size());
+  }
+
+  /// Whether column j is stored (complete, or partial of this epoch); no
+  /// change to the LRU order.
+  bool contains(Index j) const {
+    const int s = slot_of_[static_cast<std::size_t>(j)];
+    if (s < 0) return false;
+    const Slot& slot = slots_[static_cast<std::size_t>(s)];
+    return slot.complete || slot.epoch == epoch_;
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<float[]> data;
+    Index key = -1;
+    int prev = -1, next = -1;
+    bool complete = false;
+    std::uint64_t epoch = 0;
+  };
+
+  // A free slot for key j: a new one while below capacity, else the least
+  // recently used.
+  int take_slot(Index j) {
+    int s;
+    if (static_cast<Index>(slots_.size()) < capacity_) {
+      slots_.emplace_back();
+      s = static_cast<int>(slots_.size() - 1);
+      slots_.back().data.reset(new float[static_cast<std::size_t>(std::max<Index>(n_, 1))]);
+      link_front(s);
+    } else {
+      s = tail_;
+      Slot& old = slots_[static_cast<std::size_t>(s)];
+      slot_of_[static_cast<std::size_t>(old.key)] = -1;
+    }
+    slots_[static_cast<std::size_t>(s)].key = j;
+    slot_of_[static_cast<std::size_t>(j)] = s;
+    return s;
+  }
+
+  void unlink(int s) {
+    Slot& slot = slots_[static_cast<std::size_t>(s)];
+    if (slot.prev >= 0) slots_[static_cast<std::size_t>(slot.prev)].next = slot.next; else head_ = slot.next;
+    if (slot.next >= 0) slots_[static_cast<std::size_t>(slot.next)].prev = slot.prev; else tail_ = slot.prev;
+    slot.prev = slot.next = -1;
+  }
+  void link_front(int s) {
+    Slot& slot = slots_[static_cast<std::size_t>(s)];
+    slot.prev = -1;
+    slot.next = head_;
+    if (head_ >= 0) slots_[static_cast<std::size_t>(head_)].prev = s;
+    head_ = s;
+    if (tail_ < 0) tail_ = s;
+  }
+  void move_to_front(int s) {
+    if (head_ == s) return;
+    unlink(s);
+    link_front(s);
+  }
+
+  const KernelColumnSource& source_;
+  Index n_;
+  Index capacity_ = 1;
+  std::vector<Slot> slots_;
+  std::vector<int> slot_of_;
+  int head_ = -1, tail_ = -1;
+  std::uint64_t epoch_ = 0;
+  KernelCacheStats stats_;
+  std::vector<std::size_t> missing_;
+  std::vector<Index> missing_cols_;
+  std::vector<float*> targets_;
+  std::vector<Index> all_rows_;
+};
+
+}  // namespace budgetsvm

@@ -1,0 +1,254 @@
+// State shared by the exact kernel SVM solvers (SMO and ALFPGM):
+//
+//   min_a  1/2 a^T Q a - e^T a   s.t.  y^T a = 0,  0 <= a_t <= C_t,
+//   Q_ts = y_t y_s k(x_t, x_s)
+//
+// with the gradient G = Q a - e kept for the active positions, LIBSVM's
+// G_bar_t = sum_{s: a_s = C_s} C_s Q_ts (so that the gradient of shrunk
+// positions can be rebuilt from the free variables only), LIBSVM's shrinking
+// rules (Fan, Chen, Lin 2005, section 5; Joachims 1999) and the bias as
+// LIBSVM's calculate_rho computes it.
+//
+// Notation: q_t = -y_t G_t; I_up = {t: y_t = +1, a_t < C_t or y_t = -1, a_t > 0},
+// I_low = {t: y_t = +1, a_t > 0 or y_t = -1, a_t < C_t}; the maximal
+// violation is max_{I_up} q - min_{I_low} q (optimal when < tol).
+//
+// Where we differ from LIBSVM: the active set is a list of positions (no
+// swapping of the training data); kernel columns hold k, not Q; the
+// columns of the active positions only are computed while shrunk, and
+// un-shrinking starts a new cache epoch (see kernel_cache.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "../core/control.hpp"
+#include "../core/kernel_cache.hpp"
+
+namespace budgetsvm::exact {
+
+inline constexpr double kTau = 1e-12;  // curvature floor for a_ts <= 0 (LIBSVM's TAU)
+
+struct Violation {
+  double up_max = -std::numeric_limits<double>::infinity();   // max_{I_up} q
+  double low_min = std::numeric_limits<double>::infinity();   // min_{I_low} q
+  double gap() const { return up_max - low_min; }
+};
+
+class DualState {
+ public:
+  DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg)
+      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()) {
+    require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
+    upper_.resize(y.size());
+    for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
+    alpha_.assign(y.size(), 0.0);
+    G_.assign(y.size(), -1.0);
+    G_bar_.assign(y.size(), 0.0);
+    active_.resize(y.size());
+    for (Index t = 0; t < n_; ++t) active_[static_cast<std::size_t>(t)] = t;
+  }
+
+  Index n() const { return n_; }
+  double y(Index t) const { return y_[static_cast<std::size_t>(t)]; }
+  double upper(Index t) const { return upper_[static_cast<std::size_t>(t)]; }
+  double alpha(Index t) const { return alpha_[static_cast<std::size_t>(t)]; }
+  double G(Index t) const { return G_[static_cast<std::size_t>(t)]; }
+  double q(Index t) const { return -y(t) * G(t); }
+  double diag(Index t) const { return diag_[t]; }
+  const std::vector<double>& alpha() const { return alpha_; }
+  const std::vector<Index>& active() const { return active_; }
+  bool shrunk() const { return static_cast<Index>(active_.size()) < n_; }
+  KernelCache& cache() { return cache_; }
+
+  bool at_upper(Index t) const { return alpha(t) >= upper(t); }
+  bool at_lower(Index t) const { return alpha(t) <= 0.0; }
+  bool in_up(Index t) const { return y(t) > 0 ? !at_upper(t) : !at_lower(t); }
+  bool in_low(Index t) const { return y(t) > 0 ? !at_lower(t) : !at_upper(t); }
+
+  /// The active positions' columns (valid there), or complete ones when
+  /// the whole set is active.
+  void fetch_active(const std::vector<Index>& cols, std::vector<const float*>& out) {
+    cache_.fetch(cols, shrunk() ? &active_ : nullptr, out);
+  }
+
+  /// Moves a_B to new values: G over the active set from the columns of B
+  /// (valid on the active set), G_bar from complete columns of the
+  /// variables whose upper-bound status changed.
+  void move(const std::vector<Index>& B, const std::vector<double>& new_alpha,
+            const std::vector<const float*>& columns) {
+    coef_.clear();
+    coef_cols_.clear();
+    status_changed_.clear();
+    status_sign_.clear();
+    for (std::size_t b = 0; b < B.size(); ++b) {
+      const Index t = B[b];
+      const double old = alpha(t);
+      const double now = new_alpha[b];
+      if (now == old) continue;
+      const bool was_upper = at_upper(t);
+      alpha_[static_cast<std::size_t>(t)] = now;
+      coef_.push_back(y(t) * (now - old));
+      coef_cols_.push_back(columns[b]);
+      if (was_upper != at_upper(t)) {
+        status_changed_.push_back(t);
+        status_sign_.push_back(was_upper ? -1.0 : 1.0);
+      }
+    }
+    add_columns(active_, coef_, coef_cols_, G_);
+    if (!status_changed_.empty()) {
+      // G_bar needs complete columns; fetch them in one block.
+      cache_.fetch(status_changed_, nullptr, full_cols_);
+      coef_.clear();
+      for (std::size_t k = 0; k < status_changed_.size(); ++k) {
+        const Index t = status_changed_[k];
+        coef_.push_back(status_sign_[k] * upper(t) * y(t));
+      }
+      add_columns_all(coef_, full_cols_, G_bar_);
+    }
+  }
+
+  /// Max violating pair over the given positions.
+  template <class Positions>
+  Violation violation(const Positions& positions) const {
+    Violation v;
+    for (Index t : positions) {
+      const double qt = q(t);
+      if (in_up(t)) v.up_max = std::max(v.up_max, qt);
+      if (in_low(t)) v.low_min = std::min(v.low_min, qt);
+    }
+    return v;
+  }
+
+  /// LIBSVM's shrinking: drops bound variables that cannot be part of a
+  /// violating pair; the first time the gap falls below 10 tol, un-shrinks
+  /// everything once (the gradient is rebuilt) before shrinking again.
+  void shrink(double tol, RunControl& control) {
+    Violation v = violation(active_);
+    if (!unshrunk_once_ && v.gap() <= 10.0 * tol) {
+      unshrunk_once_ = true;
+      unshrink(control);
+      v = violation(active_);
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < active_.size(); ++k) {
+      const Index t = active_[k];
+      const bool up = in_up(t), low = in_low(t);
+      const double qt = q(t);
+      const bool drop = (up && !low && qt < v.low_min) || (low && !up && qt > v.up_max);
+      if (!drop) active_[kept++] = t;
+    }
+    active_.resize(kept);
+  }
+
+  /// Makes every position active again, rebuilding the gradient of the
+  /// shrunk ones: G_t = G_bar_t - 1 + sum_{s free} a_s Q_ts.
+  void unshrink(RunControl& control) {
+    if (!shrunk()) return;
+    std::vector<char> is_active(static_cast<std::size_t>(n_), 0);
+    for (Index t : active_) is_active[static_cast<std::size_t>(t)] = 1;
+    std::vector<Index> inactive;
+    for (Index t = 0; t < n_; ++t)
+      if (!is_active[static_cast<std::size_t>(t)]) inactive.push_back(t);
+    for (Index t : inactive) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    std::vector<Index> free;
+    for (Index t = 0; t < n_; ++t)
+      if (!at_upper(t) && !at_lower(t)) free.push_back(t);
+    constexpr std::size_t block = 64;
+    std::vector<std::vector<float>> storage(std::min(block, std::max<std::size_t>(free.size(), 1)),
+                                            std::vector<float>(static_cast<std::size_t>(n_)));
+    std::vector<float*> out(storage.size());
+    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data();
+    std::vector<Index> cols;
+    for (std::size_t start = 0; start < free.size(); start += block) {
+      control.poll_now();
+      const std::size_t stop = std::min(free.size(), start + block);
+      cols.assign(free.begin() + static_cast<std::ptrdiff_t>(start),
+                  free.begin() + static_cast<std::ptrdiff_t>(stop));
+      cache_.compute_uncached(cols, inactive, out.data());
+      coef_.clear();
+      coef_cols_.clear();
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        coef_.push_back(y(cols[c]) * alpha(cols[c]));
+        coef_cols_.push_back(out[c]);
+      }
+      add_columns(inactive, coef_, coef_cols_, G_);
+    }
+    active_.resize(static_cast<std::size_t>(n_));
+    for (Index t = 0; t < n_; ++t) active_[static_cast<std::size_t>(t)] = t;
+    cache_.new_epoch();
+  }
+
+  /// LIBSVM's rho (b = -rho): the mean of y_t G_t over free variables, or
+  /// the middle of the feasible interval when none is free. All positions
+  /// must be active.
+  double rho() const {
+    double ub = std::numeric_limits<double>::infinity();
+    double lb = -std::numeric_limits<double>::infinity();
+    double sum_free = 0.0;
+    Index n_free = 0;
+    for (Index t = 0; t < n_; ++t) {
+      const double yG = y(t) * G(t);
+      if (at_upper(t)) {
+        if (y(t) < 0) ub = std::min(ub, yG); else lb = std::max(lb, yG);
+      } else if (at_lower(t)) {
+        if (y(t) > 0) ub = std::min(ub, yG); else lb = std::max(lb, yG);
+      } else {
+        ++n_free;
+        sum_free += yG;
+      }
+    }
+    return n_free > 0 ? sum_free / static_cast<double>(n_free) : 0.5 * (ub + lb);
+  }
+
+  /// 1/2 a^T Q a - e^T a = sum_t a_t (G_t - 1) / 2 (all positions active).
+  double objective() const {
+    double v = 0.0;
+    for (Index t = 0; t < n_; ++t) v += alpha(t) * (G(t) - 1.0);
+    return 0.5 * v;
+  }
+
+ private:
+  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions.
+  void add_columns(const std::vector<Index>& positions, const std::vector<double>& coef,
+                   const std::vector<const float*>& cols, std::vector<double>& target) const {
+    if (coef.empty()) return;
+    const std::size_t m = coef.size();
+    std::size_t c = 0;
+    // Four columns per pass over the positions: fewer passes over G.
+    for (; c + 4 <= m; c += 4) {
+      const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
+      const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+      for (Index t : positions)
+        target[static_cast<std::size_t>(t)] +=
+            y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
+    }
+    for (; c < m; ++c) {
+      const float* col = cols[c];
+      const double a = coef[c];
+      for (Index t : positions) target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
+    }
+  }
+  void add_columns_all(const std::vector<double>& coef, const std::vector<const float*>& cols,
+                       std::vector<double>& target) const {
+    for (std::size_t c = 0; c < coef.size(); ++c) {
+      const float* col = cols[c];
+      const double a = coef[c];
+      for (Index t = 0; t < n_; ++t) target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
+    }
+  }
+
+  KernelCache& cache_;
+  Index n_;
+  std::vector<double> y_, upper_, alpha_, G_, G_bar_;
+  const VectorXd& diag_;
+  std::vector<Index> active_;
+  bool unshrunk_once_ = false;
+  std::vector<double> coef_, status_sign_;
+  std::vector<const float*> coef_cols_, full_cols_;
+  std::vector<Index> status_changed_;
+};
+
+}  // namespace budgetsvm::exact

@@ -1,0 +1,477 @@
+// Tests of the exact kernel SVM: working set selection against brute force,
+// the two-variable step against a 1-D search, the ALFPGM sub-problem against
+// a brute-force active-set enumeration, and the full solvers' KKT
+// conditions and objectives (ALFPGM against SMO, both against an explicit
+// kernel matrix).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <Eigen/LU>
+
+#include "budgetsvm/core/random.hpp"
+#include "budgetsvm/exact/fit.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::exact;
+
+namespace {
+
+using DenseRM = DenseView<double, Eigen::RowMajor>;
+
+struct Problem {
+  Index n, d;
+  std::vector<double> X, y;
+  Kernel kernel{KernelType::rbf, 0.5, 0.0, 3};
+
+  Problem(Index rows, Index cols, std::uint64_t seed, double overlap = 0.8) : n(rows), d(cols) {
+    Random rng(seed);
+    X.resize(static_cast<std::size_t>(n * d));
+    y.resize(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) {
+      const double label = rng.uniform() < 0.4 ? 1.0 : -1.0;
+      y[static_cast<std::size_t>(i)] = label;
+      for (Index j = 0; j < d; ++j)
+        X[static_cast<std::size_t>(i * d + j)] = (rng.uniform() * 2.0 - 1.0) * 1.5 + (j == 0 ? overlap * label : 0.0);
+    }
+  }
+  DenseRM view() const { return DenseRM(X.data(), n, d); }
+  double k(Index a, Index b) const {
+    double dot = 0.0, na = 0.0, nb = 0.0;
+    for (Index j = 0; j < d; ++j) {
+      const double u = X[static_cast<std::size_t>(a * d + j)], v = X[static_cast<std::size_t>(b * d + j)];
+      dot += u * v;
+      na += u * u;
+      nb += v * v;
+    }
+    return kernel.from_dot(dot, na, nb);
+  }
+  Eigen::MatrixXd Q() const {
+    Eigen::MatrixXd q(n, n);
+    for (Index a = 0; a < n; ++a)
+      for (Index b = 0; b < n; ++b) q(a, b) = y[static_cast<std::size_t>(a)] * y[static_cast<std::size_t>(b)] * k(a, b);
+    return q;
+  }
+};
+
+// Independent KKT check from alpha alone: gradient by the explicit Q.
+double kkt_gap(const Problem& P, const std::vector<double>& alpha, double C_pos, double C_neg) {
+  const Eigen::MatrixXd Q = P.Q();
+  const Eigen::Map<const Eigen::VectorXd> a(alpha.data(), P.n);
+  const Eigen::VectorXd G = Q * a - Eigen::VectorXd::Ones(P.n);
+  double up = -INFINITY, low = INFINITY;
+  for (Index t = 0; t < P.n; ++t) {
+    const double yt = P.y[static_cast<std::size_t>(t)], C = yt > 0 ? C_pos : C_neg, q = -yt * G[t];
+    const bool at_lo = a[t] <= 0.0, at_hi = a[t] >= C;
+    if (yt > 0 ? !at_hi : !at_lo) up = std::max(up, q);
+    if (yt > 0 ? !at_lo : !at_hi) low = std::min(low, q);
+  }
+  return up - low;
+}
+
+double dual_objective(const Problem& P, const std::vector<double>& alpha) {
+  const Eigen::Map<const Eigen::VectorXd> a(alpha.data(), P.n);
+  return 0.5 * a.dot(P.Q() * a) - a.sum();
+}
+
+ExactSettings settings_for(ExactSolver solver, double C, double tol) {
+  ExactSettings s;
+  s.C = C;
+  s.tol = tol;
+  s.solver = solver;
+  s.cache_mb = 1.0;
+  s.alfpgm.pairs = 8;
+  return s;
+}
+
+// A state at a random feasible-box point (y^T a = 0 is not needed for the
+// selection rules) with its exact gradient.
+struct RandomState {
+  Problem P;
+  ViewKernelSource<DenseRM> source;
+  KernelCache cache;
+  DualState state;
+  RandomState(Index n, std::uint64_t seed)
+      : P(n, 3, seed), source(P.view(), P.kernel, {}, 1), cache(source, 1e6, 4), state(cache, P.y, 1.0, 2.0) {
+    Random rng(seed + 100);
+    std::vector<Index> all;
+    std::vector<double> values;
+    for (Index t = 0; t < n; ++t) {
+      all.push_back(t);
+      const double u = rng.uniform();
+      const double C = P.y[static_cast<std::size_t>(t)] > 0 ? 1.0 : 2.0;
+      values.push_back(u < 0.3 ? 0.0 : u < 0.5 ? C : C * rng.uniform());
+    }
+    // Move in blocks of columns (fits the cache).
+    for (Index start = 0; start < n; start += 4) {
+      std::vector<Index> B;
+      std::vector<double> v;
+      for (Index t = start; t < std::min(n, start + 4); ++t) {
+        B.push_back(t);
+        v.push_back(values[static_cast<std::size_t>(t)]);
+      }
+      std::vector<const float*> cols;
+      state.fetch_active(B, cols);
+      state.move(B, v, cols);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("dual state: the kept gradient equals Q a - e") {
+  RandomState R(30, 1);
+  const Eigen::Map<const Eigen::VectorXd> a(R.state.alpha().data(), 30);
+  const Eigen::VectorXd G = R.P.Q() * a - Eigen::VectorXd::Ones(30);
+  for (Index t = 0; t < 30; ++t) CHECK_CLOSE(R.state.G(t), G[t], 1e-5);
+}
+
+TEST_CASE("second-order WSS: same pair as brute force") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    RandomState R(25, seed);
+    const DualState& s = R.state;
+    std::vector<Index> all;
+    for (Index t = 0; t < 25; ++t) all.push_back(t);
+    // Brute force over all (i, j) of the rule.
+    Index bi = -1;
+    double qmax = -INFINITY;
+    for (Index t = 0; t < 25; ++t)
+      if (s.in_up(t) && s.q(t) > qmax) {
+        qmax = s.q(t);
+        bi = t;
+      }
+    Index bj = -1;
+    double best = INFINITY;
+    for (Index t = 0; t < 25; ++t) {
+      if (!s.in_low(t) || s.q(t) >= qmax) continue;
+      double a = R.P.k(bi, bi) + R.P.k(t, t) - 2.0 * R.P.k(bi, t);
+      if (a <= 0) a = kTau;
+      const double gain = -(qmax - s.q(t)) * (qmax - s.q(t)) / a;
+      if (gain < best - 1e-9) {
+        best = gain;
+        bj = t;
+      }
+    }
+    std::vector<const float*> cols;
+    std::vector<Index> one(1);
+    const PairChoice c = second_order_pair(s, all, 1e-3, [&](Index i) {
+      one[0] = i;
+      R.state.fetch_active(one, cols);
+      return cols[0];
+    });
+    CHECK(c.i == bi);
+    CHECK(c.j == bj);
+    // pWSS with one pair and no limit is the same rule.
+    std::vector<char> used(25, 0);
+    const WorkingSet ws = select_pairs(s, all, 1, 0, 1e-3, used, [&](const std::vector<Index>& l, std::vector<const float*>& o) {
+      R.state.fetch_active(l, o);
+    });
+    CHECK(ws.first.size() == 1 && ws.first[0] == bi && ws.second[0] == bj);
+    CHECK(std::all_of(used.begin(), used.end(), [](char u) { return u == 0; }));
+  }
+}
+
+TEST_CASE("pWSS: p pairs equal brute-force repeated selection with removal") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    RandomState R(40, seed);
+    const DualState& s = R.state;
+    const double tol = 1e-3;
+    for (Index limit : {Index{0}, Index{5}}) {
+      const int p = 4;
+      std::vector<Index> all;
+      for (Index t = 0; t < 40; ++t) all.push_back(t);
+      // Naive reference: i candidates = the top p of I_up by q (ties: lower
+      // index); pair k takes the k-th of them unless already used, and its
+      // j from the remaining I_low (the `limit` smallest q among unused).
+      std::vector<Index> up;
+      for (Index t : all)
+        if (s.in_up(t)) up.push_back(t);
+      std::stable_sort(up.begin(), up.end(), [&](Index a, Index b) { return s.q(a) > s.q(b); });
+      up.resize(std::min<std::size_t>(up.size(), p));
+      std::vector<Index> low;
+      for (Index t : all)
+        if (s.in_low(t)) low.push_back(t);
+      std::stable_sort(low.begin(), low.end(), [&](Index a, Index b) { return s.q(a) < s.q(b); });
+      std::vector<char> taken(40, 0);
+      std::vector<Index> ref_i, ref_j;
+      for (Index i : up) {
+        if (taken[static_cast<std::size_t>(i)]) continue;
+        Index bj = -1;
+        double best = INFINITY;
+        std::size_t checked = 0;
+        for (Index t : low) {
+          if (limit > 0 && checked >= static_cast<std::size_t>(limit)) break;
+          if (taken[static_cast<std::size_t>(t)] || t == i) continue;
+          ++checked;
+          const double b = s.q(i) - s.q(t);
+          if (b <= (ref_i.empty() ? 0.0 : tol)) continue;
+          double a = R.P.k(i, i) + R.P.k(t, t) - 2.0 * R.P.k(i, t);
+          if (a <= 0) a = kTau;
+          if (-b * b / a < best - 1e-9) {
+            best = -b * b / a;
+            bj = t;
+          }
+        }
+        if (bj < 0) continue;
+        taken[static_cast<std::size_t>(i)] = taken[static_cast<std::size_t>(bj)] = 1;
+        ref_i.push_back(i);
+        ref_j.push_back(bj);
+      }
+      std::vector<char> used(40, 0);
+      const WorkingSet ws = select_pairs(s, all, p, limit, tol, used, [&](const std::vector<Index>& l, std::vector<const float*>& o) {
+        R.state.fetch_active(l, o);
+      });
+      CHECK(ws.first == ref_i);
+      CHECK(ws.second == ref_j);
+      CHECK(!ws.empty());
+    }
+  }
+}
+
+TEST_CASE("two-variable step: the minimum of the dual along the feasible segment") {
+  Random rng(3);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double yi = rng.below(2) ? 1.0 : -1.0, yj = rng.below(2) ? 1.0 : -1.0;
+    const double Ci = 0.5 + rng.uniform() * 2, Cj = 0.5 + rng.uniform() * 2;
+    const double ai = rng.below(4) == 0 ? 0.0 : rng.uniform() * Ci;
+    const double aj = rng.below(4) == 0 ? Cj : rng.uniform() * Cj;
+    const double Kii = 0.2 + rng.uniform(), Kjj = 0.2 + rng.uniform();
+    double Kij = (rng.uniform() * 2 - 1) * std::sqrt(Kii * Kjj);
+    if (trial % 10 == 0) Kij = std::sqrt(Kii * Kjj) * (trial % 20 == 0 ? 1.0 : 1.2);  // a <= 0 cases
+    const double Gi = rng.uniform() * 4 - 2, Gj = rng.uniform() * 4 - 2;
+    const PairStep s = two_variable_step(yi, yj, ai, aj, Ci, Cj, Gi, Gj, Kii, Kjj, Kij);
+    // Feasible and y-sum preserving.
+    CHECK(s.alpha_i >= 0.0 && s.alpha_i <= Ci && s.alpha_j >= 0.0 && s.alpha_j <= Cj);
+    CHECK_CLOSE(yi * s.alpha_i + yj * s.alpha_j, yi * ai + yj * aj, 1e-12);
+    // Objective along d with curvature max(a, tau): phi(t) = -b t + a t^2 / 2.
+    const double b = -yi * Gi + yj * Gj;
+    double a = Kii + Kjj - 2 * Kij;
+    if (a <= 0) a = kTau;
+    const double room_i = yi > 0 ? Ci - ai : ai, room_j = yj > 0 ? aj : Cj - aj;
+    const double tmax = std::min(room_i, room_j);
+    const double t = yi * (s.alpha_i - ai);
+    const auto phi = [&](double u) { return -b * u + 0.5 * a * u * u; };
+    double best = phi(0.0);
+    for (int k = 1; k <= 2000; ++k) best = std::min(best, phi(tmax * k / 2000.0));
+    best = std::min(best, phi(std::clamp(b / a, 0.0, tmax)));
+    CHECK(phi(t) <= best + 1e-9 * (1 + std::fabs(best)));
+    CHECK(t >= -1e-15);
+  }
+}
+
+namespace {
+
+// Brute force of min 1/2 a'Qa + chi'a, y'a = c, 0 <= a <= u for tiny m:
+// every assignment of variables to {lower, upper, free}, the free ones by
+// the KKT system of the equality-constrained QP.
+double brute_force_subproblem(const Eigen::MatrixXd& Q, const Eigen::VectorXd& chi, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& u, double c) {
+  const Index m = Q.rows();
+  double best = INFINITY;
+  Index combos = 1;
+  for (Index k = 0; k < m; ++k) combos *= 3;
+  for (Index code = 0; code < combos; ++code) {
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(m);
+    std::vector<Index> free;
+    Index z = code;
+    for (Index k = 0; k < m; ++k, z /= 3) {
+      if (z % 3 == 1) a[k] = u[k];
+      if (z % 3 == 2) free.push_back(k);
+    }
+    const Index f = static_cast<Index>(free.size());
+    if (f > 0) {
+      Eigen::MatrixXd A = Eigen::MatrixXd::Zero(f + 1, f + 1);
+      Eigen::VectorXd rhs(f + 1);
+      double fixed_sum = c;
+      for (Index k = 0; k < m; ++k)
+        if (std::find(free.begin(), free.end(), k) == free.end()) fixed_sum -= y[k] * a[k];
+      for (Index r = 0; r < f; ++r) {
+        for (Index s = 0; s < f; ++s) A(r, s) = Q(free[r], free[s]);
+        A(r, f) = -y[free[r]];
+        A(f, r) = y[free[r]];
+        double lin = chi[free[r]];
+        for (Index k = 0; k < m; ++k)
+          if (std::find(free.begin(), free.end(), k) == free.end()) lin += Q(free[r], k) * a[k];
+        rhs[r] = -lin;
+      }
+      rhs[f] = fixed_sum;
+      const Eigen::VectorXd sol = A.fullPivLu().solve(rhs);
+      if (!((A * sol - rhs).norm() < 1e-8)) continue;
+      for (Index r = 0; r < f; ++r) a[free[r]] = sol[r];
+    }
+    bool feasible = std::fabs(y.dot(a) - c) < 1e-9;
+    for (Index k = 0; k < m; ++k) feasible = feasible && a[k] >= -1e-12 && a[k] <= u[k] + 1e-12;
+    if (feasible) best = std::min(best, 0.5 * a.dot(Q * a) + chi.dot(a));
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("ALFPGM sub-problem: optimum of brute-force active-set enumeration") {
+  Random rng(17);
+  for (int trial = 0; trial < 60; ++trial) {
+    const Index m = 2 + static_cast<Index>(rng.below(5));  // 2..6
+    Eigen::MatrixXd F(m, m + 1);
+    for (Index r = 0; r < m; ++r)
+      for (Index c = 0; c <= m; ++c) F(r, c) = rng.uniform() * 2 - 1;
+    Eigen::VectorXd y(m), u(m), chi(m), a(m);
+    for (Index k = 0; k < m; ++k) {
+      y[k] = rng.below(2) ? 1.0 : -1.0;
+      u[k] = 0.5 + rng.uniform() * 3;
+      chi[k] = rng.uniform() * 4 - 2;
+      a[k] = rng.uniform() * u[k];
+    }
+    if (trial % 3 == 0) y.setOnes();  // one class only in B
+    const Eigen::MatrixXd Q = (trial % 4 == 0) ? Eigen::MatrixXd(F.leftCols(1) * F.leftCols(1).transpose())  // rank 1
+                                               : Eigen::MatrixXd(F * F.transpose());
+    const double c = y.dot(a);
+    const double reference = brute_force_subproblem(Q, chi, y, u, c);
+    SubproblemSettings settings;
+    settings.eps = 1e-8;
+    settings.max_inner = 20000;
+    const SubproblemReport report = solve_subproblem(Q, chi, y, u, c, a, settings);
+    const double value = 0.5 * a.dot(Q * a) + chi.dot(a);
+    if (!(value <= reference + 1e-6 * (1 + std::fabs(reference)))) std::printf("trial %d m %ld value %.10g ref %.10g inner %d outer %d viol %g L %g\n", trial, (long)m, value, reference, report.inner_iterations, report.outer_iterations, report.final_violation, report.lipschitz);
+    CHECK(value <= reference + 1e-6 * (1 + std::fabs(reference)));
+    CHECK(value >= reference - 1e-9 * (1 + std::fabs(reference)));
+    CHECK_CLOSE(y.dot(a), c, 1e-12);
+    for (Index k = 0; k < m; ++k) CHECK(a[k] >= 0.0 && a[k] <= u[k]);
+    CHECK(report.lipschitz > 0.0);
+  }
+}
+
+TEST_CASE("ALFPGM sub-problem: Lipschitz bound is at least the largest eigenvalue") {
+  Random rng(5);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Index m = 3 + static_cast<Index>(rng.below(30));
+    Eigen::MatrixXd F(m, m);
+    for (Index r = 0; r < m; ++r)
+      for (Index c = 0; c < m; ++c) F(r, c) = rng.uniform() * 2 - 1;
+    const MatrixXd Q = F * F.transpose();
+    // Reference: a long power iteration from a random start.
+    Eigen::VectorXd v(m);
+    for (Index k = 0; k < m; ++k) v[k] = rng.uniform() - 0.5;
+    double lmax = 0.0;
+    for (int it = 0; it < 5000; ++it) {
+      const Eigen::VectorXd w = Q * v;
+      lmax = v.dot(w) / v.dot(v);
+      v = w.normalized();
+    }
+    const double bound = lipschitz_bound(Q, 20);
+    CHECK(bound <= Q.cwiseAbs().rowwise().sum().maxCoeff() + 1e-12);
+    // 20 power iterations with a 10% margin: above lambda_1 on these
+    // matrices (FPGM doubles L if it ever is not).
+    CHECK(bound >= 0.999 * lmax);
+  }
+}
+
+TEST_CASE("exact solvers: KKT at the optimum, same objective for SMO and ALFPGM") {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    Problem P(150, 4, seed);
+    ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+    RunControl control;
+    for (double C : {0.5, 20.0}) {
+      const double tol = 1e-4;
+      ExactSettings smo = settings_for(ExactSolver::smo, C, tol);
+      const ExactResult a = fit_exact(source, P.y, smo, control);
+      CHECK(a.converged);
+      CHECK(kkt_gap(P, a.alpha, C, C) < tol * 1.01);
+      CHECK_CLOSE(a.objective, dual_objective(P, a.alpha), 1e-6 * (1 + std::fabs(a.objective)));
+      for (bool shrinking : {true, false}) {
+        for (int pairs : {1, 4, 16}) {
+          ExactSettings s = settings_for(ExactSolver::alfpgm, C, tol);
+          s.alfpgm.pairs = pairs;
+          s.shrinking = shrinking;
+          const ExactResult b = fit_exact(source, P.y, s, control);
+          CHECK(b.converged);
+          CHECK(kkt_gap(P, b.alpha, C, C) < tol * 1.01);
+          CHECK_CLOSE(b.objective, a.objective, 1e-4 * std::fabs(a.objective));
+          CHECK_CLOSE(b.intercept, a.intercept, 2e-3 * (1 + std::fabs(a.intercept)));
+          double ya = 0.0;
+          for (Index t = 0; t < P.n; ++t) ya += P.y[static_cast<std::size_t>(t)] * b.alpha[static_cast<std::size_t>(t)];
+          CHECK_CLOSE(ya, 0.0, 1e-9);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("exact solvers: class weights, shrinking off, tiny cache") {
+  Problem P(120, 3, 9);
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  RunControl control;
+  for (ExactSolver solver : {ExactSolver::smo, ExactSolver::alfpgm}) {
+    ExactSettings s = settings_for(solver, 3.0, 1e-4);
+    s.weight_pos = 2.0;
+    s.weight_neg = 0.5;
+    s.cache_mb = 1e-6;  // the cache holds one working set only
+    s.shrinking = solver == ExactSolver::smo;
+    const ExactResult r = fit_exact(source, P.y, s, control);
+    CHECK(r.converged);
+    CHECK(kkt_gap(P, r.alpha, 6.0, 1.5) < 1.01e-4);
+    for (Index t = 0; t < P.n; ++t)
+      CHECK(r.alpha[static_cast<std::size_t>(t)] <= (P.y[static_cast<std::size_t>(t)] > 0 ? 6.0 : 1.5));
+  }
+}
+
+TEST_CASE("exact solvers: non-PSD sigmoid kernel and duplicate points end") {
+  Problem P(80, 3, 4);
+  for (Index j = 0; j < P.d; ++j) P.X[static_cast<std::size_t>(1 * P.d + j)] = P.X[static_cast<std::size_t>(j)];
+  P.y[1] = -P.y[0];  // a duplicate point with the other label
+  P.kernel = Kernel{KernelType::sigmoid, 2.0, 1.0, 3};
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  RunControl control;
+  for (ExactSolver solver : {ExactSolver::smo, ExactSolver::alfpgm}) {
+    ExactSettings s = settings_for(solver, 10.0, 1e-3);
+    s.max_iter = 20000;
+    const ExactResult r = fit_exact(source, P.y, s, control);
+    CHECK(std::isfinite(r.objective) && std::isfinite(r.intercept));
+    for (double v : r.alpha) CHECK(std::isfinite(v) && v >= 0.0 && v <= 10.0);
+    CHECK(r.iterations <= 20000);
+  }
+}
+
+TEST_CASE("exact solvers: iteration bound, bad settings and labels") {
+  Problem P(100, 3, 2);
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  RunControl control;
+  ExactSettings s = settings_for(ExactSolver::smo, 10.0, 1e-6);
+  s.max_iter = 3;
+  const ExactResult r = fit_exact(source, P.y, s, control);
+  CHECK(!r.converged);
+  CHECK(r.iterations == 3);
+  CHECK(iteration_bound(-1, 10) == 10000000);
+  CHECK(iteration_bound(-1, 1000000) == 100000000);
+  ExactSettings bad = s;
+  bad.C = 0.0;
+  CHECK_THROWS(fit_exact(source, P.y, bad, control), std::invalid_argument);
+  bad = s;
+  bad.tol = -1.0;
+  CHECK_THROWS(fit_exact(source, P.y, bad, control), std::invalid_argument);
+  bad = s;
+  bad.alfpgm.pairs = 0;
+  CHECK_THROWS(fit_exact(source, P.y, bad, control), std::invalid_argument);
+  bad = s;
+  bad.cache_mb = 0.0;
+  CHECK_THROWS(fit_exact(source, P.y, bad, control), std::invalid_argument);
+  std::vector<double> one_class(100, 1.0), wrong(100, 1.0), short_y(99, 1.0);
+  wrong[3] = 0.5;
+  CHECK_THROWS(fit_exact(source, one_class, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_exact(source, wrong, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_exact(source, short_y, s, control), std::invalid_argument);
+}
+
+TEST_CASE("exact solvers: a stop request ends the run") {
+  Problem P(200, 3, 8);
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  int calls = 0;
+  RunControl control([&] { return ++calls > 1; }, 0.0);
+  ExactSettings s = settings_for(ExactSolver::smo, 100.0, 1e-9);
+  CHECK_THROWS(fit_exact(source, P.y, s, control), Interrupted);
+}
+
+int main() { return budgetsvm::test::run_all(); }

@@ -1,0 +1,132 @@
+// Bindings of the exact kernel SVM (ALFPGM / SMO): translation only.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "budgetsvm/exact/fit.hpp"
+#include "data.hpp"
+#include "register.hpp"
+
+namespace budgetsvm::python {
+
+namespace {
+
+template <class T>
+T param(const py::dict& params, const char* key) {
+  if (!params.contains(key)) throw std::invalid_argument(std::string("params is missing '") + key + "'");
+  return params[key].cast<T>();
+}
+
+// Defaults of the tuning parameters, for the Python layer to fill params.
+py::dict exact_defaults() {
+  const exact::AlfpgmSettings a;
+  py::dict d;
+  d["pairs"] = a.pairs;
+  d["delta_alpha"] = a.delta_alpha;
+  d["min_alpha_opt"] = a.min_alpha_opt;
+  d["max_alpha_opt"] = a.max_alpha_opt;
+  d["min_alpha_check"] = static_cast<std::int64_t>(a.min_alpha_check);
+  return d;
+}
+
+py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py::array::forcecast> y,
+                      py::dict params, py::object rows) {
+  exact::ExactSettings s;
+  s.C = param<double>(params, "C");
+  s.weight_pos = param<double>(params, "weight_pos");
+  s.weight_neg = param<double>(params, "weight_neg");
+  s.tol = param<double>(params, "tol");
+  s.cache_mb = param<double>(params, "cache_size");
+  s.solver = exact::exact_solver_from_name(param<std::string>(params, "solver"));
+  s.alfpgm.pairs = param<int>(params, "pairs");
+  s.alfpgm.delta_alpha = param<double>(params, "delta_alpha");
+  s.alfpgm.min_alpha_opt = param<int>(params, "min_alpha_opt");
+  s.alfpgm.max_alpha_opt = param<int>(params, "max_alpha_opt");
+  s.alfpgm.min_alpha_check = param<Index>(params, "min_alpha_check");
+  s.max_iter = param<std::int64_t>(params, "max_iter");
+  s.shrinking = param<bool>(params, "shrinking");
+  const int n_jobs = param<int>(params, "n_jobs");
+  require(n_jobs >= 1, "n_jobs must be at least 1");
+  (void)param<std::int64_t>(params, "seed");  // the solvers are deterministic
+  s.validate();
+  const std::string kernel_name = param<std::string>(params, "kernel");
+
+  std::vector<Index> subset;
+  if (!rows.is_none()) {
+    auto r = rows.cast<py::array>();
+    if (r.ndim() != 1 || !(r.dtype().kind() == 'i' && r.itemsize() == 8))
+      throw py::type_error("rows must be a 1-D int64 array");
+    auto rr = r.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+    require(rr.size() > 0, "rows must not be empty");
+    subset.assign(rr.data(), rr.data() + rr.size());
+  }
+  if (y.ndim() != 1) throw py::type_error("y must be a 1-D array");
+  std::vector<double> labels(y.data(), y.data() + y.size());
+
+  RunControl control = python_run_control();
+  exact::ExactResult result;
+  if (kernel_name == "precomputed") {
+    auto K = X.cast<py::array>();
+    if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
+      throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
+    require(K.shape(0) == K.shape(1), "a precomputed kernel matrix must be square");
+    const Index n_total = K.shape(0);
+    for (Index r : subset) require(r >= 0 && r < n_total, "rows index out of range");
+    const double* data = array_data<double>(K);
+    {
+      // The kernel matrix and y are kept alive by the caller's references;
+      // the solver touches no Python object.
+      py::gil_scoped_release release;
+      PrecomputedKernelSource source(data, n_total, subset);
+      result = exact::fit_exact(source, labels, s, control);
+    }
+  } else {
+    Kernel kernel{kernel_type_from_name(kernel_name), param<double>(params, "gamma"),
+                  param<double>(params, "coef0"), param<int>(params, "degree")};
+    kernel.validate();
+    result = visit_data(X, [&](const auto& view) {
+      for (Index r : subset) require(r >= 0 && r < view.rows(), "rows index out of range");
+      // The view points into arrays the caller keeps alive; no Python
+      // object is touched until the GIL is re-acquired.
+      py::gil_scoped_release release;
+      ViewKernelSource<std::decay_t<decltype(view)>> source(view, kernel, subset, n_jobs);
+      return exact::fit_exact(source, labels, s, control);
+    });
+  }
+  py::dict out;
+  out["alpha"] = to_numpy(std::move(result.alpha));
+  out["intercept"] = result.intercept;
+  out["objective"] = result.objective;
+  out["iterations"] = result.iterations;
+  out["status"] = result.converged ? "converged" : "max_iter";
+  out["max_violation"] = result.max_violation;
+  out["cache_hits"] = result.cache.hits;
+  out["cache_misses"] = result.cache.misses;
+  out["kernel_columns_computed"] =
+      static_cast<std::int64_t>(std::llround(result.cache.kernel_evaluations /
+                                             static_cast<double>(std::max<std::size_t>(labels.size(), 1))));
+  out["seconds"] = result.seconds;
+  out["inner_iterations"] = result.inner_iterations;
+  out["smo_fallbacks"] = result.smo_fallbacks;
+  return out;
+}
+
+}  // namespace
+
+void register_exact(py::module_& m) {
+  m.def("fit_exact", &py_fit_exact, py::arg("X"), py::arg("y"), py::arg("params"),
+        py::arg("rows") = py::none(),
+        "Binary C-SVC dual by ALFPGM or SMO; see budgetsvm/exact/fit.hpp.\n\n"
+        "Returns a dict: alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
+        "iterations, status ('converged'|'max_iter'), max_violation, cache_hits,\n"
+        "cache_misses, kernel_columns_computed (kernel values / n), seconds,\n"
+        "inner_iterations, smo_fallbacks.");
+  m.def("exact_defaults", &exact_defaults,
+        "Default pWSS settings: pairs, delta_alpha, min_alpha_opt, max_alpha_opt, min_alpha_check");
+}
+
+}  // namespace budgetsvm::python

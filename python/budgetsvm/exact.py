@@ -1,0 +1,786 @@
+"""Exact kernel SVM: ``SVC``, a drop-in replacement for ``sklearn.svm.SVC``.
+
+The binary C-SVM dual ``min 1/2 a^T Q a - e^T a`` subject to ``y^T a = 0``,
+``0 <= a_i <= C_i`` is solved in C++ (``_core.fit_exact``) by ALFPGM with
+pWSS working sets of ``pairs`` pairs (papers/alfpgm-augmented-lagrangian-fpgm)
+or by an SMO reference path (``solver="smo"``), both with an LRU kernel cache
+of ``cache_size`` MB. Multi-class problems are split one-vs-one exactly as
+LIBSVM does it (same pair order, same signs, same attribute layout), so that
+``dual_coef_``, ``intercept_`` and the predictions agree with scikit-learn's
+``SVC`` up to the solver tolerance. Probability estimates follow LIBSVM too:
+Platt scaling fitted on 5-fold cross-validated decision values and pairwise
+coupling (``_platt``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Union
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+from ._data import as_supported, core_view, resolve_gamma
+from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
+
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+SOLVERS = ("alfpgm", "smo")
+
+#: Default of ``min_alpha_check``: the j search of pWSS looks at the whole of
+#: I_low (0 = no limit), the exact-core default.
+DEFAULT_MIN_ALPHA_CHECK = 0
+
+#: Folds of the internal cross-validation for Platt scaling (as LIBSVM).
+_PROBABILITY_FOLDS = 5
+
+
+def _resolve_n_jobs(n_jobs: Optional[int]) -> int:
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"n_jobs must be None or an integer; got {n_jobs!r}.")
+    if n_jobs == 0:
+        raise ValueError("n_jobs == 0 has no meaning; use None, a positive count or -1 for all cores.")
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)
+
+
+def _check_real(name: str, value: Any, *, positive: bool = False, non_negative: bool = False) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {value!r}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite; got {value!r}.")
+    if positive and value <= 0:
+        raise ValueError(f"{name} must be > 0; got {value!r}.")
+    if non_negative and value < 0:
+        raise ValueError(f"{name} must be >= 0; got {value!r}.")
+    return value
+
+
+def _check_int(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def _ovr_from_ovo(dec: np.ndarray, n_classes: int) -> np.ndarray:
+    """One-vs-rest scores from one-vs-one decision values (as scikit-learn).
+
+    Votes (pair (i, j) votes i when its value is >= 0, else j) plus the summed
+    confidences mapped monotonically into (-1/3, 1/3), which breaks ties
+    between equal vote counts without overturning any vote difference.
+    """
+    n = dec.shape[0]
+    votes = np.zeros((n, n_classes))
+    confidence = np.zeros((n, n_classes))
+    p = 0
+    for i in range(n_classes):
+        for j in range(i + 1, n_classes):
+            confidence[:, i] += dec[:, p]
+            confidence[:, j] -= dec[:, p]
+            wins_i = dec[:, p] >= 0
+            votes[wins_i, i] += 1
+            votes[~wins_i, j] += 1
+            p += 1
+    return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+
+class SVC(ClassifierMixin, BaseEstimator):
+    """Exact kernel SVM classifier (C-SVC), a drop-in replacement for ``sklearn.svm.SVC``.
+
+    Solves the same problem as LIBSVM's C-SVC, by ALFPGM (large working sets of
+    ``pairs`` pairs, each sub-problem solved by an augmented Lagrangian with a
+    fast projected gradient inner loop; Hamid Torrealba et al.) or by SMO
+    (``solver="smo"``, our LIBSVM-equivalent reference). Both stop at the same
+    KKT tolerance ``tol`` as LIBSVM, so the optimum, the support vectors and
+    the predictions agree with ``sklearn.svm.SVC`` up to that tolerance.
+    Multi-class problems are solved one-vs-one, with LIBSVM's pair order,
+    signs and attribute layout.
+
+    Memory: the kernel cache (``cache_size`` MB) plus O(n) per binary
+    problem; no n x n matrix is formed, except for ``kernel="precomputed"``
+    (the user's matrix, read in place) and for a callable kernel, whose Gram
+    matrix ``kernel(X, X)`` is computed once in ``fit`` (8 n^2 bytes: fine for
+    some ten thousand samples, not beyond).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Regularisation parameter, > 0; class ``c`` uses ``C * class_weight_[c]``.
+    kernel : {"linear", "poly", "rbf", "sigmoid", "precomputed"} or callable, default="rbf"
+        ``linear``: ``<x, z>``; ``rbf``: ``exp(-gamma ||x - z||^2)``;
+        ``poly``: ``(gamma <x, z> + coef0)^degree``;
+        ``sigmoid``: ``tanh(gamma <x, z> + coef0)`` (not positive semi-definite
+        in general: the solver then stops at a KKT point or at ``max_iter``);
+        ``precomputed``: ``X`` is the (n_samples, n_samples) kernel matrix in
+        ``fit`` and (n_test, n_samples) in prediction; a callable
+        ``kernel(A, B)`` returns the (len(A), len(B)) kernel matrix.
+    degree : int, default=3
+        Degree of the polynomial kernel, >= 0.
+    gamma : {"scale", "auto"} or float, default="scale"
+        Kernel coefficient of ``rbf``, ``poly`` and ``sigmoid``:
+        ``"scale"`` = ``1 / (n_features * X.var())``, ``"auto"`` = ``1 / n_features``.
+    coef0 : float, default=0.0
+        Constant term of ``poly`` and ``sigmoid``.
+    shrinking : bool, default=True
+        Whether the solver may shrink the active set (variables at a bound are
+        re-checked before stopping, so the optimum is the same).
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values (as
+        LIBSVM; five more fits per class pair) to enable ``predict_proba``.
+    tol : float, default=1e-3
+        Stop when the maximal KKT violation is below ``tol`` (LIBSVM's ``-e``).
+    cache_size : float, default=200
+        Kernel cache size in MB.
+    class_weight : dict or "balanced", default=None
+        Multipliers of ``C`` per class; ``"balanced"`` uses
+        ``n_samples / (n_classes * np.bincount(y))``.
+    verbose : bool or int, default=0
+        Print one line per binary problem solved when true.
+    max_iter : int, default=-1
+        Bound on the decomposition rounds per binary problem (-1: LIBSVM's
+        bound ``max(10^7, 100 n)``). A problem stopped by it gives
+        ``fit_status_ = 1`` and a ``ConvergenceWarning``.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Shape of ``decision_function`` for more than two classes: one column
+        per class (``ovr``, derived from the one-vs-one values) or one per
+        class pair (``ovo``, LIBSVM's values).
+    break_ties : bool, default=False
+        With ``decision_function_shape="ovr"`` and more than two classes,
+        ``predict`` takes the argmax of ``decision_function`` instead of the
+        first class among those with the most votes.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the cross-validation split of ``probability=True`` and the solver.
+    solver : {"alfpgm", "smo"}, default="alfpgm"
+        ``alfpgm``: ALFPGM with pWSS working sets; ``smo``: one pair per round,
+        second-order working set selection (LIBSVM's algorithm).
+    pairs : int, default=64
+        Pairs per ALFPGM working set (the paper uses 50 to 100).
+    n_jobs : int or None, default=None
+        Threads computing kernel columns (None: 1; -1: all cores).
+    delta_alpha : float, default=1e-6
+        pWSS MinMaxLimiter: an update of ``alpha_i`` smaller than this counts as
+        no change.
+    min_alpha_opt : int, default=5
+        pWSS MinMaxLimiter: rounds an index must have been in a working set
+        before it may be set aside at a bound.
+    max_alpha_opt : int, default=20
+        pWSS MinMaxLimiter: rounds after which an index is set aside.
+        Indices set aside are re-admitted and checked before the solver stops.
+    min_alpha_check : int, default=0
+        pWSS: the j search looks at only the first ``min_alpha_check``
+        candidates of I_low sorted by gradient (0: all of them).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors, grouped by class.
+    support_vectors_ : ndarray or sparse matrix of shape (n_SV, n_features)
+        Empty (0, 0) for ``kernel="precomputed"``; sparse after a sparse fit.
+    n_support_ : ndarray of shape (n_classes,), int32
+    dual_coef_ : ndarray or sparse matrix of shape (n_classes - 1, n_SV)
+        ``y_i alpha_i`` in LIBSVM's one-vs-one layout (sparse after a sparse fit).
+    intercept_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
+    coef_ : ndarray of shape (n_classes * (n_classes - 1) / 2, n_features)
+        Primal weights (``kernel="linear"`` only).
+    fit_status_ : int
+        0 if every binary problem converged, 1 if one stopped at ``max_iter``.
+    n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,), int32
+        Solver rounds per binary problem.
+    dual_objective_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
+        Final dual objective ``1/2 a^T Q a - e^T a`` per binary problem.
+    fit_details_ : list of dict
+        The solver's report per binary problem (time, cache hits and misses,
+        kernel columns computed, final KKT violation, ...).
+    probA_, probB_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
+        Platt's sigmoid per class pair (empty unless ``probability=True``).
+    shape_fit_ : tuple
+        Shape of the training ``X``.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm import SVC
+    >>> X = np.array([[-1.0, -1.0], [-2.0, -1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> y = np.array([1, 1, 2, 2])
+    >>> clf = SVC(kernel="rbf", gamma=0.5, random_state=0).fit(X, y)
+    >>> clf.predict([[-0.8, -1.0]])
+    array([1])
+    >>> clf.n_support_
+    array([2, 2], dtype=int32)
+    """
+
+    def __init__(
+        self,
+        *,
+        C: float = 1.0,
+        kernel: Union[str, Callable] = "rbf",
+        degree: int = 3,
+        gamma: Union[str, float] = "scale",
+        coef0: float = 0.0,
+        shrinking: bool = True,
+        probability: bool = False,
+        tol: float = 1e-3,
+        cache_size: float = 200,
+        class_weight: Optional[Union[dict, str]] = None,
+        verbose: int = 0,
+        max_iter: int = -1,
+        decision_function_shape: str = "ovr",
+        break_ties: bool = False,
+        random_state: Any = None,
+        solver: str = "alfpgm",
+        pairs: int = 64,
+        n_jobs: Optional[int] = None,
+        delta_alpha: float = 1e-6,
+        min_alpha_opt: int = 5,
+        max_alpha_opt: int = 20,
+        min_alpha_check: int = DEFAULT_MIN_ALPHA_CHECK,
+    ):
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.probability = probability
+        self.tol = tol
+        self.cache_size = cache_size
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.solver = solver
+        self.pairs = pairs
+        self.n_jobs = n_jobs
+        self.delta_alpha = delta_alpha
+        self.min_alpha_opt = min_alpha_opt
+        self.max_alpha_opt = max_alpha_opt
+        self.min_alpha_check = min_alpha_check
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
+    # ------------------------------------------------------------------ fit
+
+    def _check_params(self) -> Dict[str, Any]:
+        """Validate the constructor arguments; return the solver's params."""
+        if not (callable(self.kernel) or (isinstance(self.kernel, str) and self.kernel in KERNELS)):
+            raise ValueError(f"kernel must be one of {KERNELS} or a callable; got {self.kernel!r}.")
+        if not (isinstance(self.solver, str) and self.solver in SOLVERS):
+            raise ValueError(f"solver must be one of {SOLVERS}; got {self.solver!r}.")
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError(
+                f"decision_function_shape must be 'ovr' or 'ovo'; got {self.decision_function_shape!r}."
+            )
+        for name in ("shrinking", "probability", "break_ties"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool; got {getattr(self, name)!r}.")
+        if self.class_weight is not None and not (
+            isinstance(self.class_weight, dict) or self.class_weight == "balanced"
+        ):
+            raise ValueError(f"class_weight must be None, a dict or 'balanced'; got {self.class_weight!r}.")
+        max_iter = _check_int("max_iter", self.max_iter, -1)
+        if max_iter == 0:
+            raise ValueError("max_iter must be -1 (no limit) or >= 1; got 0.")
+        min_alpha_opt = _check_int("min_alpha_opt", self.min_alpha_opt, 1)
+        max_alpha_opt = _check_int("max_alpha_opt", self.max_alpha_opt, 1)
+        if max_alpha_opt < min_alpha_opt:
+            raise ValueError(
+                f"max_alpha_opt ({max_alpha_opt}) must be >= min_alpha_opt ({min_alpha_opt})."
+            )
+        if not isinstance(self.verbose, (bool, np.bool_)):
+            _check_int("verbose", self.verbose, 0)
+        return {
+            "C": _check_real("C", self.C, positive=True),
+            "weight_pos": 1.0,
+            "weight_neg": 1.0,
+            "kernel": "precomputed" if callable(self.kernel) else self.kernel,
+            "gamma": 1.0,
+            "degree": _check_int("degree", self.degree, 0),
+            "coef0": _check_real("coef0", self.coef0),
+            "tol": _check_real("tol", self.tol, positive=True),
+            "cache_size": _check_real("cache_size", self.cache_size, positive=True),
+            "solver": self.solver,
+            "pairs": _check_int("pairs", self.pairs, 1),
+            "delta_alpha": _check_real("delta_alpha", self.delta_alpha, non_negative=True),
+            "min_alpha_opt": min_alpha_opt,
+            "max_alpha_opt": max_alpha_opt,
+            "min_alpha_check": _check_int("min_alpha_check", self.min_alpha_check, 0),
+            "max_iter": max_iter,
+            "shrinking": bool(self.shrinking),
+            "n_jobs": _resolve_n_jobs(self.n_jobs),
+            "seed": 0,
+        }
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "SVC":
+        """Fit the SVM on training data.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
+            Training vectors (dense float32/float64 and CSR are read in place);
+            the kernel matrix for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample multipliers of ``C``. The solver takes one ``C`` per
+            class, so the weights must be equal within each class; samples
+            of weight <= 0 are left out (as LIBSVM does). Other weights raise
+            a ``ValueError``.
+
+        Returns
+        -------
+        self : SVC
+        """
+        params = self._check_params()
+        rng = check_random_state(self.random_state)
+        precomputed = params["kernel"] == "precomputed"
+        if sp.issparse(X) and self.kernel == "precomputed":
+            raise TypeError("Sparse precomputed kernels are not supported.")
+        if self.kernel == "precomputed":
+            X, y = validate_data(self, X, y, accept_sparse=False, dtype=np.float64, order="C")
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"Precomputed matrix must be a square matrix. Input is a {X.shape[0]}x{X.shape[1]} matrix."
+                )
+        else:
+            X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
+            X = as_supported(X)
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        if len(classes) < 2:
+            raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class.")
+        self.class_weight_ = compute_class_weight(self.class_weight, classes=classes, y=y)
+        n_samples = X.shape[0]
+
+        class_scale = np.ones(len(classes))
+        keep = None
+        if sample_weight is not None:
+            class_scale, keep = self._class_scale_from_sample_weight(sample_weight, y_index, len(classes), n_samples)
+
+        self._sparse = sp.issparse(X)
+        if callable(self.kernel):
+            self._fit_X = X  # the callable's second argument at training time
+            gram = np.ascontiguousarray(self.kernel(X, X), dtype=np.float64)
+            if gram.shape != (n_samples, n_samples):
+                raise ValueError(f"The kernel callable returned shape {gram.shape}; expected {(n_samples, n_samples)}.")
+            if not np.all(np.isfinite(gram)):
+                raise ValueError("The kernel callable returned NaN or infinity.")
+            solver_X = gram
+        else:
+            solver_X = X
+        if precomputed:
+            self._gamma = 0.0
+        else:
+            self._gamma = resolve_gamma(self.gamma, X)  # validated even where unused (linear)
+        params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
+        params["seed"] = int(rng.randint(np.iinfo(np.int32).max))
+
+        self.classes_ = classes
+        self.shape_fit_ = X.shape
+        self._fit_binary_problems(solver_X, y_index, class_scale, keep, params, rng)
+        return self
+
+    @staticmethod
+    def _class_scale_from_sample_weight(sample_weight, y_index, n_classes, n_samples):
+        sw = np.asarray(sample_weight, dtype=np.float64)
+        if sw.ndim != 1 or sw.shape[0] != n_samples:
+            raise ValueError(
+                f"sample_weight must have shape ({n_samples},); got {sw.shape}."
+            )
+        if not np.all(np.isfinite(sw)):
+            raise ValueError("sample_weight contains NaN or infinity.")
+        keep = sw > 0
+        if not np.any(keep):
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        scale = np.zeros(n_classes)
+        for c in range(n_classes):
+            w = sw[keep & (y_index == c)]
+            if w.size == 0:
+                continue
+            if not np.all(w == w[0]):
+                raise ValueError(
+                    "budgetsvm.SVC supports sample_weight only when it is equal within each class "
+                    "(the exact solver takes one C per class): use class_weight, or "
+                    "sklearn.svm.SVC for per-sample weights."
+                )
+            scale[c] = w[0]
+        remaining = np.unique(y_index[keep])
+        if remaining.size < 2:
+            raise ValueError(
+                "Only one class is left after removing samples with sample_weight <= 0; "
+                "SVC needs samples of at least two classes."
+            )
+        return scale, (None if np.all(keep) else keep)
+
+    def _solve(self, X_core, rows, y_pm, params):
+        """One binary problem through the core; rows=None means all of X."""
+        result = _core.fit_exact(X_core, y_pm, params, rows)
+        if self.verbose:
+            print(
+                f"[budgetsvm.SVC] {params['solver']}: {result['iterations']} rounds, "
+                f"objective {result['objective']:.6g}, {result['seconds']:.3f} s, status {result['status']}"
+            )
+        return result
+
+    def _fit_binary_problems(self, X, y_index, class_scale, keep, params, rng):
+        n_classes = len(self.classes_)
+        precomputed = params["kernel"] == "precomputed"
+        X_core = X if precomputed else core_view(X)
+        members: List[np.ndarray] = []
+        for c in range(n_classes):
+            idx = np.flatnonzero(y_index == c)
+            if keep is not None:
+                idx = idx[keep[idx]]
+            members.append(idx.astype(np.int64))
+        weighted = self.class_weight_ * class_scale
+
+        n_pairs = n_classes * (n_classes - 1) // 2
+        is_sv = np.zeros(X.shape[0], dtype=bool)
+        pair_alpha: List[np.ndarray] = []
+        intercept = np.empty(n_pairs)
+        n_iter = np.empty(n_pairs, dtype=np.int32)
+        objective = np.empty(n_pairs)
+        prob_a = np.empty(n_pairs if self.probability else 0)
+        prob_b = np.empty(n_pairs if self.probability else 0)
+        details = []
+        status_ok = True
+        p = 0
+        for i in range(n_classes):
+            for j in range(i + 1, n_classes):
+                rows = np.concatenate([members[i], members[j]])
+                y_pm = np.concatenate([np.ones(len(members[i])), -np.ones(len(members[j]))])
+                pair_params = dict(params, weight_pos=float(weighted[i]), weight_neg=float(weighted[j]))
+                if self.probability:
+                    prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, pair_params, rng)
+                if n_classes == 2 and keep is None:
+                    # all samples take part: no index list; labels in the order of X
+                    y_full = np.where(y_index == 0, 1.0, -1.0)
+                    result = self._solve(X_core, None, y_full, pair_params)
+                    alpha_rows = np.concatenate([members[0], members[1]])
+                    alpha = np.asarray(result["alpha"])[alpha_rows]
+                else:
+                    result = self._solve(X_core, rows, y_pm, pair_params)
+                    alpha = np.asarray(result["alpha"])
+                status_ok &= result["status"] == "converged"
+                is_sv[rows[alpha > 0]] = True
+                pair_alpha.append(alpha)
+                intercept[p] = result["intercept"]
+                n_iter[p] = result["iterations"]
+                objective[p] = result["objective"]
+                details.append({k: v for k, v in result.items() if k != "alpha"})
+                p += 1
+
+        # LIBSVM layout: support vectors grouped by class, ascending index within.
+        support = np.concatenate([m[is_sv[m]] for m in members])
+        n_support = np.array([np.count_nonzero(is_sv[m]) for m in members], dtype=np.int32)
+        position = np.full(X.shape[0], -1, dtype=np.int64)
+        position[support] = np.arange(support.size)
+        dual = np.zeros((n_classes - 1, support.size))
+        coef_by_pair = np.zeros((support.size, n_pairs))
+        p = 0
+        for i in range(n_classes):
+            for j in range(i + 1, n_classes):
+                alpha = pair_alpha[p]
+                ni = len(members[i])
+                for cls, other_row, part, sign in (
+                    (i, j - 1, alpha[:ni], 1.0),
+                    (j, i, alpha[ni:], -1.0),
+                ):
+                    member = members[cls]
+                    sv = is_sv[member]
+                    pos = position[member[sv]]
+                    dual[other_row, pos] = sign * part[sv]
+                    coef_by_pair[pos, p] = sign * part[sv]
+                p += 1
+        if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
+            raise ValueError(
+                "The dual coefficients or intercepts are not finite. The input data may contain "
+                "large values and need to be preprocessed."
+            )
+
+        self.support_ = support.astype(np.int32)
+        self.n_support_ = n_support
+        self._dual_coef_ = dual
+        self._intercept_ = intercept
+        self._coef_by_pair = coef_by_pair
+        if n_classes == 2:
+            # scikit-learn's binary convention: positive values mean classes_[1]
+            public_dual, self.intercept_ = -dual, -intercept
+        else:
+            public_dual, self.intercept_ = dual.copy(), intercept.copy()
+        if self.kernel == "precomputed":
+            self.support_vectors_ = np.empty((0, 0), dtype=np.float64)
+        else:
+            self.support_vectors_ = X[support] if not callable(self.kernel) else self._fit_X[support]
+        if self._sparse and not callable(self.kernel):
+            sparse_type = sp.csr_matrix if isinstance(X, sp.spmatrix) else sp.csr_array
+            self.dual_coef_ = sparse_type(public_dual)
+        else:
+            self.dual_coef_ = public_dual
+        self.n_iter_ = n_iter
+        self.dual_objective_ = objective
+        self.fit_details_ = details
+        self.probA_, self.probB_ = prob_a, prob_b
+        self.fit_status_ = 0 if status_ok else 1
+        if callable(self.kernel):
+            del self._fit_X
+        if not status_ok:
+            warnings.warn(
+                f"Solver terminated early (max_iter={self.max_iter}). Consider pre-processing your "
+                "data with StandardScaler or MinMaxScaler.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+    # ------------------------------------------------- Platt scaling in fit
+
+    def _platt_for_pair(self, X, X_core, rows, y_pm, params, rng):
+        """Platt's (A, B) from 5-fold cross-validated decision values (LIBSVM's procedure)."""
+        n = rows.size
+        perm = rng.permutation(n)
+        decision = np.empty(n)
+        cv_params = dict(params, max_iter=params["max_iter"])
+        for fold in range(_PROBABILITY_FOLDS):
+            begin = fold * n // _PROBABILITY_FOLDS
+            end = (fold + 1) * n // _PROBABILITY_FOLDS
+            test = perm[begin:end]
+            train = np.concatenate([perm[:begin], perm[end:]])
+            if test.size == 0:
+                continue
+            y_train = y_pm[train]
+            n_pos = np.count_nonzero(y_train > 0)
+            if n_pos == y_train.size:
+                decision[test] = 1.0
+                continue
+            if n_pos == 0:
+                decision[test] = -1.0
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                result = _core.fit_exact(X_core, y_train, cv_params, rows[train])
+            alpha = np.asarray(result["alpha"])
+            sv = alpha > 0
+            coef = (y_train[sv] * alpha[sv])[:, None]
+            sv_rows = rows[train][sv]
+            if self.kernel == "precomputed" or callable(self.kernel):
+                K = X[np.ix_(rows[test], sv_rows)]
+                decision[test] = K @ coef[:, 0] + result["intercept"]
+            else:
+                decision[test] = (
+                    self._kernel_times(as_supported(X[rows[test]]), as_supported(X[sv_rows]), coef)[:, 0]
+                    + result["intercept"]
+                )
+        return sigmoid_fit(decision, y_pm > 0)
+
+    # ------------------------------------------------------------ predict
+
+    def _kernel_times(self, Xq, SV, coef: np.ndarray) -> np.ndarray:
+        """K(Xq, SV) @ coef for supported Xq and SV, computed block by block in C++."""
+        coef = np.ascontiguousarray(coef, dtype=np.float64)
+        return _core.decision_function(
+            core_view(Xq), core_view(SV), coef, self.kernel, float(self._gamma) or 1.0,
+            int(self.degree), float(self.coef0), _resolve_n_jobs(self.n_jobs),
+        )
+
+    def _validate_for_predict(self, X):
+        check_is_fitted(self)
+        if self.kernel == "precomputed":
+            if sp.issparse(X):
+                raise TypeError("Sparse precomputed kernels are not supported.")
+            X = validate_data(self, X, accept_sparse=False, dtype=np.float64, order="C", reset=False)
+            if X.shape[1] != self.shape_fit_[0]:
+                raise ValueError(
+                    f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, "
+                    "the number of samples at training time"
+                )
+            return X
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
+        return as_supported(X)
+
+    def _ovo_decision(self, X) -> np.ndarray:
+        """LIBSVM's one-vs-one decision values (pair (i, j) positive means class i)."""
+        X = self._validate_for_predict(X)
+        coef = self._coef_by_pair
+        if self.kernel == "precomputed":
+            dec = X[:, self.support_] @ coef
+        elif callable(self.kernel):
+            K = np.asarray(self.kernel(X, self.support_vectors_), dtype=np.float64)
+            if K.shape != (X.shape[0], self.support_.size):
+                raise ValueError(
+                    f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], self.support_.size)}."
+                )
+            dec = K @ coef
+        else:
+            dec = self._kernel_times(X, as_supported(self.support_vectors_), coef)
+        return dec + self._intercept_
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Decision values of the samples in ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_train)
+
+        Returns
+        -------
+        dec : ndarray of shape (n_samples,) for two classes (positive means
+            ``classes_[1]``), else (n_samples, n_classes) for
+            ``decision_function_shape="ovr"`` or
+            (n_samples, n_classes * (n_classes - 1) / 2) for ``"ovo"`` (LIBSVM's
+            values: pair (i, j) is positive for class i).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+        >>> clf = SVC(kernel="linear").fit(X, [0, 0, 1, 1])
+        >>> bool(clf.decision_function([[5.0]])[0] > 0)
+        True
+        """
+        dec = self._ovo_decision(X)
+        if len(self.classes_) == 2:
+            return -dec[:, 0]
+        if self.decision_function_shape == "ovr":
+            return _ovr_from_ovo(dec, len(self.classes_))
+        return dec
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels of the samples in ``X`` (one-vs-one voting, as LIBSVM).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_train)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+        >>> SVC(kernel="linear").fit(X, ["a", "a", "b", "b"]).predict([[0.5], [3.5]])
+        array(['a', 'b'], dtype='<U1')
+        """
+        check_is_fitted(self)
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break_ties must be False when decision_function_shape is 'ovo'")
+        n_classes = len(self.classes_)
+        if self.break_ties and n_classes > 2:
+            return self.classes_.take(np.argmax(self.decision_function(X), axis=1))
+        dec = self._ovo_decision(X)
+        votes = np.zeros((dec.shape[0], n_classes), dtype=np.int64)
+        p = 0
+        for i in range(n_classes):
+            for j in range(i + 1, n_classes):
+                wins_i = dec[:, p] > 0  # LIBSVM: a zero value votes for j
+                votes[wins_i, i] += 1
+                votes[~wins_i, j] += 1
+                p += 1
+        return self.classes_.take(np.argmax(votes, axis=1))
+
+    def _check_proba(self) -> bool:
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities: Platt's sigmoid per pair, coupled (Wu, Lin, Weng 2004).
+
+        Like LIBSVM's, these come from a cross-validated calibration and can
+        disagree with ``predict`` on samples close to the boundary.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_train)
+
+        Returns
+        -------
+        P : ndarray of shape (n_samples, n_classes), columns in the order of ``classes_``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> rng = np.random.RandomState(0)
+        >>> X = np.r_[rng.randn(20, 2) - 2, rng.randn(20, 2) + 2]
+        >>> y = np.r_[np.zeros(20), np.ones(20)]
+        >>> clf = SVC(probability=True, random_state=0).fit(X, y)
+        >>> P = clf.predict_proba([[-3.0, -3.0], [3.0, 3.0]])
+        >>> bool(P[0, 0] > 0.8 and P[1, 1] > 0.8)
+        True
+        """
+        check_is_fitted(self)
+        if self.probA_.size == 0:
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError("predict_proba is not available when fitted with probability=False")
+        dec = self._ovo_decision(X)
+        r = sigmoid_predict(dec, self.probA_, self.probB_)
+        return pairwise_coupling(r, len(self.classes_))
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """Logarithm of ``predict_proba``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_train)
+
+        Returns
+        -------
+        log_P : ndarray of shape (n_samples, n_classes)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> rng = np.random.RandomState(0)
+        >>> X = np.r_[rng.randn(20, 2) - 2, rng.randn(20, 2) + 2]
+        >>> clf = SVC(probability=True, random_state=0).fit(X, np.r_[np.zeros(20), np.ones(20)])
+        >>> clf.predict_log_proba([[3.0, 3.0]]).shape
+        (1, 2)
+        """
+        return np.log(self.predict_proba(X))
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Primal weights ``w`` per class pair (linear kernel only).
+
+        Shape (n_classes * (n_classes - 1) / 2, n_features); for two classes
+        positive values favour ``classes_[1]`` (as ``dual_coef_``).
+        """
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self)
+        coef = np.asarray((self.support_vectors_.T @ self._coef_by_pair).T, dtype=np.float64)
+        if len(self.classes_) == 2:
+            coef = -coef
+        coef.flags.writeable = False
+        return coef
