@@ -23,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   });
 
   budgetsvm::python::register_data(m);
+  budgetsvm::python::register_linear(m);
 }

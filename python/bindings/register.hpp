@@ -6,5 +6,6 @@
 namespace budgetsvm::python {
 
 void register_data(pybind11::module_& m);  // bind_data.cpp: kernels, moments, svmlight
+void register_linear(pybind11::module_& m);  // bind_linear.cpp: linear SVM (dual CD, AVSF)
 
 }  // namespace budgetsvm::python

@@ -8,3 +8,7 @@
 #include "core/kernel.hpp"
 #include "core/random.hpp"
 #include "io/svmlight.hpp"
+#include "linear/dual_cd.hpp"
+#include "linear/loss.hpp"
+#include "linear/selection.hpp"
+#include "linear/train.hpp"
