@@ -8,9 +8,11 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 from ._core import __version__
 from .io import load_svmlight
 from .kernels import kernel_matrix
+from .linear import LinearSVC
 
 __all__ = [
     "__version__",
+    "LinearSVC",
     "kernel_matrix",
     "load_svmlight",
 ]
