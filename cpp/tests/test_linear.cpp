@@ -138,6 +138,22 @@ TEST_CASE("every policy and loss reaches a KKT point with the right objective") 
   }
 }
 
+TEST_CASE("auto hands over from shrinking to AVSF on wide data, and solves it") {
+  Problem P(60, 40, 11, 10.0, /*zero_rows=*/false);  // d >= n/2: the AVSF branch
+  for (bool squared : {false, true}) {
+    Options o;
+    o.tol = 1e-8;
+    o.auto_switch_sweeps = 2;
+    RunControl control;
+    const LossType loss = squared ? LossType::squared_hinge : LossType::hinge;
+    const Result r = solve(loss, SelectionType::auto_, P.csr_view(), P.y.data(), P.C.data(), o, control);
+    CHECK(r.stats.sweeps > 2);
+    CHECK(check_solution(P, r, squared, 0.0).violation < 1e-6);
+    const Result s = run(SelectionType::shrinking, loss, P.csr_view(), P, 1e-8);
+    CHECK_CLOSE(r.stats.dual_objective, s.stats.dual_objective, 1e-9 * std::fabs(s.stats.dual_objective));
+  }
+}
+
 TEST_CASE("dense and CSR views give the same run") {
   Problem P(200, 9, 2, 3.0);
   for (SelectionType sel : kSelections) {

@@ -61,9 +61,11 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         full sweep); ``"avsf"`` draws each sweep's coordinates in proportion
         to preferences that follow each coordinate's recent progress
         (Glasmachers and Dogan 2013); ``"uniform"`` sweeps over all
-        coordinates in random order; ``"auto"`` runs ``"shrinking"`` for the
-        first 50 sweeps and, if it has not converged by then, continues with
-        ``"avsf"`` from where it got.
+        coordinates in random order. ``"auto"`` (a rule derived from the
+        benchmark, see the README) uses ``"shrinking"`` when
+        ``n_features < n_samples / 2`` (there AVSF lost at every C), and
+        otherwise runs ``"shrinking"`` for 50 sweeps and, if it has not
+        converged by then, continues with ``"avsf"`` from where it got.
     tol : float, default=1e-3
         Stopping tolerance on the KKT violation (liblinear's ``-e``).
         **Differs from scikit-learn** (1e-4).

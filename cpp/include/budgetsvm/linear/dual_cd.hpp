@@ -49,8 +49,10 @@ struct Options {
   /// Stop as soon as the dual objective (maximisation form) reaches this
   /// value, checked at the end of each sweep. +inf = never.
   double target_objective = std::numeric_limits<double>::infinity();
-  /// selection="auto": full sweeps of Shrinking before it hands over to Avsf.
+  /// selection="auto" (selection.hpp): sweeps of Shrinking before it hands
+  /// over to Avsf, and the smallest d / n at which it hands over at all.
   std::int64_t auto_switch_sweeps = 50;
+  double auto_min_feature_ratio = 0.5;
 
   void validate() const {
     require(std::isfinite(tol) && tol > 0, "tol must be a positive finite number");
@@ -165,6 +167,7 @@ class DualState {
   }
 
   Index size() const { return n_; }
+  Index features() const { return d_; }
   const std::vector<Index>& eligible() const { return eligible_; }
   Result result(Stats stats) && {
     // Recompute the sums exactly (the running sums drift a little).
