@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "../core/data_view.hpp"
 #include "dual_cd.hpp"
 #include "loss.hpp"
 #include "selection.hpp"
