@@ -25,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
   budgetsvm::python::register_data(m);
   budgetsvm::python::register_budget(m);
   budgetsvm::python::register_exact(m);
+  budgetsvm::python::register_linear(m);
 }

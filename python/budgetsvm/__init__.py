@@ -10,12 +10,14 @@ from .budgeted import BudgetedSVC, merge_solution
 from .exact import SVC
 from .io import load_svmlight
 from .kernels import kernel_matrix
+from .linear import LinearSVC
 
 __all__ = [
     "BudgetedSVC",
     "merge_solution",
     "SVC",
     "__version__",
+    "LinearSVC",
     "kernel_matrix",
     "load_svmlight",
 ]

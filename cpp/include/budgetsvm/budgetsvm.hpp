@@ -23,3 +23,7 @@
 #include "exact/smo.hpp"
 #include "exact/wss.hpp"
 #include "io/svmlight.hpp"
+#include "linear/dual_cd.hpp"
+#include "linear/loss.hpp"
+#include "linear/selection.hpp"
+#include "linear/train.hpp"

@@ -1,0 +1,164 @@
+// Training entry points of the linear SVM: one binary problem with a chosen
+// loss and selection policy, and one-vs-rest multi-class training with the
+// classes solved in parallel threads.
+//
+// One-vs-rest follows liblinear (and scikit-learn's LinearSVC): with two
+// classes one problem is solved, class 1 positive, C_i = C w_{y_i} s_i;
+// with K > 2 classes problem k has y_i = +1 for class k and -1 otherwise,
+// C_i = C s_i w_k for the positives and C s_i for the rest (class weights
+// scale the positive class only, as liblinear does), s_i = sample weight.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../core/data_view.hpp"
+#include "dual_cd.hpp"
+#include "loss.hpp"
+#include "selection.hpp"
+
+namespace budgetsvm::linear {
+
+enum class SelectionType { uniform, shrinking, avsf, auto_ };
+
+inline SelectionType selection_from_name(const std::string& name) {
+  if (name == "uniform") return SelectionType::uniform;
+  if (name == "shrinking") return SelectionType::shrinking;
+  if (name == "avsf") return SelectionType::avsf;
+  if (name == "auto") return SelectionType::auto_;
+  throw std::invalid_argument("selection must be 'auto', 'avsf', 'shrinking' or 'uniform'; got '" +
+                              name + "'");
+}
+
+inline LossType loss_from_name(const std::string& name) {
+  if (name == "hinge") return LossType::hinge;
+  if (name == "squared_hinge") return LossType::squared_hinge;
+  throw std::invalid_argument("loss must be 'hinge' or 'squared_hinge'; got '" + name + "'");
+}
+
+/// Solves one binary problem with the Selection policy and the Loss.
+template <class Selection, class Loss, class View>
+Result solve(const View& X, const double* y, const double* C, const Options& options,
+             RunControl& control) {
+  options.validate();
+  DualState<View> state(X, y, C, Loss{}, options);
+  Random rng(options.seed);
+  Stats stats = Selection::run(state, options, rng, control);
+  return std::move(state).result(stats);
+}
+
+template <class Loss, class View>
+Result solve(SelectionType selection, const View& X, const double* y, const double* C,
+             const Options& options, RunControl& control) {
+  switch (selection) {
+    case SelectionType::uniform:
+      return solve<Uniform, Loss>(X, y, C, options, control);
+    case SelectionType::shrinking:
+      return solve<Shrinking, Loss>(X, y, C, options, control);
+    case SelectionType::avsf:
+      return solve<Avsf, Loss>(X, y, C, options, control);
+    case SelectionType::auto_:
+      return solve<Auto, Loss>(X, y, C, options, control);
+  }
+  throw std::invalid_argument("unknown selection");
+}
+
+/// Solves one binary problem, dispatching on the loss and the policy.
+template <class View>
+Result solve(LossType loss, SelectionType selection, const View& X, const double* y,
+             const double* C, const Options& options, RunControl& control) {
+  if (loss == LossType::hinge) return solve<Hinge>(selection, X, y, C, options, control);
+  return solve<SquaredHinge>(selection, X, y, C, options, control);
+}
+
+/// One-vs-rest over K >= 2 classes. labels[i] in [0, K); class_weight has
+/// K entries, sample_weight n entries. Returns one Result per problem
+/// (1 for K = 2, else K). Problems run on n_jobs threads; the calling thread
+/// only polls `control` (Ctrl-C must be checked there) and stops the workers.
+template <class View>
+std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, int n_classes,
+                                double C, const std::vector<double>& class_weight,
+                                const std::vector<double>& sample_weight, LossType loss,
+                                SelectionType selection, const Options& options, int n_jobs,
+                                RunControl& control) {
+  const Index n = X.rows();
+  require(n_classes >= 2, "one-vs-rest needs at least two classes");
+  require(static_cast<Index>(labels.size()) == n, "labels must have one entry per sample");
+  require(static_cast<Index>(sample_weight.size()) == n, "sample_weight must have one entry per sample");
+  require(static_cast<int>(class_weight.size()) == n_classes, "class_weight must have one entry per class");
+  require(std::isfinite(C) && C > 0, "C must be a positive finite number");
+  options.validate();
+  for (int label : labels) require(label >= 0 && label < n_classes, "label index out of range");
+  const int n_problems = n_classes == 2 ? 1 : n_classes;
+  std::vector<Result> results(static_cast<std::size_t>(n_problems));
+
+  auto solve_problem = [&](int k, RunControl& ctl) {
+    const int positive = n_classes == 2 ? 1 : k;
+    std::vector<double> y(static_cast<std::size_t>(n)), Ci(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      const int label = labels[u];
+      y[u] = label == positive ? 1.0 : -1.0;
+      const double cw = (n_classes == 2 || label == positive) ? class_weight[static_cast<std::size_t>(label)] : 1.0;
+      Ci[u] = C * cw * sample_weight[u];
+    }
+    Options opt = options;
+    opt.seed = options.seed + static_cast<std::uint64_t>(k);
+    results[static_cast<std::size_t>(k)] = solve(loss, selection, X, y.data(), Ci.data(), opt, ctl);
+  };
+
+  const int threads = std::max(1, std::min(n_jobs, n_problems));
+  if (threads == 1) {
+    for (int k = 0; k < n_problems; ++k) solve_problem(k, control);
+    return results;
+  }
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::atomic<int> running{threads};
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      RunControl worker([&stop] { return stop.load(std::memory_order_relaxed); }, 0.02);
+      try {
+        for (int k = next++; k < n_problems && !stop.load(); k = next++) solve_problem(k, worker);
+      } catch (...) {
+        errors[static_cast<std::size_t>(t)] = std::current_exception();
+        stop = true;
+      }
+      --running;
+    });
+  }
+  std::exception_ptr interrupted;
+  while (running.load() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (interrupted) continue;
+    try {
+      control.poll_now();
+    } catch (...) {
+      interrupted = std::current_exception();
+      stop = true;
+    }
+  }
+  for (auto& th : pool) th.join();
+  if (interrupted) std::rethrow_exception(interrupted);
+  // A worker's own error first; the others then stopped with Interrupted.
+  for (auto& e : errors) {
+    if (!e) continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const Interrupted&) {
+    } catch (...) {
+      throw;
+    }
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return results;
+}
+
+}  // namespace budgetsvm::linear

@@ -1,0 +1,94 @@
+// Bindings of the linear SVM solver (budgetsvm/linear): translation only.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "budgetsvm/linear/train.hpp"
+#include "data.hpp"
+#include "register.hpp"
+
+namespace budgetsvm::python {
+
+namespace {
+
+const char* status_name(linear::Status s) {
+  switch (s) {
+    case linear::Status::converged:
+      return "converged";
+    case linear::Status::max_iter_reached:
+      return "max_iter_reached";
+    case linear::Status::target_reached:
+      return "target_reached";
+  }
+  return "unknown";
+}
+
+py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::array::forcecast> labels,
+                        int n_classes, double C,
+                        py::array_t<double, py::array::c_style | py::array::forcecast> class_weight,
+                        py::array_t<double, py::array::c_style | py::array::forcecast> sample_weight,
+                        const std::string& loss, const std::string& selection, double tol,
+                        std::int64_t max_iter, double bias_scale, std::uint64_t seed, int n_jobs,
+                        double target_objective, std::int64_t auto_switch_sweeps) {
+  linear::Options options;
+  options.tol = tol;
+  options.max_iter = max_iter;
+  options.bias_scale = bias_scale;
+  options.seed = seed;
+  options.target_objective = target_objective;
+  options.auto_switch_sweeps = auto_switch_sweeps;
+  const auto loss_type = linear::loss_from_name(loss);
+  const auto selection_type = linear::selection_from_name(selection);
+  std::vector<int> label_vec(labels.data(), labels.data() + labels.size());
+  std::vector<double> cw(class_weight.data(), class_weight.data() + class_weight.size());
+  std::vector<double> sw(sample_weight.data(), sample_weight.data() + sample_weight.size());
+  RunControl control = python_run_control();  // built under the GIL, used without it
+  std::vector<linear::Result> results;
+  Index n = 0, d = 0;
+  visit_data(X, [&](const auto& view) {
+    n = view.rows();
+    d = view.cols();
+    // Safe without the GIL: the view points into arrays that X keeps alive
+    // (the caller holds X), and the solver touches no Python object; the
+    // run control re-acquires the GIL only to check for Ctrl-C.
+    py::gil_scoped_release release;
+    results = linear::one_vs_rest(view, label_vec, n_classes, C, cw, sw, loss_type, selection_type,
+                                  options, n_jobs, control);
+  });
+  const auto P = static_cast<py::ssize_t>(results.size());
+  py::array_t<double> W({P, static_cast<py::ssize_t>(d + 1)});
+  py::array_t<double> A({P, static_cast<py::ssize_t>(n)});
+  auto w = W.mutable_unchecked<2>();
+  auto a = A.mutable_unchecked<2>();
+  py::list stats;
+  for (py::ssize_t k = 0; k < P; ++k) {
+    const auto& r = results[static_cast<std::size_t>(k)];
+    for (py::ssize_t j = 0; j <= d; ++j) w(k, j) = r.w[static_cast<std::size_t>(j)];
+    for (py::ssize_t i = 0; i < n; ++i) a(k, i) = r.alpha[static_cast<std::size_t>(i)];
+    py::dict s;
+    s["sweeps"] = r.stats.sweeps;
+    s["steps"] = r.stats.steps;
+    s["dual_objective"] = r.stats.dual_objective;
+    s["kkt_violation"] = r.stats.kkt_violation;
+    s["status"] = status_name(r.stats.status);
+    stats.append(s);
+  }
+  return py::make_tuple(W, A, stats);
+}
+
+}  // namespace
+
+void register_linear(py::module_& m) {
+  m.def("linear_fit", &py_linear_fit, py::arg("X"), py::arg("labels"), py::arg("n_classes"),
+        py::arg("C"), py::arg("class_weight"), py::arg("sample_weight"), py::arg("loss"),
+        py::arg("selection"), py::arg("tol"), py::arg("max_iter"), py::arg("bias_scale"),
+        py::arg("seed"), py::arg("n_jobs"),
+        py::arg("target_objective") = std::numeric_limits<double>::infinity(),
+        py::arg("auto_switch_sweeps") = 50,
+        "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats)");
+}
+
+}  // namespace budgetsvm::python
