@@ -377,6 +377,7 @@ def report(out, command):
         lines.append("")
         lines.append(f"{name}: 3-fold CV accuracy of SVC (C = 2^5) on {cv['n']:,} training points by gamma: "
                      + ", ".join(f"{k}: {100*v:.2f}%" for k, v in cv["scores"].items()))
+    lines += ["", "## Summary (B = 500, lookup-wd merging, median of seeds)", ""] + summary(out)
     # main table
     lines += ["", "## Accuracy, time and merging", ""]
     lines += ["Per data set and budget: BSCA (3 epochs) and BSGD (epochs as given) with each merge method; merge "
@@ -416,6 +417,26 @@ def report(out, command):
                   + " (1 = linear).", "", "![scaling](budgeted_scaling.png)"]
     lines += ["", "## Test accuracy over training time (B = 500)", "", "![accuracy over time](budgeted.png)", ""]
     (RESULTS / "budgeted.md").write_text("\n".join(lines) + "\n")
+
+
+def summary(out):
+    """The short table for the README: B = 500, lookup-wd, medians."""
+    lines = ["| data | BSCA 3 ep: acc % / s | BSGD 3 ep: acc % / s | Nystroem+SGD: acc % / s | exact SVC: acc % / s | SVC s / BSCA s |",
+             "|---|---|---|---|---|---|"]
+    for name, e in out["datasets"].items():
+        cells = []
+        for solver in ("bsca", "bsgd"):
+            rs = [r for r in e["runs"] if r["budget"] == 500 and r["solver"] == solver and r["merge_method"] == "lookup-wd"]
+            cells.append(f"{pct(median([r['accuracy'] for r in rs]))} / {median([r['seconds'] for r in rs]):.2f}")
+        ny = e["nystroem"].get(500) or e["nystroem"].get("500")
+        cells.append(f"{pct(ny['accuracy'])} / {ny['seconds']:.2f}")
+        s = e["svc"]
+        sub = f" (on {s['n_train']:,} of {s['n_full']:,})" if s["subsampled"] else ""
+        cells.append(f"{pct(s['accuracy'])} / {s['seconds']:.1f}{sub}")
+        bsca = median([r["seconds"] for r in e["runs"] if r["budget"] == 500 and r["solver"] == "bsca" and r["merge_method"] == "lookup-wd"])
+        cells.append("-" if s["subsampled"] else f"{s['seconds'] / bsca:.0f}x")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def targets(out):
