@@ -325,7 +325,10 @@ def plots(out):
                 pts = e["curves"][solver]
                 ax.plot([p["seconds"] for p in pts], [100 * p["accuracy"] for p in pts], style, label=solver.upper())
             if e["svc"] and not e["svc"]["subsampled"]:
-                ax.axhline(100 * e["svc"]["accuracy"], color="grey", lw=0.8, ls=":", label="exact SVC")
+                exact = 100 * e["svc"]["accuracy"]
+                ax.axhline(exact, color="grey", lw=0.8, ls=":", label="exact SVC")
+                low, high = ax.get_ylim()
+                ax.set_ylim(low, max(high, exact + 0.05 * (high - low)))
             ax.set_title(f"{name} (B = 500)")
             ax.set_xlabel("training time [s]")
             ax.set_ylabel("test accuracy [%]")

@@ -120,3 +120,14 @@ def test_console_entry_point_help():
     assert "--data FILE" in result.stdout and "--quick" in result.stdout
     result = subprocess.run([sys.executable, "-m", "budgetsvm.cli"], capture_output=True, text=True, check=True)
     assert "demo" in result.stdout
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import budgetsvm.budgeted
+    import budgetsvm.demo
+
+    for module in (budgetsvm.budgeted, budgetsvm.demo):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
