@@ -292,12 +292,44 @@ def scaling(quick):
             rows.append({"n": n, "solver": solver, "seconds": median(times), "accuracy": median(accs),
                          "us_per_point": 1e6 * median(times) / n})
             log(f"  scaling n={n} {solver}: {median(times):.2f}s acc {100*median(accs):.2f}%")
+    memory = [memory_probe(n) for n in sizes]
+    for m in memory:
+        log(f"  memory n={m['n']}: peak beyond the input {m['extra_mb']:.1f} MB")
     fits = {}
     for solver in ("bsca", "bsgd"):
         pts = [(r["n"], r["seconds"]) for r in rows if r["solver"] == solver]
         slope = np.polyfit(np.log([p[0] for p in pts]), np.log([p[1] for p in pts]), 1)[0]
         fits[solver] = float(slope)
-    return {"rows": rows, "loglog_slope": fits, "budget": 100, "C": 32.0, "gamma": 2.0, "epochs": 1}
+    return {"rows": rows, "loglog_slope": fits, "budget": 100, "C": 32.0, "gamma": 2.0, "epochs": 1, "memory": memory}
+
+
+MEMORY_PROBE = """
+import re, sys
+import numpy as np
+from budgetsvm import BudgetedSVC
+from budgetsvm.demo import checkerboard
+def status():
+    text = open("/proc/self/status").read()
+    return {k: int(re.search(k + r":\\s+(\\d+)", text).group(1)) for k in ("VmRSS", "VmHWM")}
+n = int(sys.argv[1])
+X, y = checkerboard(n, 0)
+BudgetedSVC(budget=10, epochs=1, random_state=0).fit(X[:1000], y[:1000])  # warm up (tables, threads)
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # reset the peak RSS to the current RSS
+before = status()["VmRSS"]
+BudgetedSVC(budget=100, C=32.0, gamma=2.0, epochs=1, random_state=0).fit(X, y)
+print((status()["VmHWM"] - before) * 1024, X.nbytes)
+"""
+
+
+def memory_probe(n):
+    """Peak resident memory of fit beyond the input (Linux /proc; a fresh process)."""
+    try:
+        out = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(n)], capture_output=True, text=True, check=True)
+        extra, data = map(int, out.stdout.split())
+    except (OSError, subprocess.CalledProcessError, ValueError) as error:
+        return {"n": n, "extra_mb": float("nan"), "input_mb": float("nan"), "error": str(error)}
+    return {"n": n, "extra_mb": extra / 2**20, "input_mb": data / 2**20, "bytes_per_point": extra / n}
 
 
 def save(out):
@@ -416,6 +448,12 @@ def report(out, command):
                   "| n | solver | train s | us per point | test acc % |", "|---|---|---|---|---|"]
         for r in sc["rows"]:
             lines.append(f"| {r['n']:,} | {r['solver'].upper()} | {r['seconds']:.3f} | {r['us_per_point']:.2f} | {pct(r['accuracy'])} |")
+        if sc.get("memory"):
+            lines += ["", "Peak resident memory of `fit` beyond the input (BSCA, B = 100; fresh process, peak reset "
+                      "after the data is made): O(n) for the dual variables, the epoch permutation and the labels.", "",
+                      "| n | input MB | extra peak MB | bytes per point |", "|---|---|---|---|"]
+            for m in sc["memory"]:
+                lines.append(f"| {m['n']:,} | {m['input_mb']:.1f} | {m['extra_mb']:.1f} | {m.get('bytes_per_point', float('nan')):.0f} |")
         lines += ["", "Slope of log(time) over log(n): " + ", ".join(f"{k.upper()} {v:.2f}" for k, v in sc["loglog_slope"].items())
                   + " (1 = linear).", "", "![scaling](budgeted_scaling.png)"]
     lines += ["", "## Test accuracy over training time (B = 500)", "", "![accuracy over time](budgeted.png)", ""]
