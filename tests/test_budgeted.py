@@ -462,6 +462,10 @@ def test_verbose_prints_a_progress_line_per_epoch(capsys):
     assert "SVs" in lines[0] and "merges" in lines[0] and "elapsed" in lines[0]
     BudgetedSVC(budget=10, epochs=3, verbose=0, random_state=0).fit(X, y)
     assert capsys.readouterr().err == ""
+    BudgetedSVC(budget=10, epochs=2, verbose=True, random_state=0).fit(X, y)
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2
+    with pytest.raises(ValueError, match="verbose must be >= 0"):
+        BudgetedSVC(verbose=-1).fit(X, y)
 
 
 # ---------------------------------------------------------------- merge_solution

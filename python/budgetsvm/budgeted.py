@@ -403,7 +403,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         params = self._solver_params()
-        verbose = _check_number("verbose", self.verbose, integer=True, low=0)
+        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
+        verbose = _check_number("verbose", verbose, integer=True, low=0)
         X, y = validate_data(
             self,
             X,
