@@ -120,3 +120,28 @@ def test_console_entry_point_help():
     assert "--data FILE" in result.stdout and "--quick" in result.stdout
     result = subprocess.run([sys.executable, "-m", "budgetsvm.cli"], capture_output=True, text=True, check=True)
     assert "demo" in result.stdout
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import budgetsvm.budgeted
+    import budgetsvm.demo
+
+    for module in (budgetsvm.budgeted, budgetsvm.demo):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_demo_on_a_shared_multiclass_data_set(capsys):
+    from conftest import dataset_path
+
+    train, test = dataset_path("dna.scale.bz2"), dataset_path("dna.scale.t.bz2")
+    assert main(["demo", "--data", str(train), "--test", str(test), "--budget", "50", "--gamma", "0.01", "--C", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "2,000 train / 1,186 test points" in out
+    rows = _table_rows(out)
+    assert [r[0].split()[0] for r in rows] == ["BSCA", "BSGD", "SVC"]
+    assert rows[0][2] <= 3 * 50 and rows[1][2] <= 50  # one-vs-rest BSCA: a budget per class
+    assert "one-vs-rest" in out
+    assert min(r[1] for r in rows) > 0.8  # three classes; chance is about 0.5

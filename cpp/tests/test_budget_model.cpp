@@ -304,6 +304,58 @@ TEST_CASE("merging picks the best same-sign partner and merges as the formulas s
   }
 }
 
+TEST_CASE("multi-class merging (pruned search) finds the exhaustive optimum") {
+  const Index d = 4, B = 40;
+  const Kernel kernel{KernelType::rbf, 1.2, 0.0, 3};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const MatrixXd X = random_matrix(B + 1, d, 100 + seed);
+    ViewRows<Dense> rows(Dense(X.data(), B + 1, d));
+    const int c_out = 4;
+    BudgetModel model(d, B, c_out, kernel);
+    Random rng(seed);
+    SampleRow row;
+    MatrixXd betas(B + 1, c_out);
+    for (Index i = 0; i <= B; ++i) {
+      // Crammer-Singer-like rows (+eta, -eta) plus merged-looking dense rows
+      betas.row(i).setZero();
+      if (i % 3) {
+        betas(i, static_cast<Index>(rng.below(c_out))) += 0.2 + rng.uniform();
+        betas(i, static_cast<Index>(rng.below(c_out))) -= 0.2 + rng.uniform();
+      } else {
+        for (int c = 0; c < c_out; ++c) betas(i, c) = rng.uniform() - 0.5;
+      }
+      rows.load(i, row);
+      model.add(row, betas.row(i).data());
+    }
+    Index a = 0;
+    for (Index j = 1; j <= B; ++j)
+      if (betas.row(j).squaredNorm() < betas.row(a).squaredNorm()) a = j;
+    double best = 1e300;
+    for (Index j = 0; j <= B; ++j) {
+      if (j == a) continue;
+      const double kappa = std::exp(-1.2 * (X.row(a) - X.row(j)).squaredNorm());
+      const double A = betas.row(a).squaredNorm(), D = betas.row(j).squaredNorm(), C = betas.row(a).dot(betas.row(j));
+      best = std::min(best, A + D + 2 * C * kappa - merge::solve_multiclass(A, C, D, kappa, 1e-9).second);
+    }
+    MergeMaintenance<merge::LookupWdSolver> merger(model, merge::LookupWdSolver{&merge::lookup_table(400)}, 1e-9);
+    Counters counters;
+    merger.reduce(model, counters, nullptr);
+    CHECK(counters.merges == 1);
+    // ||Delta||^2 = ||w - w'||^2 from kernel values of the old and new models
+    MatrixXd sv_new, beta_new;
+    model.export_to(sv_new, beta_new);
+    auto k = [&](const auto& u, const auto& v) { return std::exp(-1.2 * (u - v).squaredNorm()); };
+    double delta2 = 0;
+    for (Index i = 0; i <= B; ++i)
+      for (Index j = 0; j <= B; ++j) delta2 += betas.row(i).dot(betas.row(j)) * k(X.row(i), X.row(j));
+    for (Index i = 0; i <= B; ++i)
+      for (Index j = 0; j < B; ++j) delta2 -= 2 * betas.row(i).dot(beta_new.row(j)) * k(X.row(i), sv_new.row(j));
+    for (Index i = 0; i < B; ++i)
+      for (Index j = 0; j < B; ++j) delta2 += beta_new.row(i).dot(beta_new.row(j)) * k(sv_new.row(i), sv_new.row(j));
+    CHECK_CLOSE(delta2, best, 1e-8 * (1 + best));
+  }
+}
+
 TEST_CASE("sq_norm tracking through maintenance matches ||w||^2 recomputed") {
   const Index d = 3, B = 5;
   const MatrixXd X = random_matrix(20, d, 13);

@@ -289,8 +289,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         Statistics at the end of every epoch, counted from the start of
         training: ``epoch``, ``steps``, ``sv_added``, ``merges``,
         ``removals``, ``projections``, ``maintenance_seconds``, ``seconds``;
-        and the state then: ``n_support``, ``objective`` (BSCA's dual
-        objective for binary problems; NaN where not computed).
+        and the state then: ``n_support``, ``objective`` (the solver's
+        objective where it computes one, else NaN).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -403,7 +403,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         params = self._solver_params()
-        verbose = _check_number("verbose", self.verbose, integer=True, low=0)
+        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
+        verbose = _check_number("verbose", verbose, integer=True, low=0)
         X, y = validate_data(
             self,
             X,
@@ -444,7 +445,6 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
         self.fit_stats_["stopped_early"] = bool(result["stopped_early"])
         self._fitted_kernel = (params["kernel"], params["gamma"], params["degree"], params["coef0"])
-        self._n_jobs = params["n_jobs"]
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -478,7 +478,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
                 gamma,
                 degree,
                 coef0,
-                self._n_jobs,
+                effective_n_jobs(self.n_jobs),
             )
         if scores.shape[1] == 1:
             return scores[:, 0]

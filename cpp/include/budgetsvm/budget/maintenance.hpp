@@ -293,10 +293,37 @@ class MergeMaintenance {
       if (v < na) na = v, a = j;
     }
     model.kernel_row_of_sv(a, kappa_.data());
+    // Pruning by a lower bound: F(h) <= (sqrt(A) p + sqrt(D) q)^2, whose
+    // maximum over h is the binary problem with m' = sqrt(A) / (sqrt(A) +
+    // sqrt(D)): (sqrt(A) + sqrt(D))^2 g*(m', kappa)^2, g*^2 from the WD
+    // table. So cost >= A + D + 2 C kappa - that, minus a slack far above
+    // the table's interpolation error; only candidates whose bound beats
+    // the best exact cost so far get the exact 1-D search.
+    const merge::LookupTable& table = merge::lookup_table(400);
+    const double sqrt_a = std::sqrt(na);
+    lower_.resize(static_cast<std::size_t>(n));
+    Index first = -1;
+    for (Index j = 0; j < n; ++j) {
+      double D = 0.0, Cab = 0.0;
+      for (int c = 0; c < c_out; ++c) {
+        const double bj = model.coef(c)[j];
+        D += bj * bj;
+        Cab += bj * model.coef(c)[a];
+      }
+      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
+      const double total = sqrt_a + std::sqrt(D);
+      double bound = std::numeric_limits<double>::infinity();
+      if (j != a && total > 0.0) {
+        const double m = sqrt_a / total;
+        const double g2 = m * m + (1 - m) * (1 - m) + 2 * m * (1 - m) * kappa - table.wd(m, kappa);
+        bound = na + D + 2.0 * Cab * kappa - total * total * (g2 + 1e-4);
+      }
+      lower_[static_cast<std::size_t>(j)] = bound;
+      if (j != a && (first < 0 || bound < lower_[static_cast<std::size_t>(first)])) first = j;
+    }
     Index best = -1;
     double best_cost = std::numeric_limits<double>::infinity(), best_h = 0.0;
-    for (Index j = 0; j < n; ++j) {
-      if (j == a) continue;
+    auto exact = [&](Index j) {
       double D = 0.0, Cab = 0.0;
       for (int c = 0; c < c_out; ++c) {
         const double bj = model.coef(c)[j];
@@ -307,7 +334,10 @@ class MergeMaintenance {
       const auto [h, F] = merge::solve_multiclass(na, Cab, D, kappa, eps_);
       const double cost = na + D + 2.0 * Cab * kappa - F;
       if (cost < best_cost) best_cost = cost, best = j, best_h = h;
-    }
+    };
+    exact(first);
+    for (Index j = 0; j < n; ++j)
+      if (j != a && j != first && lower_[static_cast<std::size_t>(j)] < best_cost) exact(j);
     const double kappa = std::clamp(kappa_[static_cast<std::size_t>(best)], 0.0, 1.0);
     const double lk = merge::safe_log(kappa);
     const double a2 = (1.0 - best_h) * (1.0 - best_h), b2 = best_h * best_h;
@@ -356,7 +386,7 @@ class MergeMaintenance {
 
   HSolver solver_;
   double eps_;
-  std::vector<double> kappa_, row_, z_, beta_;
+  std::vector<double> kappa_, row_, z_, beta_, lower_;
 };
 
 }  // namespace budgetsvm::budget
