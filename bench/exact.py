@@ -254,6 +254,36 @@ def sweep(bench: Bench, full: Dict[str, Any], sizes: List[int], quick: bool) -> 
     return out
 
 
+def multiclass(bench: Bench, quick: bool) -> Dict[str, Any]:
+    """letter (26 classes, one-vs-one: 325 binary problems): scikit-learn vs budgetsvm.SVC, one run each."""
+    from sklearn.svm import SVC as SkSVC
+
+    X, y = budgetsvm.load_svmlight(data_dir() / "letter.scale.bz2", n_features=16)
+    Xt, yt = budgetsvm.load_svmlight(data_dir() / "letter.scale.t.bz2", n_features=16)
+    X, Xt = X.toarray(), Xt.toarray()
+    if quick:
+        X, y = X[:3000], y[:3000]
+    C, gamma = 16.0, 2.0
+    out: Dict[str, Any] = dict(name="letter", n_train=X.shape[0], n_test=Xt.shape[0], n_classes=len(np.unique(y)),
+                               C=C, gamma=gamma, solvers={})
+    reference = None
+    for label, make in [("sklearn", lambda: SkSVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB)),
+                        ("alfpgm p=64", lambda: budgetsvm.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB)),
+                        ("smo", lambda: budgetsvm.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB, solver="smo"))]:
+        clf = make()
+        t = time.perf_counter()
+        clf.fit(X, y)
+        seconds = time.perf_counter() - t
+        pred = clf.predict(Xt)
+        if reference is None:
+            reference = pred
+        out["solvers"][label] = dict(seconds=seconds, n_sv=int(clf.support_.size), accuracy=float(np.mean(pred == yt)),
+                                     agreement=float(np.mean(pred == reference)))
+        print(f"  letter     {label:15s}      : {seconds:8.2f} s  SV {clf.support_.size}  "
+              f"acc {np.mean(pred == yt):.4f}   [{time.perf_counter() - bench.start:6.0f} s]", flush=True)
+    return out
+
+
 def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: str, path: Path) -> None:
     import matplotlib
 
@@ -293,7 +323,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     plt.close(fig)
 
 
-def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) -> None:
+def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, multi=None) -> None:
     lines = [
         "# Exact kernel SVM: budgetsvm.SVC vs LIBSVM",
         "",
@@ -363,6 +393,17 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) 
             lines.append(f"| {row['n']} | {row['sklearn']:.2f} | {row['alfpgm p=64']:.2f} | "
                          f"{row['alfpgm p=64'] / row['sklearn']:.2f} |")
         lines.append("")
+    if multi:
+        sk = multi["solvers"]["sklearn"]
+        lines += [f"## Multi-class: letter, n = {multi['n_train']} train, {multi['n_test']} test, "
+                  f"{multi['n_classes']} classes (one-vs-one: {multi['n_classes'] * (multi['n_classes'] - 1) // 2} "
+                  f"binary problems), C = {multi['C']}, gamma = {multi['gamma']}, one run each", "",
+                  "| solver | time (s) | ratio vs sklearn | SVs | test acc. | same prediction as sklearn |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for label, x in multi["solvers"].items():
+            lines.append(f"| {label} | {x['seconds']:.2f} | {x['seconds'] / sk['seconds']:.2f} | {x['n_sv']} | "
+                         f"{100 * x['accuracy']:.2f} | {100 * x['agreement']:.2f}% |")
+        lines.append("")
     lines += [f"![time vs n]({png})", ""]
     path.write_text("\n".join(lines))
 
@@ -371,6 +412,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="3000-row subsamples, one run each")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-multiclass", dest="multiclass", action="store_false",
+                        help="skip the multi-class run on letter")
     parser.add_argument("--budget-minutes", type=float, default=40.0,
                         help="the second pass (medians, SMO, other p, sweep) stops starting runs after this")
     parser.add_argument("--datasets", default=",".join(DATASETS))
@@ -390,6 +433,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     sweep_rows: List[Dict[str, Any]] = []
     png = f"{stem}_time_vs_n.png"
     bench = Bench(60.0 * args.budget_minutes)
+    multi: Dict[str, Any] = {}
 
     def write_all() -> None:
         for name, d in data.items():
@@ -397,8 +441,9 @@ def main(argv: Optional[List[str]] = None) -> None:
                                  layout=d["layout"], density=d["density"], C=d["C"], gamma=d["gamma"],
                                  solvers=bench.summary(name))
         meta["elapsed_seconds"] = time.perf_counter() - bench.start
-        (out_dir / f"{stem}.json").write_text(json.dumps(dict(meta=meta, results=results, sweep=sweep_rows), indent=1))
-        write_markdown(meta, results, sweep_rows, args.sweep, out_dir / f"{stem}.md", png)
+        (out_dir / f"{stem}.json").write_text(
+            json.dumps(dict(meta=meta, results=results, sweep=sweep_rows, multiclass=multi), indent=1))
+        write_markdown(meta, results, sweep_rows, args.sweep, out_dir / f"{stem}.md", png, multi)
         plot(results, sweep_rows, args.sweep, out_dir / png)
 
     data: Dict[str, Dict[str, Any]] = {}
@@ -438,6 +483,9 @@ def main(argv: Optional[List[str]] = None) -> None:
                     s = bench.summary(args.sweep)
                     sweep_rows.append({"n": full["X"].shape[0], "sklearn": s["sklearn"]["seconds"],
                                        "alfpgm p=64": s["alfpgm p=64"]["seconds"]})
+            write_all()
+        if args.multiclass and bench.affordable(0 if args.quick else 90):
+            multi.update(multiclass(bench, args.quick))
     write_all()
     print(f"wrote {out_dir / (stem + '.md')}")
 
