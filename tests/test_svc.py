@@ -321,6 +321,10 @@ def test_per_sample_weights_raise_a_clear_error():
         SVC().fit(X, y, sample_weight=sw)
     with pytest.raises(ValueError, match="shape"):
         SVC().fit(X, y, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="some class"):
+        SVC().fit(X, y, sample_weight=(y > 0).astype(float))
+    with pytest.raises(ValueError, match="one class is left"):
+        SVC().fit(X, y, sample_weight=(y == 2).astype(float))
 
 
 def test_probability_is_calibrated_like_libsvm():
