@@ -350,6 +350,14 @@ class KernelCache {
     stats_.kernel_evaluations += static_cast<double>(rows.size()) * static_cast<double>(cols.size());
   }
 
+  /// Column j if stored complete, else nullptr; no change to the LRU order
+  /// or the counters. Valid until the next fetch.
+  const float* peek_complete(Index j) const {
+    const int s = slot_of_[static_cast<std::size_t>(j)];
+    if (s < 0 || !slots_[static_cast<std::size_t>(s)].complete) return nullptr;
+    return slots_[static_cast<std::size_t>(s)].data.get();
+  }
+
   /// Whether column j is stored (complete, or partial of this epoch); no
   /// change to the LRU order.
   bool contains(Index j) const {
