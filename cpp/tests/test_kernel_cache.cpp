@@ -60,19 +60,22 @@ struct Data {
 void check_source(const KernelColumnSource& src, const Data& D, const Kernel& k,
                   const std::vector<Index>& subset, double tol) {
   const Index n = src.size();
-  std::vector<Index> cols, rows;
-  for (Index t = 0; t < n; t += 2) cols.push_back(t);
+  std::vector<Index> many, rows;
+  for (Index t = 0; t < n; t += 2) many.push_back(t);
   for (Index t = 0; t < n; ++t) rows.push_back(t);
-  std::vector<std::vector<float>> store(cols.size(), std::vector<float>(static_cast<std::size_t>(n)));
-  std::vector<float*> out;
-  for (auto& s : store) out.push_back(s.data());
-  src.compute(cols, rows.data(), n, out.data());
   const auto map = [&](Index t) { return subset.empty() ? t : subset[static_cast<std::size_t>(t)]; };
-  for (std::size_t c = 0; c < cols.size(); ++c)
-    for (Index t = 0; t < n; ++t) {
-      const double expected = D.kernel(k, map(t), map(cols[c]));  // float storage: relative
-      CHECK_CLOSE(store[c][static_cast<std::size_t>(t)], expected, tol * (1.0 + std::fabs(expected)));
-    }
+  // Wide blocks (GEMM / sparse loop) and one or two columns (direct dots).
+  for (const std::vector<Index>& cols : {many, std::vector<Index>{1}, std::vector<Index>{n - 1, 0}}) {
+    std::vector<std::vector<float>> store(cols.size(), std::vector<float>(static_cast<std::size_t>(n)));
+    std::vector<float*> out;
+    for (auto& s : store) out.push_back(s.data());
+    src.compute(cols, rows.data(), n, out.data());
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      for (Index t = 0; t < n; ++t) {
+        const double expected = D.kernel(k, map(t), map(cols[c]));  // float storage: relative
+        CHECK_CLOSE(store[c][static_cast<std::size_t>(t)], expected, tol * (1.0 + std::fabs(expected)));
+      }
+  }
   for (Index t = 0; t < n; ++t) CHECK_CLOSE(src.diagonal()[t], D.kernel(k, map(t), map(t)), tol);
 }
 

@@ -89,13 +89,23 @@ using BlockF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 /// is that of storing the value as float anyway.
 inline void dots_to_kernel(const Kernel& kernel, MatrixXd& G, const VectorXd& norm_rows,
                            const VectorXd& norm_cols, BlockF& K) {
+  const Index rows = G.rows(), cols = G.cols();
+  K.resize(rows, cols);
   switch (kernel.type) {
     case KernelType::rbf: {
-      // ||x_r - z_c||^2 = |x_r|^2 + |z_c|^2 - 2 <x_r, z_c>, clamped at 0
-      const auto distance =
-          ((-2.0 * G.array()).rowwise() + norm_cols.transpose().array()).colwise() +
-          norm_rows.array();
-      K = (distance.max(0.0) * (-kernel.gamma)).cast<float>().exp().matrix();
+      // -gamma ||x_r - z_c||^2 = -gamma (|x_r|^2 + |z_c|^2 - 2 <x_r, z_c>),
+      // the distance clamped at 0; plain loops over contiguous rows, then
+      // one exp over the whole contiguous block (Eigen's packet exp).
+      const double g = -kernel.gamma;
+      for (Index r = 0; r < rows; ++r) {
+        const double* dot = G.row(r).data();
+        float* k = K.row(r).data();
+        const double nr = norm_rows[r];
+        for (Index c = 0; c < cols; ++c)
+          k[c] = static_cast<float>(g * std::max(0.0, nr + norm_cols[c] - 2.0 * dot[c]));
+      }
+      Eigen::Map<Eigen::ArrayXf> flat(K.data(), rows * cols);
+      flat = flat.exp();
       return;
     }
     case KernelType::linear: break;
@@ -155,8 +165,9 @@ class ViewKernelSource final : public KernelColumnSource {
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
     MatrixXd Yt;  // sparse X: one contiguous row of m values per feature
+    constexpr Index kFewColumns = 4;
     const bool sparse_loop = View::is_sparse && !densify_;
-    if (sparse_loop) Yt = Y.transpose();
+    if (sparse_loop && m > kFewColumns) Yt = Y.transpose();
     detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
       constexpr Index chunk = 256;
       MatrixXd Xc, G;
@@ -168,7 +179,14 @@ class ViewKernelSource final : public KernelColumnSource {
         G.resize(size, m);
         chunk_norms.resize(size);
         for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
-        if (sparse_loop) {
+        if (m <= kFewColumns) {
+          // A pair or so of columns: dot products straight from the view
+          // (gathering the rows would cost as much as the products).
+          for (Index r = 0; r < size; ++r) {
+            const Index x = row(rows[start + r]);
+            for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
+          }
+        } else if (sparse_loop) {
           // One axpy of a contiguous row of Yt per stored entry.
           G.setZero();
           for (Index r = 0; r < size; ++r) {
@@ -330,6 +348,14 @@ class KernelCache {
                         float* const* out) {
     source_.compute(cols, rows.data(), static_cast<Index>(rows.size()), out);
     stats_.kernel_evaluations += static_cast<double>(rows.size()) * static_cast<double>(cols.size());
+  }
+
+  /// Column j if stored complete, else nullptr; no change to the LRU order
+  /// or the counters. Valid until the next fetch.
+  const float* peek_complete(Index j) const {
+    const int s = slot_of_[static_cast<std::size_t>(j)];
+    if (s < 0 || !slots_[static_cast<std::size_t>(s)].complete) return nullptr;
+    return slots_[static_cast<std::size_t>(s)].data.get();
   }
 
   /// Whether column j is stored (complete, or partial of this epoch); no

@@ -109,9 +109,18 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   const std::size_t p = static_cast<std::size_t>(std::max(pairs, 1));
   const std::size_t n_first = std::min(up.size(), p);
   std::partial_sort(up.begin(), up.begin() + static_cast<std::ptrdiff_t>(n_first), up.end());
-  // Only candidates below the best i can pair with anything.
   std::size_t n_low = low.size();
-  if (min_alpha_check > 0) {
+  if (min_alpha_check == 0) {
+    // Only candidates below the best i can pair with anything: near the
+    // optimum these are few, and every j search scans them only (kept in
+    // index order, so ties resolve as in second_order_pair).
+    const double q_top = -up[0].first;
+    std::size_t kept = 0;
+    for (const auto& e : low)
+      if (e.first < q_top) low[kept++] = e;
+    low.resize(kept);
+    n_low = kept;
+  } else {
     n_low = std::min(low.size(), static_cast<std::size_t>(min_alpha_check) + 2 * p);
     std::partial_sort(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(n_low), low.end());
   }
