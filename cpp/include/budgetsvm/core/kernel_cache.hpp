@@ -52,7 +52,7 @@ namespace detail {
 /// parallel threads when the work is large enough to pay for them.
 template <class F>
 void parallel_ranges(Index n, int jobs, double work, F&& f) {
-  const int threads = (jobs > 1 && work > 2.0e5) ? static_cast<int>(std::min<Index>(jobs, n)) : 1;
+  const int threads = (jobs > 1 && work > 1.0e6) ? static_cast<int>(std::min<Index>(jobs, n)) : 1;
   if (threads <= 1) {
     f(Index{0}, n);
     return;

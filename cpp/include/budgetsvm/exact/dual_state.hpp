@@ -45,9 +45,9 @@ class DualState {
   /// un-shrinking invalidates the partial columns). Otherwise columns are
   /// always complete and shrinking saves selection and gradient work only.
   DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg,
-            bool partial_columns = true)
+            bool partial_columns = true, int jobs = 1)
       : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()),
-        partial_columns_(partial_columns) {
+        partial_columns_(partial_columns), jobs_(std::max(1, jobs)) {
     require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
     upper_.resize(y.size());
     for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
@@ -236,25 +236,35 @@ class DualState {
   }
 
  private:
-  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions.
+  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions, in
+  // threads (disjoint ranges of positions) when the work is large.
   void add_columns(const std::vector<Index>& positions, const std::vector<double>& coef,
                    const std::vector<const float*>& cols, std::vector<double>& target) const {
     if (coef.empty()) return;
     const std::size_t m = coef.size();
-    std::size_t c = 0;
-    // Four columns per pass over the positions: fewer passes over G.
-    for (; c + 4 <= m; c += 4) {
-      const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
-      const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
-      for (Index t : positions)
-        target[static_cast<std::size_t>(t)] +=
-            y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
-    }
-    for (; c < m; ++c) {
-      const float* col = cols[c];
-      const double a = coef[c];
-      for (Index t : positions) target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
-    }
+    const double work = static_cast<double>(m) * static_cast<double>(positions.size());
+    detail::parallel_ranges(static_cast<Index>(positions.size()), jobs_, work, [&](Index begin, Index end) {
+      const Index* pos = positions.data();
+      std::size_t c = 0;
+      // Four columns per pass over the positions: fewer passes over G.
+      for (; c + 4 <= m; c += 4) {
+        const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
+        const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+        for (Index k = begin; k < end; ++k) {
+          const Index t = pos[k];
+          target[static_cast<std::size_t>(t)] +=
+              y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
+        }
+      }
+      for (; c < m; ++c) {
+        const float* col = cols[c];
+        const double a = coef[c];
+        for (Index k = begin; k < end; ++k) {
+          const Index t = pos[k];
+          target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
+        }
+      }
+    });
   }
   void add_columns_all(const std::vector<double>& coef, const std::vector<const float*>& cols,
                        std::vector<double>& target) const {
@@ -273,6 +283,7 @@ class DualState {
   bool unshrunk_once_ = false;
   std::vector<double> coef_, status_sign_;
   bool partial_columns_ = true;
+  int jobs_ = 1;
   std::vector<const float*> coef_cols_, full_cols_, status_cols_;
   std::vector<Index> status_changed_;
 };
