@@ -3,10 +3,11 @@ LIBSVM (scikit-learn's SVC and libsvm-official), side by side in one process.
 
 For every data set: training time, dual objective, number of support vectors,
 test accuracy and (ours) kernel cache hit rate, at the same C, gamma,
-tol = 1e-3 and cache size 200 MB for every solver. The headline solvers
-(scikit-learn, ALFPGM p=64 on 1 and 2 threads) run --repeat times, interleaved,
-and report the median; the others run once. Then a time-vs-n sweep on
-subsamples of a9a, and the plot (the ALFPGM paper's Figure 5).
+tol = 1e-3 and cache size 200 MB for every solver. Pass 1 runs scikit-learn,
+ALFPGM p=64 (1 and 2 threads) and libsvm-official once on every data set;
+pass 2, while --budget-minutes lasts, repeats scikit-learn and ALFPGM p=64
+(median of --repeat), then runs our SMO and ALFPGM p=16 and p=128, then a
+time-vs-n sweep on subsamples of a9a; then the plot (the ALFPGM paper's Figure 5).
 
 All solvers get the same matrices: dense float64 where the data set is dense
 (ijcnn1, cod-rna, covtype), CSR otherwise; libsvm-official always gets the CSR
@@ -183,10 +184,13 @@ def run_libsvm(d) -> Dict[str, Any]:
 
 # --------------------------------------------------------------- the run
 
-
-HEADLINE = [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1))]
-SINGLES = [("alfpgm p=64 j2", dict(pairs=64, n_jobs=2)), ("libsvm", {}), ("smo", {}),
-           ("alfpgm p=16", dict(pairs=16, n_jobs=1)), ("alfpgm p=128", dict(pairs=128, n_jobs=1))]
+# Pass 1 (every data set, one run each): the headline pair, two threads, LIBSVM.
+MANDATORY = [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1)), ("alfpgm p=64 j2", dict(pairs=64, n_jobs=2)),
+             ("libsvm", {})]
+# Pass 2, while the time budget lasts: more runs of the headline pair (for
+# the median), our SMO and ALFPGM with other p.
+OPTIONAL = [("smo", {}), ("alfpgm p=16", dict(pairs=16, n_jobs=1)), ("alfpgm p=128", dict(pairs=128, n_jobs=1))]
+LABELS = [label for label, _ in MANDATORY + OPTIONAL]
 
 
 def run_config(d, label: str, kw: Dict[str, Any]) -> Dict[str, Any]:
@@ -199,53 +203,84 @@ def run_config(d, label: str, kw: Dict[str, Any]) -> Dict[str, Any]:
     return run_ours(d, "alfpgm", **kw)
 
 
-def bench_dataset(d, repeat: int, repeat_below: float) -> Dict[str, Any]:
-    runs: Dict[str, List[Dict[str, Any]]] = {label: [] for label, _ in HEADLINE + SINGLES}
+class Bench:
+    """Runs configurations, keeps every run, and says whether the budget allows one more."""
 
-    def one(label, kw, tag):
+    def __init__(self, budget_seconds: float):
+        self.start = time.perf_counter()
+        self.budget = budget_seconds
+        self.runs: Dict[str, Dict[str, List[Dict[str, Any]]]] = {}
+
+    def affordable(self, estimate: float) -> bool:
+        return time.perf_counter() - self.start + estimate <= self.budget
+
+    def run(self, d, label: str, kw: Dict[str, Any], tag: str = "") -> Dict[str, Any]:
         res = run_config(d, label, kw)
-        runs[label].append(res)
+        self.runs.setdefault(d["name"], {}).setdefault(label, []).append(res)
         hit = f"  cache hits {res['cache_hit_rate']:.3f}" if "cache_hit_rate" in res else ""
         print(f"  {d['name']:10s} {label:15s} {tag:6s}: {res['seconds']:8.2f} s  obj {res['objective']:.8g}  "
-              f"SV {res['n_sv']}  acc {res['accuracy']:.4f}{hit}", flush=True)
+              f"SV {res['n_sv']}  acc {res['accuracy']:.4f}{hit}   [{time.perf_counter() - self.start:6.0f} s]",
+              flush=True)
+        return res
 
-    # headline pair interleaved: scikit-learn, ALFPGM p=64 on one thread
-    for r in range(repeat):
-        for label, kw in HEADLINE:
-            one(label, kw, f"rep {r + 1}")
-        if r == 0 and runs["sklearn"][0]["seconds"] > repeat_below:
-            print(f"  (first scikit-learn run over {repeat_below:.0f} s: one run only)", flush=True)
-            break
-    for label, kw in SINGLES:
-        one(label, kw, "")
-    summary = {}
-    for label, results in runs.items():
-        s = dict(results[0])
-        s["seconds"] = statistics.median(x["seconds"] for x in results)
-        s["all_seconds"] = [x["seconds"] for x in results]
-        summary[label] = s
-    return summary
+    def summary(self, name: str) -> Dict[str, Any]:
+        out = {}
+        for label in LABELS:
+            results = self.runs.get(name, {}).get(label)
+            if not results:
+                continue
+            s = dict(results[0])
+            s["seconds"] = statistics.median(x["seconds"] for x in results)
+            s["all_seconds"] = [x["seconds"] for x in results]
+            out[label] = s
+        return out
 
 
-def sweep(name: str, sizes: List[int], quick: bool) -> List[Dict[str, Any]]:
-    full = load(name, quick=False)
+def sweep(bench: Bench, full: Dict[str, Any], sizes: List[int], quick: bool) -> List[Dict[str, Any]]:
+    """Training time of scikit-learn and ALFPGM p=64 on nested random subsamples."""
     out = []
-    rng = np.random.RandomState(2)
-    perm = rng.permutation(full["X_csr"].shape[0])
+    perm = np.random.RandomState(2).permutation(full["X_csr"].shape[0])
     for n in sizes:
         n = min(n, len(perm))
         idx = np.sort(perm[:n])
-        d = dict(full)
-        d["X_csr"], d["y"] = full["X_csr"][idx], full["y"][idx]
-        d["X"] = full["X"][idx]
+        d = dict(full, name=f"{full['name']}[{n}]")
+        d["X_csr"], d["y"], d["X"] = full["X_csr"][idx], full["y"][idx], full["X"][idx]
         if quick:
             d["Xt"], d["yt"] = full["Xt"][:2000], full["yt"][:2000]
         row = {"n": n}
         for label, kw in [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1))]:
-            res = run_config(d, label, kw)
-            row[label] = res["seconds"]
-            print(f"  sweep {name} n={n:6d} {label:12s}: {res['seconds']:8.2f} s", flush=True)
+            row[label] = bench.run(d, label, kw, "sweep")["seconds"]
         out.append(row)
+    return out
+
+
+def multiclass(bench: Bench, quick: bool) -> Dict[str, Any]:
+    """letter (26 classes, one-vs-one: 325 binary problems): scikit-learn vs budgetsvm.SVC, one run each."""
+    from sklearn.svm import SVC as SkSVC
+
+    X, y = budgetsvm.load_svmlight(data_dir() / "letter.scale.bz2", n_features=16)
+    Xt, yt = budgetsvm.load_svmlight(data_dir() / "letter.scale.t.bz2", n_features=16)
+    X, Xt = X.toarray(), Xt.toarray()
+    if quick:
+        X, y = X[:3000], y[:3000]
+    C, gamma = 16.0, 2.0
+    out: Dict[str, Any] = dict(name="letter", n_train=X.shape[0], n_test=Xt.shape[0], n_classes=len(np.unique(y)),
+                               C=C, gamma=gamma, solvers={})
+    reference = None
+    for label, make in [("sklearn", lambda: SkSVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB)),
+                        ("alfpgm p=64", lambda: budgetsvm.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB)),
+                        ("smo", lambda: budgetsvm.SVC(C=C, gamma=gamma, tol=TOL, cache_size=CACHE_MB, solver="smo"))]:
+        clf = make()
+        t = time.perf_counter()
+        clf.fit(X, y)
+        seconds = time.perf_counter() - t
+        pred = clf.predict(Xt)
+        if reference is None:
+            reference = pred
+        out["solvers"][label] = dict(seconds=seconds, n_sv=int(clf.support_.size), accuracy=float(np.mean(pred == yt)),
+                                     agreement=float(np.mean(pred == reference)))
+        print(f"  letter     {label:15s}      : {seconds:8.2f} s  SV {clf.support_.size}  "
+              f"acc {np.mean(pred == yt):.4f}   [{time.perf_counter() - bench.start:6.0f} s]", flush=True)
     return out
 
 
@@ -262,8 +297,8 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
               "alfpgm p=64": ("tab:blue", "D"), "alfpgm p=64 j2": ("tab:cyan", "v")}
     ax = axes[0]
     for label, (color, marker) in styles.items():
-        ax.plot(range(len(names)), [results[k]["solvers"][label]["seconds"] for k in names], marker=marker,
-                color=color, label=label)
+        times = [results[k]["solvers"].get(label, {}).get("seconds", np.nan) for k in names]
+        ax.plot(range(len(names)), times, marker=marker, color=color, label=label)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels([f"{k}\nn={n}" for k, n in zip(names, ns)], fontsize=8)
     ax.set_yscale("log")
@@ -288,7 +323,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     plt.close(fig)
 
 
-def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) -> None:
+def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, multi=None) -> None:
     lines = [
         "# Exact kernel SVM: budgetsvm.SVC vs LIBSVM",
         "",
@@ -297,10 +332,12 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) 
         f"budgetsvm commit {meta['commit']}. Command: `{meta['command']}`.",
         "",
         f"Gaussian kernel, tol = {TOL}, cache 200 MB for every solver. Times are wall-clock seconds of `fit` "
-        f"(for libsvm-official: `svm_train` on a prepared `svm_problem`, one OpenMP thread). Median of up to "
-        f"{meta['repeat']} interleaved runs for scikit-learn and ALFPGM p=64 on one thread (one run where "
-        f"scikit-learn's first takes over {meta['repeat_below']:.0f} s; the runs are listed in the JSON); one run "
-        "for the others. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
+        "(for libsvm-official: `svm_train` on a prepared `svm_problem`, one OpenMP thread). A first pass runs "
+        "scikit-learn, ALFPGM p=64 (1 and 2 threads) and libsvm-official once on every data set; a second pass, "
+        f"within a time budget of {meta['budget_minutes']:.0f} minutes, adds runs of scikit-learn and ALFPGM p=64 "
+        f"(up to {meta['repeat']} each, interleaved; the table gives the median, the column `runs` their number, "
+        "the JSON every time), then our SMO and ALFPGM with p = 16 and 128; what the budget did not allow is "
+        "marked `not run`. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
         "by the same code from its support vectors, coefficients and intercept. `j2` = `n_jobs=2` (2 threads "
         "computing kernel columns; the machine has 2 cores shared with other jobs, so this is a lower bound "
         "on what a second core gives).",
@@ -313,6 +350,8 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) 
     ]
     for name, r in results.items():
         s = r["solvers"]
+        if not all(k in s for k in ("alfpgm p=64", "alfpgm p=64 j2", "sklearn", "libsvm")):
+            continue
         a, a2, sk, lib = s["alfpgm p=64"], s["alfpgm p=64 j2"], s["sklearn"], s["libsvm"]
         rel = (a["objective"] - sk["objective"]) / abs(sk["objective"])
         lines.append(
@@ -329,16 +368,20 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) 
             f"## {name}: n = {r['n_train']} train, {r['n_test']} test, d = {r['n_features']} "
             f"({r['layout']}, density {r['density']:.2f}), C = {r['C']}, gamma = {r['gamma']:.6g}",
             "",
-            "| solver | time (s) | ratio vs sklearn | ratio vs libsvm | dual objective | rel. diff vs sklearn | SVs | "
-            "test acc. | rounds | cache hit rate |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| solver | time (s) | runs | ratio vs sklearn | ratio vs libsvm | dual objective | rel. diff vs sklearn | "
+            "SVs | test acc. | rounds | cache hit rate |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
-        for label, x in s.items():
+        for label in LABELS:
+            if label not in s:
+                lines.append(f"| {label} | not run | 0 | | | | | | | | |")
+                continue
+            x = s[label]
             rel = (x["objective"] - ref["objective"]) / abs(ref["objective"])
             hit = f"{x['cache_hit_rate']:.3f}" if "cache_hit_rate" in x else ""
             rounds = str(x.get("iterations", ""))
             lines.append(
-                f"| {label} | {x['seconds']:.2f} | {x['seconds'] / ref['seconds']:.2f} | "
+                f"| {label} | {x['seconds']:.2f} | {len(x['all_seconds'])} | {x['seconds'] / ref['seconds']:.2f} | "
                 f"{x['seconds'] / s['libsvm']['seconds']:.2f} | {x['objective']:.6g} | {rel:+.1e} | {x['n_sv']} | "
                 f"{100 * x['accuracy']:.2f} | {rounds} | {hit} |"
             )
@@ -350,6 +393,17 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str) 
             lines.append(f"| {row['n']} | {row['sklearn']:.2f} | {row['alfpgm p=64']:.2f} | "
                          f"{row['alfpgm p=64'] / row['sklearn']:.2f} |")
         lines.append("")
+    if multi:
+        sk = multi["solvers"]["sklearn"]
+        lines += [f"## Multi-class: letter, n = {multi['n_train']} train, {multi['n_test']} test, "
+                  f"{multi['n_classes']} classes (one-vs-one: {multi['n_classes'] * (multi['n_classes'] - 1) // 2} "
+                  f"binary problems), C = {multi['C']}, gamma = {multi['gamma']}, one run each", "",
+                  "| solver | time (s) | ratio vs sklearn | SVs | test acc. | same prediction as sklearn |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for label, x in multi["solvers"].items():
+            lines.append(f"| {label} | {x['seconds']:.2f} | {x['seconds'] / sk['seconds']:.2f} | {x['n_sv']} | "
+                         f"{100 * x['accuracy']:.2f} | {100 * x['agreement']:.2f}% |")
+        lines.append("")
     lines += [f"![time vs n]({png})", ""]
     path.write_text("\n".join(lines))
 
@@ -358,8 +412,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="3000-row subsamples, one run each")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--repeat-below", type=float, default=100.0,
-                        help="repeat the headline runs only when scikit-learn's first run is faster (s)")
+    parser.add_argument("--no-multiclass", dest="multiclass", action="store_false",
+                        help="skip the multi-class run on letter")
+    parser.add_argument("--budget-minutes", type=float, default=40.0,
+                        help="the second pass (medians, SMO, other p, sweep) stops starting runs after this")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--sweep", default="a9a", help="data set of the time-vs-n sweep ('' for none)")
     args = parser.parse_args(argv)
@@ -371,33 +427,65 @@ def main(argv: Optional[List[str]] = None) -> None:
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), cpu=cpu_model(),
         cores=os.cpu_count(), python=platform.python_version(),
         sklearn=importlib.metadata.version("scikit-learn"), libsvm=importlib.metadata.version("libsvm-official"),
-        commit=git_commit(), repeat=repeat, repeat_below=args.repeat_below, command="python bench/exact.py " + " ".join(argv or sys.argv[1:]),
+        commit=git_commit(), repeat=repeat, budget_minutes=args.budget_minutes, command="python bench/exact.py " + " ".join(argv or sys.argv[1:]),
     )
     results: Dict[str, Any] = {}
     sweep_rows: List[Dict[str, Any]] = []
     png = f"{stem}_time_vs_n.png"
+    bench = Bench(60.0 * args.budget_minutes)
+    multi: Dict[str, Any] = {}
 
     def write_all() -> None:
-        (out_dir / f"{stem}.json").write_text(json.dumps(dict(meta=meta, results=results, sweep=sweep_rows), indent=1))
-        write_markdown(meta, results, sweep_rows, args.sweep, out_dir / f"{stem}.md", png)
-        plot(results, sweep_rows, args.sweep, out_dir / png)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)
-        for name in [n for n in args.datasets.split(",") if n]:
-            d = load(name, args.quick)
-            print(f"{name}: {d['X'].shape} train, {d['Xt'].shape[0]} test, {d['layout']}", flush=True)
+        for name, d in data.items():
             results[name] = dict(n_train=d["X"].shape[0], n_test=d["Xt"].shape[0], n_features=d["X"].shape[1],
                                  layout=d["layout"], density=d["density"], C=d["C"], gamma=d["gamma"],
-                                 solvers=bench_dataset(d, repeat, args.repeat_below))
+                                 solvers=bench.summary(name))
+        meta["elapsed_seconds"] = time.perf_counter() - bench.start
+        (out_dir / f"{stem}.json").write_text(
+            json.dumps(dict(meta=meta, results=results, sweep=sweep_rows, multiclass=multi), indent=1))
+        write_markdown(meta, results, sweep_rows, args.sweep, out_dir / f"{stem}.md", png, multi)
+        plot(results, sweep_rows, args.sweep, out_dir / png)
+
+    data: Dict[str, Dict[str, Any]] = {}
+    names = [n for n in args.datasets.split(",") if n]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        print("pass 1: every data set once", flush=True)
+        for name in names:
+            d = load(name, args.quick)
+            data[name] = d
+            print(f"{name}: {d['X'].shape} train, {d['Xt'].shape[0]} test, {d['layout']}", flush=True)
+            for label, kw in MANDATORY:
+                bench.run(d, label, kw, "rep 1")
             write_all()
-        if args.sweep:
+        print("pass 2: medians, our SMO, other p (within the budget)", flush=True)
+        for r in range(1, repeat):
+            for name in names:
+                runs = bench.runs[name]
+                cost = runs["sklearn"][0]["seconds"] + runs["alfpgm p=64"][0]["seconds"]
+                if bench.affordable(cost):
+                    for label, kw in MANDATORY[:2]:
+                        bench.run(data[name], label, kw, f"rep {r + 1}")
+            write_all()
+        for label, kw in OPTIONAL:
+            for name in names:
+                estimate = bench.runs[name]["sklearn"][0]["seconds"] * (1.5 if label == "smo" else 1.0)
+                if bench.affordable(estimate):
+                    bench.run(data[name], label, kw)
+            write_all()
+        if args.sweep and args.sweep in data:
             sizes = [500, 1000, 2000] if args.quick else [4000, 8000, 16000]
-            sweep_rows.extend(sweep(args.sweep, sizes, args.quick))
-            if args.sweep in results and not args.quick:
-                full = results[args.sweep]
-                sweep_rows.append({"n": full["n_train"], "sklearn": full["solvers"]["sklearn"]["seconds"],
-                                   "alfpgm p=64": full["solvers"]["alfpgm p=64"]["seconds"]})
+            full_time = bench.runs[args.sweep]["sklearn"][0]["seconds"] + bench.runs[args.sweep]["alfpgm p=64"][0]["seconds"]
+            if args.quick or bench.affordable(0.4 * full_time):
+                full = data[args.sweep] if args.quick else load(args.sweep, quick=False)
+                sweep_rows.extend(sweep(bench, full, sizes, args.quick))
+                if not args.quick:
+                    s = bench.summary(args.sweep)
+                    sweep_rows.append({"n": full["X"].shape[0], "sklearn": s["sklearn"]["seconds"],
+                                       "alfpgm p=64": s["alfpgm p=64"]["seconds"]})
+            write_all()
+        if args.multiclass and bench.affordable(0 if args.quick else 90):
+            multi.update(multiclass(bench, args.quick))
     write_all()
     print(f"wrote {out_dir / (stem + '.md')}")
 

@@ -22,7 +22,10 @@ C = 32, gamma = 2^-? see PRESETS).
 from __future__ import annotations
 
 import argparse
+import datetime
+import platform
 import statistics
+import subprocess
 import time
 from pathlib import Path
 
@@ -88,6 +91,7 @@ def main() -> None:
     ap.add_argument("--no-smo", action="store_true")
     ap.add_argument("--no-sklearn", action="store_true")
     ap.add_argument("--quick", action="store_true", help="n = 5000, one repeat")
+    ap.add_argument("--out", default=None, help="append a markdown table to this file")
     args = ap.parse_args()
     if args.quick:
         args.n, args.repeat = args.n or 5000, 1
@@ -138,6 +142,36 @@ def main() -> None:
         ref = rows[0][1]
         print(f"{name:14s} {med:8.3f}s  x{med / ref:5.2f}  obj={obj:.6f}  nSV={nsv}  b={b:.5f}  "
               f"acc={100 * acc:.2f}  {extra}", flush=True)
+    if args.out:
+        write_markdown(args, X, C, gamma, rows)
+
+
+def machine() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        model = next((line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name")), "")
+    except OSError:
+        model = ""
+    return f"{model or platform.processor()} ({platform.machine()}), shared machine, 2 cores"
+
+
+def write_markdown(args, X, C, gamma, rows) -> None:
+    ref_time, ref_obj = rows[0][1], rows[0][2]
+    lines = [
+        f"\n### {args.dataset}: n={X.shape[0]}, d={X.shape[1]}, C={C}, gamma={gamma:g}, tol={args.tol}, "
+        f"cache={args.cache:g} MB, n_jobs={args.n_jobs}, median of {args.repeat}",
+        "",
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}",
+        "",
+        f"| solver | seconds | time / {rows[0][0]} | dual objective | rel. diff | n_SV | intercept | test acc. % | details |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, med, obj, nsv, b, acc, extra in rows:
+        rel = abs(obj - ref_obj) / abs(ref_obj)
+        lines.append(f"| {name} | {med:.2f} | {med / ref_time:.2f} | {obj:.4f} | {rel:.1e} | {nsv} | {b:.4f} | "
+                     f"{100 * acc:.2f} | {extra} |")
+    with open(args.out, "a") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

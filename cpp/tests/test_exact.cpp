@@ -72,6 +72,15 @@ double kkt_gap(const Problem& P, const std::vector<double>& alpha, double C_pos,
   return up - low;
 }
 
+// The solvers keep the gradient from float kernel columns (as LIBSVM does):
+// against the exact double Q, the gap may exceed tol by float rounding of
+// sum_s a_s K_ts, a few 1e-7 relative per term.
+double float_slack(const std::vector<double>& alpha) {
+  double s = 0.0;
+  for (double a : alpha) s += a;
+  return 1e-6 * s;
+}
+
 double dual_objective(const Problem& P, const std::vector<double>& alpha) {
   const Eigen::Map<const Eigen::VectorXd> a(alpha.data(), P.n);
   return 0.5 * a.dot(P.Q() * a) - a.sum();
@@ -379,7 +388,7 @@ TEST_CASE("exact solvers: KKT at the optimum, same objective for SMO and ALFPGM"
       ExactSettings smo = settings_for(ExactSolver::smo, C, tol);
       const ExactResult a = fit_exact(source, P.y, smo, control);
       CHECK(a.converged);
-      CHECK(kkt_gap(P, a.alpha, C, C) < tol * 1.01);
+      CHECK(kkt_gap(P, a.alpha, C, C) < tol + float_slack(a.alpha));
       CHECK_CLOSE(a.objective, dual_objective(P, a.alpha), 1e-6 * (1 + std::fabs(a.objective)));
       for (bool shrinking : {true, false}) {
         for (int pairs : {1, 4, 16}) {
@@ -388,7 +397,7 @@ TEST_CASE("exact solvers: KKT at the optimum, same objective for SMO and ALFPGM"
           s.shrinking = shrinking;
           const ExactResult b = fit_exact(source, P.y, s, control);
           CHECK(b.converged);
-          CHECK(kkt_gap(P, b.alpha, C, C) < tol * 1.01);
+          CHECK(kkt_gap(P, b.alpha, C, C) < tol + float_slack(b.alpha));
           CHECK_CLOSE(b.objective, a.objective, 1e-4 * std::fabs(a.objective));
           CHECK_CLOSE(b.intercept, a.intercept, 2e-3 * (1 + std::fabs(a.intercept)));
           double ya = 0.0;
@@ -412,7 +421,7 @@ TEST_CASE("exact solvers: class weights, shrinking off, tiny cache") {
     s.shrinking = solver == ExactSolver::smo;
     const ExactResult r = fit_exact(source, P.y, s, control);
     CHECK(r.converged);
-    CHECK(kkt_gap(P, r.alpha, 6.0, 1.5) < 1.01e-4);
+    CHECK(kkt_gap(P, r.alpha, 6.0, 1.5) < 1e-4 + float_slack(r.alpha));
     for (Index t = 0; t < P.n; ++t)
       CHECK(r.alpha[static_cast<std::size_t>(t)] <= (P.y[static_cast<std::size_t>(t)] > 0 ? 6.0 : 1.5));
   }

@@ -3,6 +3,7 @@
 // evictions against a naive LRU simulation replaying random request
 // sequences (with shrinking-style partial requests and epochs).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <list>
 #include <vector>
@@ -23,11 +24,11 @@ struct Data {
   std::vector<double> values;
   std::vector<std::int32_t> indices, indptr;
 
-  Data(Index rows, Index cols, std::uint64_t seed) : n(rows), d(cols) {
+  Data(Index rows, Index cols, std::uint64_t seed, double density = 0.5) : n(rows), d(cols) {
     Random rng(seed);
     dense.assign(static_cast<std::size_t>(n * d), 0.0);
     for (auto& v : dense)
-      if (rng.uniform() < 0.5) v = rng.uniform() * 2.0 - 1.0;
+      if (rng.uniform() < density) v = rng.uniform() * 2.0 - 1.0;
     dense_cm.resize(dense.size());
     for (Index i = 0; i < n; ++i)
       for (Index j = 0; j < d; ++j) dense_cm[static_cast<std::size_t>(j * n + i)] = at(i, j);
@@ -59,24 +60,31 @@ struct Data {
 void check_source(const KernelColumnSource& src, const Data& D, const Kernel& k,
                   const std::vector<Index>& subset, double tol) {
   const Index n = src.size();
-  std::vector<Index> cols, rows;
-  for (Index t = 0; t < n; t += 2) cols.push_back(t);
+  std::vector<Index> many, rows;
+  for (Index t = 0; t < n; t += 2) many.push_back(t);
   for (Index t = 0; t < n; ++t) rows.push_back(t);
-  std::vector<std::vector<float>> store(cols.size(), std::vector<float>(static_cast<std::size_t>(n)));
-  std::vector<float*> out;
-  for (auto& s : store) out.push_back(s.data());
-  src.compute(cols, rows.data(), n, out.data());
   const auto map = [&](Index t) { return subset.empty() ? t : subset[static_cast<std::size_t>(t)]; };
-  for (std::size_t c = 0; c < cols.size(); ++c)
-    for (Index t = 0; t < n; ++t)
-      CHECK_CLOSE(store[c][static_cast<std::size_t>(t)], D.kernel(k, map(t), map(cols[c])), tol);
+  // Wide blocks (GEMM / sparse loop) and one or two columns (direct dots).
+  for (const std::vector<Index>& cols : {many, std::vector<Index>{1}, std::vector<Index>{n - 1, 0}}) {
+    std::vector<std::vector<float>> store(cols.size(), std::vector<float>(static_cast<std::size_t>(n)));
+    std::vector<float*> out;
+    for (auto& s : store) out.push_back(s.data());
+    src.compute(cols, rows.data(), n, out.data());
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      for (Index t = 0; t < n; ++t) {
+        const double expected = D.kernel(k, map(t), map(cols[c]));  // float storage: relative
+        CHECK_CLOSE(store[c][static_cast<std::size_t>(t)], expected, tol * (1.0 + std::fabs(expected)));
+      }
+  }
   for (Index t = 0; t < n; ++t) CHECK_CLOSE(src.diagonal()[t], D.kernel(k, map(t), map(t)), tol);
 }
 
 }  // namespace
 
 TEST_CASE("kernel sources: every layout and kernel agrees with a naive loop") {
-  Data D(37, 6, 11);
+  // Narrow data (sparse rows gathered densely) and wide sparse data (the
+  // per-entry sparse loop).
+  for (const Data& D : {Data(37, 6, 11), Data(37, 90, 12, 0.08)}) {
   const std::vector<Kernel> kernels = {{KernelType::rbf, 0.7, 0.0, 3},
                                        {KernelType::linear, 1.0, 0.0, 3},
                                        {KernelType::poly, 0.5, 1.0, 3},
@@ -100,6 +108,7 @@ TEST_CASE("kernel sources: every layout and kernel agrees with a naive loop") {
                      D, k, sub, 1e-6);
       }
     }
+  }
   }
 }
 

@@ -51,6 +51,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   s.shrinking = param<bool>(params, "shrinking");
   const int n_jobs = param<int>(params, "n_jobs");
   require(n_jobs >= 1, "n_jobs must be at least 1");
+  s.n_jobs = n_jobs;
   (void)param<std::int64_t>(params, "seed");  // the solvers are deterministic
   s.validate();
   const std::string kernel_name = param<std::string>(params, "kernel");

@@ -433,6 +433,11 @@ class SVC(ClassifierMixin, BaseEstimator):
                 "Only one class is left after removing samples with sample_weight <= 0; "
                 "SVC needs samples of at least two classes."
             )
+        if remaining.size < n_classes:
+            raise ValueError(
+                "Every sample of some class has sample_weight <= 0; remove that class from y "
+                "(its one-vs-one problems would have no samples of it)."
+            )
         return scale, (None if np.all(keep) else keep)
 
     def _solve(self, X_core, rows, y_pm, params):

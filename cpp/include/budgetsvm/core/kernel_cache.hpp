@@ -52,7 +52,7 @@ namespace detail {
 /// parallel threads when the work is large enough to pay for them.
 template <class F>
 void parallel_ranges(Index n, int jobs, double work, F&& f) {
-  const int threads = (jobs > 1 && work > 2.0e5) ? static_cast<int>(std::min<Index>(jobs, n)) : 1;
+  const int threads = (jobs > 1 && work > 1.0e6) ? static_cast<int>(std::min<Index>(jobs, n)) : 1;
   if (threads <= 1) {
     f(Index{0}, n);
     return;
@@ -80,25 +80,39 @@ void parallel_ranges(Index n, int jobs, double work, F&& f) {
     if (e) std::rethrow_exception(e);
 }
 
-/// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values in
-/// place, vectorised over the whole block (one Eigen array expression).
-template <class Block>
-void dots_to_kernel(const Kernel& kernel, Block& G, const VectorXd& norm_rows,
-                    const VectorXd& norm_cols) {
+/// Float matrix of a block of kernel values (row-major, rows x columns).
+using BlockF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values,
+/// written to K in single precision (the precision of the cache). The
+/// Gaussian's exponential runs on floats (vectorised by Eigen): its error
+/// is that of storing the value as float anyway.
+inline void dots_to_kernel(const Kernel& kernel, MatrixXd& G, const VectorXd& norm_rows,
+                           const VectorXd& norm_cols, BlockF& K) {
+  const Index rows = G.rows(), cols = G.cols();
+  K.resize(rows, cols);
   switch (kernel.type) {
-    case KernelType::linear: return;
-    case KernelType::rbf:
-    {
-      // ||x_r - z_c||^2 = |x_r|^2 + |z_c|^2 - 2 <x_r, z_c>, clamped at 0
-      const auto distance =
-          ((-2.0 * G.array()).rowwise() + norm_cols.transpose().array()).colwise() +
-          norm_rows.array();
-      G.array() = (distance.max(0.0) * (-kernel.gamma)).exp();
-    }
+    case KernelType::rbf: {
+      // -gamma ||x_r - z_c||^2 = -gamma (|x_r|^2 + |z_c|^2 - 2 <x_r, z_c>),
+      // the distance clamped at 0; plain loops over contiguous rows, then
+      // one exp over the whole contiguous block (Eigen's packet exp).
+      const double g = -kernel.gamma;
+      for (Index r = 0; r < rows; ++r) {
+        const double* dot = G.row(r).data();
+        float* k = K.row(r).data();
+        const double nr = norm_rows[r];
+        for (Index c = 0; c < cols; ++c)
+          k[c] = static_cast<float>(g * std::max(0.0, nr + norm_cols[c] - 2.0 * dot[c]));
+      }
+      Eigen::Map<Eigen::ArrayXf> flat(K.data(), rows * cols);
+      flat = flat.exp();
       return;
+    }
+    case KernelType::linear: break;
     case KernelType::poly:
-    case KernelType::sigmoid: kernel.apply(G, norm_rows, norm_cols); return;
+    case KernelType::sigmoid: kernel.apply(G, norm_rows, norm_cols); break;
   }
+  K = G.cast<float>();
 }
 
 }  // namespace detail
@@ -123,6 +137,14 @@ class ViewKernelSource final : public KernelColumnSource {
       norms_[t] = X_.squared_norm(row(t));
       diagonal_[t] = kernel_.from_dot(norms_[t], norms_[t], norms_[t]);
     }
+    if constexpr (View::is_sparse) {
+      // Gathering a sparse row densely costs d writes; the GEMM then beats
+      // the per-entry axpy loop unless rows are very sparse.
+      double stored = 0.0;
+      for (Index t = 0; t < n; ++t) stored += static_cast<double>(X_.row_nnz(row(t)));
+      const double cells = static_cast<double>(std::max<Index>(n, 1)) * static_cast<double>(X_.cols());
+      densify_ = X_.cols() <= 64 || stored >= 0.25 * cells;
+    }
   }
 
   Index size() const override { return static_cast<Index>(subset_.size()); }
@@ -143,10 +165,13 @@ class ViewKernelSource final : public KernelColumnSource {
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
     MatrixXd Yt;  // sparse X: one contiguous row of m values per feature
-    if constexpr (View::is_sparse) Yt = Y.transpose();
+    constexpr Index kFewColumns = 4;
+    const bool sparse_loop = View::is_sparse && !densify_;
+    if (sparse_loop && m > kFewColumns) Yt = Y.transpose();
     detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
       constexpr Index chunk = 256;
       MatrixXd Xc, G;
+      detail::BlockF K;
       VectorXd chunk_norms;
       std::vector<Index> chunk_rows;
       for (Index start = begin; start < end; start += chunk) {
@@ -154,27 +179,32 @@ class ViewKernelSource final : public KernelColumnSource {
         G.resize(size, m);
         chunk_norms.resize(size);
         for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
-        if constexpr (View::is_sparse) {
-          G.setZero();
-          const double* yt = Yt.data();
+        if (m <= kFewColumns) {
+          // A pair or so of columns: dot products straight from the view
+          // (gathering the rows would cost as much as the products).
           for (Index r = 0; r < size; ++r) {
-            double* g = G.row(r).data();
-            X_.for_each(row(rows[start + r]), [&](Index k, double v) {
-              const double* y_k = yt + k * m;
-              for (Index c = 0; c < m; ++c) g[c] += v * y_k[c];
-            });
+            const Index x = row(rows[start + r]);
+            for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
+          }
+        } else if (sparse_loop) {
+          // One axpy of a contiguous row of Yt per stored entry.
+          G.setZero();
+          for (Index r = 0; r < size; ++r) {
+            Eigen::Map<Eigen::RowVectorXd> g(G.row(r).data(), m);
+            X_.for_each(row(rows[start + r]), [&](Index k, double v) { g.noalias() += v * Yt.row(k); });
           }
         } else {
+          // Dense rows (or sparse rows dense enough to gather): one GEMM.
           chunk_rows.resize(static_cast<std::size_t>(size));
           for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
           gather_rows(X_, chunk_rows, Xc);
           G.noalias() = Xc * Y.transpose();
         }
-        detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms);
+        detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms, K);
         for (Index r = 0; r < size; ++r) {
           const Index t = rows[start + r];
-          const double* g = G.row(r).data();
-          for (Index c = 0; c < m; ++c) out[c][t] = static_cast<float>(g[c]);
+          const float* k = K.row(r).data();
+          for (Index c = 0; c < m; ++c) out[c][t] = k[c];
         }
       }
     });
@@ -188,6 +218,7 @@ class ViewKernelSource final : public KernelColumnSource {
   std::vector<Index> subset_;
   int n_jobs_;
   VectorXd norms_, diagonal_;
+  bool densify_ = false;  // sparse X, but dense enough for gather + GEMM
 };
 
 /// Kernel columns read from a precomputed, row-major n_total x n_total
@@ -317,6 +348,14 @@ class KernelCache {
                         float* const* out) {
     source_.compute(cols, rows.data(), static_cast<Index>(rows.size()), out);
     stats_.kernel_evaluations += static_cast<double>(rows.size()) * static_cast<double>(cols.size());
+  }
+
+  /// Column j if stored complete, else nullptr; no change to the LRU order
+  /// or the counters. Valid until the next fetch.
+  const float* peek_complete(Index j) const {
+    const int s = slot_of_[static_cast<std::size_t>(j)];
+    if (s < 0 || !slots_[static_cast<std::size_t>(s)].complete) return nullptr;
+    return slots_[static_cast<std::size_t>(s)].data.get();
   }
 
   /// Whether column j is stored (complete, or partial of this epoch); no

@@ -39,8 +39,15 @@ struct Violation {
 
 class DualState {
  public:
-  DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg)
-      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()) {
+  /// partial_columns: while shrunk, compute the columns of the active
+  /// positions only (LIBSVM; cheaper columns, but G_bar then needs a
+  /// complete column whenever a variable's upper-bound status changes, and
+  /// un-shrinking invalidates the partial columns). Otherwise columns are
+  /// always complete and shrinking saves selection and gradient work only.
+  DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg,
+            bool partial_columns = true, int jobs = 1)
+      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()),
+        partial_columns_(partial_columns), jobs_(std::max(1, jobs)) {
     require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
     upper_.resize(y.size());
     for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
@@ -71,7 +78,7 @@ class DualState {
   /// The active positions' columns (valid there), or complete ones when
   /// the whole set is active.
   void fetch_active(const std::vector<Index>& cols, std::vector<const float*>& out) {
-    cache_.fetch(cols, shrunk() ? &active_ : nullptr, out);
+    cache_.fetch(cols, (partial_columns_ && shrunk()) ? &active_ : nullptr, out);
   }
 
   /// Moves a_B to new values: G over the active set from the columns of B
@@ -83,6 +90,7 @@ class DualState {
     coef_cols_.clear();
     status_changed_.clear();
     status_sign_.clear();
+    status_cols_.clear();
     for (std::size_t b = 0; b < B.size(); ++b) {
       const Index t = B[b];
       const double old = alpha(t);
@@ -95,12 +103,17 @@ class DualState {
       if (was_upper != at_upper(t)) {
         status_changed_.push_back(t);
         status_sign_.push_back(was_upper ? -1.0 : 1.0);
+        status_cols_.push_back(columns[b]);
       }
     }
     add_columns(active_, coef_, coef_cols_, G_);
     if (!status_changed_.empty()) {
-      // G_bar needs complete columns; fetch them in one block.
-      cache_.fetch(status_changed_, nullptr, full_cols_);
+      // G_bar needs complete columns: those given, when columns are always
+      // complete, else fetched in one block.
+      if (partial_columns_ && shrunk())
+        cache_.fetch(status_changed_, nullptr, full_cols_);
+      else
+        full_cols_ = status_cols_;
       coef_.clear();
       for (std::size_t k = 0; k < status_changed_.size(); ++k) {
         const Index t = status_changed_[k];
@@ -153,9 +166,21 @@ class DualState {
     for (Index t = 0; t < n_; ++t)
       if (!is_active[static_cast<std::size_t>(t)]) inactive.push_back(t);
     for (Index t : inactive) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    // Free variables whose complete column is cached contribute from the
+    // cache; the others from columns computed at the inactive positions.
     std::vector<Index> free;
-    for (Index t = 0; t < n_; ++t)
-      if (!at_upper(t) && !at_lower(t)) free.push_back(t);
+    coef_.clear();
+    coef_cols_.clear();
+    for (Index t = 0; t < n_; ++t) {
+      if (at_upper(t) || at_lower(t)) continue;
+      if (const float* col = cache_.peek_complete(t)) {
+        coef_.push_back(y(t) * alpha(t));
+        coef_cols_.push_back(col);
+      } else {
+        free.push_back(t);
+      }
+    }
+    add_columns(inactive, coef_, coef_cols_, G_);
     constexpr std::size_t block = 64;
     std::vector<std::vector<float>> storage(std::min(block, std::max<std::size_t>(free.size(), 1)),
                                             std::vector<float>(static_cast<std::size_t>(n_)));
@@ -178,7 +203,7 @@ class DualState {
     }
     active_.resize(static_cast<std::size_t>(n_));
     for (Index t = 0; t < n_; ++t) active_[static_cast<std::size_t>(t)] = t;
-    cache_.new_epoch();
+    if (partial_columns_) cache_.new_epoch();
   }
 
   /// LIBSVM's rho (b = -rho): the mean of y_t G_t over free variables, or
@@ -211,25 +236,35 @@ class DualState {
   }
 
  private:
-  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions.
+  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions, in
+  // threads (disjoint ranges of positions) when the work is large.
   void add_columns(const std::vector<Index>& positions, const std::vector<double>& coef,
                    const std::vector<const float*>& cols, std::vector<double>& target) const {
     if (coef.empty()) return;
     const std::size_t m = coef.size();
-    std::size_t c = 0;
-    // Four columns per pass over the positions: fewer passes over G.
-    for (; c + 4 <= m; c += 4) {
-      const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
-      const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
-      for (Index t : positions)
-        target[static_cast<std::size_t>(t)] +=
-            y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
-    }
-    for (; c < m; ++c) {
-      const float* col = cols[c];
-      const double a = coef[c];
-      for (Index t : positions) target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
-    }
+    const double work = static_cast<double>(m) * static_cast<double>(positions.size());
+    detail::parallel_ranges(static_cast<Index>(positions.size()), jobs_, work, [&](Index begin, Index end) {
+      const Index* pos = positions.data();
+      std::size_t c = 0;
+      // Four columns per pass over the positions: fewer passes over G.
+      for (; c + 4 <= m; c += 4) {
+        const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
+        const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+        for (Index k = begin; k < end; ++k) {
+          const Index t = pos[k];
+          target[static_cast<std::size_t>(t)] +=
+              y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
+        }
+      }
+      for (; c < m; ++c) {
+        const float* col = cols[c];
+        const double a = coef[c];
+        for (Index k = begin; k < end; ++k) {
+          const Index t = pos[k];
+          target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
+        }
+      }
+    });
   }
   void add_columns_all(const std::vector<double>& coef, const std::vector<const float*>& cols,
                        std::vector<double>& target) const {
@@ -247,7 +282,9 @@ class DualState {
   std::vector<Index> active_;
   bool unshrunk_once_ = false;
   std::vector<double> coef_, status_sign_;
-  std::vector<const float*> coef_cols_, full_cols_;
+  bool partial_columns_ = true;
+  int jobs_ = 1;
+  std::vector<const float*> coef_cols_, full_cols_, status_cols_;
   std::vector<Index> status_changed_;
 };
 

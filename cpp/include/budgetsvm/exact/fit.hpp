@@ -36,6 +36,7 @@ struct ExactSettings {
   AlfpgmSettings alfpgm;
   std::int64_t max_iter = -1;  // -1: max(10^7, 100 n)
   bool shrinking = true;
+  int n_jobs = 1;  // threads for gradient updates (the column source has its own)
 
   void validate() const {
     require(std::isfinite(C) && C > 0.0, "C must be a positive finite number");
@@ -50,6 +51,7 @@ struct ExactSettings {
             "need 1 <= min_alpha_opt <= max_alpha_opt");
     require(alfpgm.min_alpha_check >= 0, "min_alpha_check must be non-negative (0 = no limit)");
     require(max_iter >= -1, "max_iter must be -1 (no limit) or non-negative");
+    require(n_jobs >= 1, "n_jobs must be at least 1");
   }
 };
 
@@ -88,7 +90,11 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   const Index working_set =
       settings.solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
   KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, working_set + 2);
-  DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg);
+  // SMO computes the active part of columns while shrunk (as LIBSVM);
+  // ALFPGM changes the bound status of many variables per round, whose
+  // G_bar updates need complete columns, so it keeps columns complete.
+  DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
+                  settings.solver == ExactSolver::smo, settings.n_jobs);
   ExactResult result;
   if (settings.solver == ExactSolver::smo) {
     const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control);
