@@ -50,8 +50,14 @@
 #include <cmath>
 #include <exception>
 #include <numeric>
-#include <thread>
 #include <vector>
+
+// MinGW-w64 with the win32 thread model has no std::thread: there the
+// one-vs-rest classes run one after another.
+#if !defined(__GLIBCXX__) || defined(_GLIBCXX_HAS_GTHREADS)
+#define BUDGETSVM_HAS_THREADS 1
+#include <thread>
+#endif
 
 #include "../core/control.hpp"
 #include "../core/random.hpp"
@@ -172,7 +178,11 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
   Result result;
   result.n_outputs = n_classes == 2 ? 1 : n_classes;
   const detail::EpochTimer timer;
+#if defined(BUDGETSVM_HAS_THREADS)
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
+#else
+  const int n_threads = 1;
+#endif
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     std::atomic<int> next{0};
@@ -190,10 +200,14 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
         stop = true;
       }
     };
+#if defined(BUDGETSVM_HAS_THREADS)
     std::vector<std::thread> threads;
     for (int id = 1; id < n_threads; ++id) threads.emplace_back(work, id);
     work(0);
     for (auto& t : threads) t.join();
+#else
+    work(0);
+#endif
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
 
