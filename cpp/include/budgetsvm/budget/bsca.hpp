@@ -125,8 +125,14 @@ class BscaMachine {
       }
       const double beta = yi * delta;
       model_.add(row_, &beta, i);
-      maintenance_.on_add(model_, krow_.data(), qii);
       ++counters.sv_added;
+      if (maintenance_.on_add(model_, krow_.data(), qii)) {
+        // x_i lay in the span of the budget and was projected onto it
+        // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
+        ++counters.projections;
+        model_.lost_copies().clear();
+        continue;
+      }
       if (model_.size() > params_.budget) {
         maintenance_.reduce(model_, counters, nullptr);
         forget_lost_copies();
