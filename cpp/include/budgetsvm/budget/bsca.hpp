@@ -31,17 +31,23 @@
 // full weight against the box. A margin violator at alpha_i = C can never
 // get its weight back (delta = 0), and a point with a large alpha_i takes
 // negative steps that add opposite-sign vectors; both errors accumulate
-// with every epoch. Measured on ijcnn1 (B = 500, C = 32, gamma = 2, seeds
-// 1-3, lookup-wd): paper-style 97.96% median test accuracy after 3 epochs,
-// 97.94% after 10, and on a9a (C = 32, gamma = 2^-7) 83.07% -> 81.22%.
+// with the epochs. Measured paper-style (B = 500, seeds 1-3, lookup-wd,
+// median test accuracy): ijcnn1 (C = 32, gamma = 2) 97.96% after 3 epochs
+// and 97.94% after 10 (flat, but below the exact SVM's reach), a9a
+// (C = 32, gamma = 2^-7) 83.07% -> 81.22% (a drift).
 // Our fix keeps alpha consistent with the model: alpha_i is the weight of
 // x_i's *unmerged copy* (alpha_i = y_i beta_copy exactly, 0 when there is
 // none). When maintenance merges or removes that copy, its weight becomes
 // part of the fixed merged remainder of the model and alpha_i restarts at 0
 // (an O(1) update per event, through the model's list of lost copies); a
-// step whose alpha_i returns to 0 drops the copy. With it: ijcnn1 98.22%
-// after 3 epochs, 98.26% after 10; a9a 80.44% -> 84.31% (bench numbers in
-// bench/results). For projection the other copies' coefficients also move,
+// step whose alpha_i returns to 0 drops the copy. With it (bench/results/
+// budget_core_profile.md): ijcnn1 98.22% after 3 epochs, 98.25% after 10;
+// a9a 80.38% after 3 and 84.28% after 10. (On a9a, gamma = 2^-7 makes
+// every kernel value >= 0.8, and 3 epochs are not enough with or without
+// the fix: B = 3000 gives the same 80.7%, 2 epochs give 83.8%: it is the
+// coordinate ascent's transient at C = 32, not the budget.) An exact
+// projection (a new point already in the span of the budget) keeps alpha_i.
+// For projection events the other copies' coefficients also move,
 // so there the identity holds only approximately.
 #pragma once
 
