@@ -189,7 +189,7 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
   std::vector<Counters> counters(static_cast<std::size_t>(n_machines));
   Result result;
   result.n_outputs = n_classes == 2 ? 1 : n_classes;
-  const detail::EpochTimer timer;
+  const detail::Stopwatch timer;
 #if defined(BUDGETSVM_HAS_THREADS)
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
 #else
