@@ -58,21 +58,6 @@ struct PerceptronRate {
   double shrink(double) const { return 1.0; }
 };
 
-namespace detail {
-
-class EpochTimer {
- public:
-  EpochTimer() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
-
-}  // namespace detail
-
 /// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
 /// the binary machine (class 1 positive), more classes Crammer-Singer.
 template <bool Multiclass, class Rate, class MakeMaintenance>
@@ -92,7 +77,7 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
   Counters counters;
   Result result;
   result.n_outputs = n_outputs;
-  const detail::EpochTimer timer;
+  const detail::Stopwatch timer;
   const double radius2 = params.radius * params.radius;
   double sq_norm = 0.0;  // ||w||^2, tracked only when the rate projects
   double* tracked = Rate::projects ? &sq_norm : nullptr;
@@ -140,8 +125,8 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
         }
       }
       model.add(row, beta.data());
-      maintenance.on_add(model, krow.data(), kself);
       ++counters.sv_added;
+      if (maintenance.on_add(model, krow.data(), kself)) ++counters.projections;
       if (model.size() > params.budget) maintenance.reduce(model, counters, tracked);
       if constexpr (Rate::projects) {
         if (sq_norm > radius2) {

@@ -206,8 +206,8 @@ class BudgetModel {
     size_ = last;
   }
 
-  /// Training points whose copy was merged or removed since the last call
-  /// of take_lost_copies() (only with tracking).
+  /// Training points whose copy was merged, replaced or removed since the
+  /// caller last cleared this list (only with tracking).
   std::vector<Index>& lost_copies() { return lost_; }
 
   /// The slot holding an unmerged copy of training point i, or -1.
