@@ -8,7 +8,9 @@ Measures, on the data in ``../shared/datasets`` (read at run time):
    ``_core.budget_margin_seconds``) and per SIMD level;
 2. the maintenance-time cut of lookup merging against ``gss`` on ijcnn1 and
    a9a at B = 100 and 500, with test accuracy;
-3. accuracy of BSCA after 3 and 10 epochs and of BSGD after 10 epochs.
+3. accuracy of BSCA after 3 and 10 epochs and of BSGD after 10 epochs;
+4. with ``--svc`` (only that): BSCA (3 epochs) against scikit-learn's exact
+   ``SVC`` on ijcnn1, in one run (``bench/results/budget_core_svc.md``).
 
 Medians over 3 seeds. Times are CPU seconds of the (single-threaded)
 training call (``time.process_time``) so that a busy machine inflates them
@@ -128,7 +130,10 @@ def level_probe(mode):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer epochs and seeds")
+    parser.add_argument("--svc", action="store_true", help="only BSCA vs scikit-learn SVC on ijcnn1")
     args = parser.parse_args()
+    if args.svc:
+        return svc_ratio()
     seeds = (1, 2) if args.quick else (1, 2, 3)
     report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "machine": machine(), "simd_level": _core.simd_level(), "quick": args.quick}
@@ -185,6 +190,37 @@ def main():
             print(accuracy[-1], flush=True)
     report["accuracy"] = accuracy
     write(report)
+
+
+def svc_ratio():
+    """BSCA (B = 500, 3 epochs, lookup-wd; median of 3 seeds) vs SVC, one run."""
+    from sklearn.svm import SVC
+
+    data = load("ijcnn1")
+    runs = [run(data, "ijcnn1", seed=s) for s in (1, 2, 3)]
+    X, y, Xt, yt = data
+    cpu, wall = time.process_time(), time.perf_counter()
+    svc = SVC(C=32.0, gamma=2.0, tol=1e-3, cache_size=200).fit(X, y)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    acc = 100.0 * float(np.mean(svc.predict(Xt) == yt))
+    bsca_cpu, bsca_wall = median(runs, "cpu_seconds"), median(runs, "seconds")
+    lines = [
+        "# BSCA vs exact SVC on ijcnn1 (C = 32, gamma = 2)",
+        "",
+        f"Date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}. "
+        f"Machine: {machine()} (shared; CPU seconds are the fair measure). SIMD: {_core.simd_level()}. "
+        "Command: `python bench/budget_core_profile.py --svc`.",
+        "",
+        "| model | test accuracy % | CPU s | wall s |",
+        "|---|---|---|---|",
+        f"| BSCA B = 500, 3 epochs, lookup-wd (median of 3 seeds) | {median(runs, 'accuracy'):.2f} | {bsca_cpu:.3f} | {bsca_wall:.3f} |",
+        f"| scikit-learn SVC (tol 1e-3, cache 200 MB) | {acc:.2f} | {cpu:.2f} | {wall:.2f} |",
+        "",
+        f"SVC / BSCA: {cpu / bsca_cpu:.0f}x in CPU time, {wall / bsca_wall:.0f}x in wall time.",
+    ]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "budget_core_svc.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
 
 
 def machine():

@@ -112,6 +112,16 @@ def test_projection(ijcnn1, kernel):
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_projection_with_singular_kernel_matrix(ijcnn1, solver):
+    # linear kernel, budget 50 > 22 features: points in the span are projected at once
+    X, y, Xt, yt = ijcnn1
+    r = fit(X, y, solver=solver, kernel="linear", maintenance="project", budget=50, C=1.0, epochs=2)
+    assert np.all(np.isfinite(r["dual_coef"])) and np.abs(r["dual_coef"]).max() < 1e4
+    assert r["projections"] > 0
+    assert np.mean(predict(Xt, r, kernel="linear", gamma=1.0) == yt) > 0.9
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_removal(ijcnn1, blobs, solver):
     # Removal is the weakest strategy (on ijcnn1 it stays below the majority
     # class, as the BSGD paper reports); check its mechanics there and its

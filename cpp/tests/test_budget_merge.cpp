@@ -5,12 +5,18 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#if !defined(__GLIBCXX__) || defined(_GLIBCXX_HAS_GTHREADS)
 #include <thread>
+#endif
 #include <vector>
 
 #include "budgetsvm/budget/merge.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "check.hpp"
+
+#ifndef BUDGETSVM_TESTDATA_DIR  // set by cpp/tests/CMakeLists.txt
+#define BUDGETSVM_TESTDATA_DIR "../shared/testdata"
+#endif
 
 using namespace budgetsvm;
 using namespace budgetsvm::merge;
@@ -178,9 +184,13 @@ TEST_CASE("multi-class merge search vs brute force over h") {
 
 TEST_CASE("lookup tables are built once, thread-safely") {
   std::vector<const LookupTable*> seen(4, nullptr);
+#if !defined(__GLIBCXX__) || defined(_GLIBCXX_HAS_GTHREADS)
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) threads.emplace_back([&seen, i] { seen[i] = &lookup_table(64); });
   for (auto& t : threads) t.join();
+#else  // no std::thread (MinGW win32 threads)
+  for (int i = 0; i < 4; ++i) seen[i] = &lookup_table(64);
+#endif
   for (int i = 1; i < 4; ++i) CHECK(seen[i] == seen[0]);
   CHECK(seen[0]->grid() == 64);
   // a coarse table is less accurate but still sensible

@@ -379,7 +379,7 @@ TEST_CASE("sq_norm tracking through maintenance matches ||w||^2 recomputed") {
         for (auto& b : beta) b = outputs == 1 ? rng.uniform() : rng.uniform() - 0.5;
         for (int c = 0; c < outputs; ++c) sq += 2 * beta[c] * model.margin(krow.data(), c) + beta[c] * beta[c];
         model.add(row, beta.data());
-        projection.on_add(model, krow.data(), 1.0);
+        if (kind == 1 && projection.on_add(model, krow.data(), 1.0)) continue;
         if (model.size() > B) {
           if (kind == 0) removal.reduce(model, counters, &sq);
           if (kind == 1) projection.reduce(model, counters, &sq);

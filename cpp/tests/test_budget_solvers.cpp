@@ -217,6 +217,33 @@ TEST_CASE("projection stays finite over many events with close points") {
   }
 }
 
+TEST_CASE("projection with a singular kernel matrix (linear kernel, budget > rank)") {
+  const Blobs data(600, 2, 14);
+  for (auto solver : {Solver::bsgd, Solver::bsca}) {
+    Params p = base_params(solver);
+    p.budget = 10;  // the linear kernel on 2-D data has rank 2
+    p.kernel = Kernel{KernelType::linear, 1.0, 0.0, 3};
+    p.maintenance = Maintenance::project;
+    p.C = 1.0;
+    const Result r = train(data.X, data.y, 2, p);
+    CHECK(r.dual_coef.allFinite());
+    CHECK(r.dual_coef.cwiseAbs().maxCoeff() < 1e4);
+    // not linearly separable: many steps add points that lie in the span
+    const Checkerboard board(2000, 15);
+    const Result rb = train(board.X, board.y, 2, p);
+    CHECK(rb.dual_coef.allFinite());
+    CHECK(rb.dual_coef.cwiseAbs().maxCoeff() < 1e4);
+    CHECK(rb.totals.projections > 100);
+    CHECK(rb.support_vectors.rows() <= 2);
+    // the linear model w = sum beta_j z_j separates the (linearly separable) blobs
+    const Eigen::Vector2d w = r.support_vectors.transpose() * r.dual_coef.col(0);
+    Index correct = 0;
+    for (Index i = 0; i < data.X.rows(); ++i)
+      correct += (data.X.row(i).dot(w) > 0) == (data.y[static_cast<std::size_t>(i)] == 1);
+    CHECK(correct == data.X.rows());
+  }
+}
+
 TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate ascent") {
   // A budget larger than n: no maintenance, every SV stays a copy, and the
   // result must satisfy the box constraints with one SV per point at most.

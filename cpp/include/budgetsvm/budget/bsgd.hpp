@@ -140,8 +140,8 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
         }
       }
       model.add(row, beta.data());
-      maintenance.on_add(model, krow.data(), kself);
       ++counters.sv_added;
+      if (maintenance.on_add(model, krow.data(), kself)) ++counters.projections;
       if (model.size() > params.budget) maintenance.reduce(model, counters, tracked);
       if constexpr (Rate::projects) {
         if (sq_norm > radius2) {

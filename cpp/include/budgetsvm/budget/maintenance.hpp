@@ -22,7 +22,10 @@
 //
 // Each strategy exposes
 //   on_add(model, krow, kself)  after model.add(); krow = kernel values of
-//                               the new point against the previous SVs
+//                               the new point against the previous SVs;
+//                               returns true if the strategy absorbed the
+//                               new SV at once (projection of a point in the
+//                               span of the others)
 //   on_clear()                  after model.clear()
 //   reduce(model, counters, sq_norm)  the event; when sq_norm is non-null,
 //                               ||w||^2 is updated exactly (the margin
@@ -86,7 +89,7 @@ class RemovalMaintenance {
   explicit RemovalMaintenance(const BudgetModel& model)
       : row_(static_cast<std::size_t>(model.capacity())) {}
 
-  void on_add(const BudgetModel&, const double*, double) {}
+  bool on_add(BudgetModel&, const double*, double) { return false; }
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 
@@ -119,7 +122,12 @@ class ProjectionMaintenance {
 
   /// Bordering: with s = kself + rho - k^T A k and b = A k,
   /// A_new = [[A + b b^T / s, -b / s], [-b^T / s, 1 / s]].
-  void on_add(const BudgetModel& model, const double* krow, double kself) {
+  /// A new point that lies (numerically) in the span of the others
+  /// (s tiny: a duplicate, or any point once a linear or
+  /// polynomial kernel's budget exceeds its rank) is projected onto them at
+  /// once, Delta beta = beta_new A k, and not added: that keeps K
+  /// non-singular. Returns true when the new SV was absorbed that way.
+  bool on_add(BudgetModel& model, const double* krow, double kself) {
     const Index n = model.size() - 1;  // previous size; the new SV sits in slot n
     for (Index i = 0; i < n; ++i) {
       double s = 0.0;
@@ -127,8 +135,22 @@ class ProjectionMaintenance {
       for (Index j = 0; j < n; ++j) s += Ai[j] * krow[j];
       b_[static_cast<std::size_t>(i)] = s;
     }
-    double schur = kself + kRidge;
-    for (Index i = 0; i < n; ++i) schur -= krow[i] * b_[static_cast<std::size_t>(i)];
+    double schur = kself + kRidge, b2 = 0.0;
+    for (Index i = 0; i < n; ++i) {
+      schur -= krow[i] * b_[static_cast<std::size_t>(i)];
+      b2 += b_[static_cast<std::size_t>(i)] * b_[static_cast<std::size_t>(i)];
+    }
+    // For x exactly in the span, k = K c and the ridge leaves s = rho (1 + |c|^2),
+    // b = c: below about twice that (plus a relative 1e-8), x counts as in the span.
+    if (n > 0 && schur <= 1e-8 * std::fabs(kself) + 2.0 * kRidge * (1.0 + b2)) {
+      for (int c = 0; c < model.n_outputs(); ++c) {
+        double* w = model.coef(c);
+        const double bn = w[n];
+        for (Index i = 0; i < n; ++i) w[i] += bn * b_[static_cast<std::size_t>(i)];
+      }
+      model.remove(n);
+      return true;
+    }
     schur = std::max(schur, kRidge);
     const double inv = 1.0 / schur;
     for (Index i = 0; i < n; ++i) {
@@ -139,6 +161,7 @@ class ProjectionMaintenance {
       A(n, i) = -bi;
     }
     A(n, n) = inv;
+    return false;
   }
 
   void on_clear() {}
@@ -231,7 +254,7 @@ class MergeMaintenance {
         z_(static_cast<std::size_t>(model.dim())),
         beta_(static_cast<std::size_t>(model.n_outputs())) {}
 
-  void on_add(const BudgetModel&, const double*, double) {}
+  bool on_add(BudgetModel&, const double*, double) { return false; }
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 

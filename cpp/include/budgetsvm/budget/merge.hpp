@@ -38,11 +38,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -220,15 +218,36 @@ class LookupTable {
   std::vector<float> wd_;
 };
 
-/// The process-wide table of a grid size, built at first use. Thread-safe:
-/// concurrent first users wait for one build; entries are never removed.
+/// The process-wide table of a grid size, built at first use, thread-safely
+/// and without a mutex (MinGW's win32 thread model has no std::mutex): the
+/// default grid is a function-local static (built exactly once, concurrent
+/// first users wait); other sizes live in a lock-free list, where a thread
+/// that loses the race to publish the same size discards its copy. Tables
+/// stay alive (and reachable) for the life of the process.
 inline const LookupTable& lookup_table(int grid) {
-  static std::mutex mutex;
-  static std::map<int, std::unique_ptr<LookupTable>> tables;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = tables[grid];
-  if (!slot) slot = std::make_unique<LookupTable>(grid);
-  return *slot;
+  if (grid == 400) {
+    static const LookupTable table(400);
+    return table;
+  }
+  struct Node {
+    LookupTable table;
+    Node* next;
+  };
+  static std::atomic<Node*> head{nullptr};
+  Node* seen = head.load(std::memory_order_acquire);
+  for (Node* p = seen; p; p = p->next)
+    if (p->table.grid() == grid) return p->table;
+  auto* node = new Node{LookupTable(grid), nullptr};
+  for (;;) {
+    for (Node* p = seen; p; p = p->next)
+      if (p->table.grid() == grid) {
+        delete node;
+        return p->table;
+      }
+    node->next = seen;
+    if (head.compare_exchange_weak(seen, node, std::memory_order_acq_rel, std::memory_order_acquire))
+      return node->table;
+  }
 }
 
 /// The merge sub-problem by any method. For gss and lookup-h, wd is WD at the
