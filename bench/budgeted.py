@@ -77,6 +77,7 @@ def machine():
         "sklearn": __import__("sklearn").__version__,
         "budgetsvm": budgetsvm.__version__,
         "simd": budgetsvm._core.simd_level() if hasattr(budgetsvm._core, "simd_level") else "unknown",
+        "load_average_at_start": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
     }
 
 
@@ -410,7 +411,9 @@ def report(out, command):
     m = out["machine"]
     lines += [f"Date: {out['date']}. Machine: {m['cpu']}, {m['cores']} cores (shared with other jobs: timings are "
               f"noisy; all ratios come from one run). Python {m['python']}, numpy {m['numpy']}, scikit-learn "
-              f"{m['sklearn']}, budgetsvm {m['budgetsvm']} (pip-installed, SIMD level at run time: {m['simd']}).",
+              f"{m['sklearn']}, budgetsvm {m['budgetsvm']} (pip-installed, SIMD level at run time: {m['simd']}). "
+              f"Load average at the start: {m.get('load_average_at_start', float('nan')):.1f} on {m['cores']} cores. "
+              f"Wall time of the whole run: {out.get('wall_seconds', float('nan')) / 60:.1f} min.",
               "", f"Command: `{command}`" + (" (**QUICK smoke run on subsamples: not the real numbers**)" if out["quick"] else ""), "",
               "Training time is the core's clock (epochs only; no evaluation). Accuracies on the test set. "
               "Where several seeds ran (ijcnn1, a9a: seeds 0, 1, 2) the median is shown.", ""]

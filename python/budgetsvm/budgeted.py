@@ -432,8 +432,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
 
         if not (np.all(np.isfinite(result["dual_coef"])) and np.all(np.isfinite(result["support_vectors"]))):
             raise RuntimeError(
-                "Training produced non-finite coefficients (with maintenance='project', the kernel matrix "
-                "of the budget may be singular: try maintenance='remove' or a smaller budget)."
+                "Training produced non-finite coefficients; try a smaller C or eta0, or maintenance='remove'."
             )
         self.classes_ = classes
         self.gamma_ = params["gamma"]
