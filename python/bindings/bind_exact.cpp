@@ -113,6 +113,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   out["seconds"] = result.seconds;
   out["inner_iterations"] = result.inner_iterations;
   out["smo_fallbacks"] = result.smo_fallbacks;
+  out["readmissions"] = result.readmissions;
   return out;
 }
 
@@ -125,7 +126,7 @@ void register_exact(py::module_& m) {
         "Returns a dict: alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
         "iterations, status ('converged'|'max_iter'), max_violation, cache_hits,\n"
         "cache_misses, kernel_columns_computed (kernel values / n), seconds,\n"
-        "inner_iterations, smo_fallbacks.");
+        "inner_iterations, smo_fallbacks, readmissions.");
   m.def("exact_defaults", &exact_defaults,
         "Default pWSS settings: pairs, delta_alpha, min_alpha_opt, max_alpha_opt, min_alpha_check");
 }

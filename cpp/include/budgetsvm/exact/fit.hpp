@@ -66,6 +66,7 @@ struct ExactResult {
   double seconds = 0.0;
   std::int64_t inner_iterations = 0;
   std::int64_t smo_fallbacks = 0;
+  std::int64_t readmissions = 0;  // ALFPGM: MinMaxLimiter / shrinking re-checks over all n
 };
 
 /// Labels must be +1 / -1 with both classes present.
@@ -107,6 +108,7 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
     result.converged = r.converged;
     result.inner_iterations = r.inner_iterations;
     result.smo_fallbacks = r.smo_fallbacks;
+    result.readmissions = r.readmissions;
   }
   std::vector<Index> all(static_cast<std::size_t>(n));
   for (Index t = 0; t < n; ++t) all[static_cast<std::size_t>(t)] = t;
