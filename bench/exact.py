@@ -4,10 +4,11 @@ LIBSVM (scikit-learn's SVC and libsvm-official), side by side in one process.
 For every data set: training time, dual objective, number of support vectors,
 test accuracy and (ours) kernel cache hit rate, at the same C, gamma,
 tol = 1e-3 and cache size 200 MB for every solver. Pass 1 runs scikit-learn,
-ALFPGM p=64 (1 and 2 threads) and libsvm-official once on every data set;
-pass 2, while --budget-minutes lasts, repeats scikit-learn and ALFPGM p=64
-(median of --repeat), then runs our SMO and ALFPGM p=16 and p=128, then a
-time-vs-n sweep on subsamples of a9a; then the plot (the ALFPGM paper's Figure 5).
+ALFPGM p=64 and our SMO on one thread, ALFPGM p=64 on two, and libsvm-official
+once on every data set; pass 2, while --budget-minutes lasts, repeats
+scikit-learn, ALFPGM p=64 and SMO (median of --repeat), then runs ALFPGM
+p=16 and p=128 and SMO on two threads, then a time-vs-n sweep on subsamples
+of a9a and a multi-class run on letter; then the plot (the ALFPGM paper's Figure 5).
 
 All solvers get the same matrices: dense float64 where the data set is dense
 (ijcnn1, cod-rna, covtype), CSR otherwise; libsvm-official always gets the CSR
@@ -184,12 +185,15 @@ def run_libsvm(d) -> Dict[str, Any]:
 
 # --------------------------------------------------------------- the run
 
-# Pass 1 (every data set, one run each): the headline pair, two threads, LIBSVM.
-MANDATORY = [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1)), ("alfpgm p=64 j2", dict(pairs=64, n_jobs=2)),
-             ("libsvm", {})]
-# Pass 2, while the time budget lasts: more runs of the headline pair (for
-# the median), our SMO and ALFPGM with other p.
-OPTIONAL = [("smo", {}), ("alfpgm p=16", dict(pairs=16, n_jobs=1)), ("alfpgm p=128", dict(pairs=128, n_jobs=1))]
+# Pass 1 (every data set, one run each): scikit-learn, ALFPGM p=64 and our
+# SMO on one thread, ALFPGM on two, libsvm-official.
+MANDATORY = [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1)), ("smo", dict(n_jobs=1)),
+             ("alfpgm p=64 j2", dict(pairs=64, n_jobs=2)), ("libsvm", {})]
+REPEATED = MANDATORY[:3]
+# Pass 2, while the time budget lasts: more runs of REPEATED (for the median),
+# then ALFPGM with other p and SMO on two threads.
+OPTIONAL = [("alfpgm p=16", dict(pairs=16, n_jobs=1)), ("alfpgm p=128", dict(pairs=128, n_jobs=1)),
+            ("smo j2", dict(n_jobs=2))]
 LABELS = [label for label, _ in MANDATORY + OPTIONAL]
 
 
@@ -198,8 +202,8 @@ def run_config(d, label: str, kw: Dict[str, Any]) -> Dict[str, Any]:
         return run_sklearn(d)
     if label == "libsvm":
         return run_libsvm(d)
-    if label == "smo":
-        return run_ours(d, "smo")
+    if label.startswith("smo"):
+        return run_ours(d, "smo", n_jobs=kw.get("n_jobs", 1))
     return run_ours(d, "alfpgm", **kw)
 
 
@@ -248,7 +252,7 @@ def sweep(bench: Bench, full: Dict[str, Any], sizes: List[int], quick: bool) -> 
         if quick:
             d["Xt"], d["yt"] = full["Xt"][:2000], full["yt"][:2000]
         row = {"n": n}
-        for label, kw in [("sklearn", {}), ("alfpgm p=64", dict(pairs=64, n_jobs=1))]:
+        for label, kw in REPEATED:
             row[label] = bench.run(d, label, kw, "sweep")["seconds"]
         out.append(row)
     return out
@@ -293,7 +297,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     names = sorted(results, key=lambda k: results[k]["n_train"])
     ns = [results[k]["n_train"] for k in names]
-    styles = {"sklearn": ("tab:red", "o"), "libsvm": ("tab:orange", "s"), "smo": ("tab:gray", "^"),
+    styles = {"sklearn": ("tab:red", "o"), "libsvm": ("tab:orange", "s"), "smo": ("tab:green", "^"),
               "alfpgm p=64": ("tab:blue", "D"), "alfpgm p=64 j2": ("tab:cyan", "v")}
     ax = axes[0]
     for label, (color, marker) in styles.items():
@@ -307,7 +311,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
     ax = axes[1]
-    for label in ("sklearn", "alfpgm p=64"):
+    for label in ("sklearn", "alfpgm p=64", "smo"):
         color, marker = styles[label]
         ax.plot([r["n"] for r in sweep_rows], [r[label] for r in sweep_rows], marker=marker, color=color, label=label)
     if sweep_rows:
@@ -333,33 +337,42 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
         "",
         f"Gaussian kernel, tol = {TOL}, cache 200 MB for every solver. Times are wall-clock seconds of `fit` "
         "(for libsvm-official: `svm_train` on a prepared `svm_problem`, one OpenMP thread). A first pass runs "
-        "scikit-learn, ALFPGM p=64 (1 and 2 threads) and libsvm-official once on every data set; a second pass, "
-        f"within a time budget of {meta['budget_minutes']:.0f} minutes, adds runs of scikit-learn and ALFPGM p=64 "
-        f"(up to {meta['repeat']} each, interleaved; the table gives the median, the column `runs` their number, "
-        "the JSON every time), then our SMO and ALFPGM with p = 16 and 128; what the budget did not allow is "
-        "marked `not run`. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
+        "scikit-learn, ALFPGM p=64 and our SMO on one thread, ALFPGM p=64 on two threads and libsvm-official "
+        "once on every data set; a second pass, within a time budget of "
+        f"{meta['budget_minutes']:.0f} minutes, adds runs of scikit-learn, ALFPGM p=64 and SMO (up to "
+        f"{meta['repeat']} each, interleaved; the tables give the median, the column `runs` their number, the "
+        "JSON every time), then ALFPGM with p = 16 and 128 and SMO on two threads; what the budget did not allow "
+        "is marked `not run`. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
         "by the same code from its support vectors, coefficients and intercept. `j2` = `n_jobs=2` (2 threads "
         "computing kernel columns; the machine has 2 cores shared with other jobs, so this is a lower bound "
         "on what a second core gives).",
         "",
-        "## Summary: ALFPGM (p = 64) against LIBSVM",
+        "## Summary: budgetsvm (one thread unless j2) against LIBSVM",
         "",
-        "| data set | n | sklearn (s) | libsvm (s) | alfpgm 1 thread (s) | ours / sklearn | ours / libsvm | "
-        "alfpgm 2 threads (s) | ours j2 / sklearn | objective rel. diff | SVs ours / sklearn | test acc. ours - sklearn (points) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "Time ratios ours / theirs (below 1: ours is faster); objective, SVs and accuracy against scikit-learn.",
+        "",
+        "| data set | n | solver | time (s) | / sklearn | / libsvm | objective rel. diff | SVs ours / sklearn | "
+        "test acc. ours - sklearn (points) |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, r in results.items():
         s = r["solvers"]
-        if not all(k in s for k in ("alfpgm p=64", "alfpgm p=64 j2", "sklearn", "libsvm")):
+        if not all(k in s for k in ("sklearn", "libsvm")):
             continue
-        a, a2, sk, lib = s["alfpgm p=64"], s["alfpgm p=64 j2"], s["sklearn"], s["libsvm"]
-        rel = (a["objective"] - sk["objective"]) / abs(sk["objective"])
-        lines.append(
-            f"| {name} | {r['n_train']} | {sk['seconds']:.2f} | {lib['seconds']:.2f} | {a['seconds']:.2f} | "
-            f"**{a['seconds'] / sk['seconds']:.2f}** | {a['seconds'] / lib['seconds']:.2f} | {a2['seconds']:.2f} | "
-            f"{a2['seconds'] / sk['seconds']:.2f} | {rel:+.1e} | {a['n_sv']} / {sk['n_sv']} "
-            f"({100 * (a['n_sv'] - sk['n_sv']) / sk['n_sv']:+.1f}%) | {100 * (a['accuracy'] - sk['accuracy']):+.2f} |"
-        )
+        sk, lib = s["sklearn"], s["libsvm"]
+        lines.append(f"| {name} | {r['n_train']} | scikit-learn SVC | {sk['seconds']:.2f} | 1 | "
+                     f"{sk['seconds'] / lib['seconds']:.2f} | | | |")
+        lines.append(f"| | | libsvm-official | {lib['seconds']:.2f} | {lib['seconds'] / sk['seconds']:.2f} | 1 | | | |")
+        for label in ("alfpgm p=64", "alfpgm p=64 j2", "smo", "smo j2"):
+            if label not in s:
+                continue
+            a = s[label]
+            rel = (a["objective"] - sk["objective"]) / abs(sk["objective"])
+            lines.append(
+                f"| | | {label} | {a['seconds']:.2f} | **{a['seconds'] / sk['seconds']:.2f}** | "
+                f"{a['seconds'] / lib['seconds']:.2f} | {rel:+.1e} | {a['n_sv']} / {sk['n_sv']} "
+                f"({100 * (a['n_sv'] - sk['n_sv']) / sk['n_sv']:+.1f}%) | {100 * (a['accuracy'] - sk['accuracy']):+.2f} |"
+            )
     lines.append("")
     for name, r in results.items():
         s = r["solvers"]
@@ -388,10 +401,11 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
         lines.append("")
     if sweep_rows:
         lines += [f"## Time vs n ({sweep_name} subsamples, one run each)", "",
-                  "| n | sklearn (s) | alfpgm p=64 (s) | alfpgm / sklearn |", "|---:|---:|---:|---:|"]
+                  "| n | sklearn (s) | alfpgm p=64 (s) | smo (s) | alfpgm / sklearn | smo / sklearn |",
+                  "|---:|---:|---:|---:|---:|---:|"]
         for row in sweep_rows:
-            lines.append(f"| {row['n']} | {row['sklearn']:.2f} | {row['alfpgm p=64']:.2f} | "
-                         f"{row['alfpgm p=64'] / row['sklearn']:.2f} |")
+            lines.append(f"| {row['n']} | {row['sklearn']:.2f} | {row['alfpgm p=64']:.2f} | {row['smo']:.2f} | "
+                         f"{row['alfpgm p=64'] / row['sklearn']:.2f} | {row['smo'] / row['sklearn']:.2f} |")
         lines.append("")
     if multi:
         sk = multi["solvers"]["sklearn"]
@@ -462,27 +476,26 @@ def main(argv: Optional[List[str]] = None) -> None:
         for r in range(1, repeat):
             for name in names:
                 runs = bench.runs[name]
-                cost = runs["sklearn"][0]["seconds"] + runs["alfpgm p=64"][0]["seconds"]
+                cost = sum(runs[label][0]["seconds"] for label, _ in REPEATED)
                 if bench.affordable(cost):
-                    for label, kw in MANDATORY[:2]:
+                    for label, kw in REPEATED:
                         bench.run(data[name], label, kw, f"rep {r + 1}")
             write_all()
         for label, kw in OPTIONAL:
             for name in names:
-                estimate = bench.runs[name]["sklearn"][0]["seconds"] * (1.5 if label == "smo" else 1.0)
+                estimate = bench.runs[name]["smo" if label.startswith("smo") else "alfpgm p=64"][0]["seconds"] * 1.5
                 if bench.affordable(estimate):
                     bench.run(data[name], label, kw)
             write_all()
         if args.sweep and args.sweep in data:
             sizes = [500, 1000, 2000] if args.quick else [4000, 8000, 16000]
-            full_time = bench.runs[args.sweep]["sklearn"][0]["seconds"] + bench.runs[args.sweep]["alfpgm p=64"][0]["seconds"]
+            full_time = sum(bench.runs[args.sweep][k][0]["seconds"] for k, _ in REPEATED)
             if args.quick or bench.affordable(0.4 * full_time):
                 full = data[args.sweep] if args.quick else load(args.sweep, quick=False)
                 sweep_rows.extend(sweep(bench, full, sizes, args.quick))
                 if not args.quick:
                     s = bench.summary(args.sweep)
-                    sweep_rows.append({"n": full["X"].shape[0], "sklearn": s["sklearn"]["seconds"],
-                                       "alfpgm p=64": s["alfpgm p=64"]["seconds"]})
+                    sweep_rows.append({"n": full["X"].shape[0], **{k: s[k]["seconds"] for k, _ in REPEATED}})
             write_all()
         if args.multiclass and bench.affordable(0 if args.quick else 90):
             multi.update(multiclass(bench, args.quick))
