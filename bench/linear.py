@@ -182,14 +182,22 @@ def main():
     ap.add_argument("--budget", type=float, default=90.0,
                     help="a method whose run exceeds this many seconds is not run at larger C")
     ap.add_argument("--datasets", default=None, help="comma-separated subset of data set names")
-    ap.add_argument("--out", default=str(REPO / "bench" / "results" / "linear"))
+    ap.add_argument("--out", default=None,
+                    help="output path without suffix (default bench/results/linear, or linear_quick with --quick)")
     ap.add_argument("--seeds", action="store_true",
                     help="only the seed study: shrinking vs LIBLINEAR over 5 seeds each, interleaved")
+    ap.add_argument("--confirm", action="store_true",
+                    help="re-measure auto vs LIBLINEAR (3 seeds, interleaved) where the full run showed auto > 1.2x")
     ap.add_argument("--from-json", action="store_true",
                     help="only rewrite the .md and .png from an existing .json")
     args = ap.parse_args()
+    if args.out is None:
+        args.out = str(REPO / "bench" / "results" / ("linear_quick" if args.quick else "linear"))
     if args.seeds:
         seed_check(args)
+        return
+    if args.confirm:
+        seed_check(args, CONFIRM_CASES, "auto", 3, "linear_confirm.md")
         return
     if args.from_json:
         saved = json.loads(Path(args.out).with_suffix(".json").read_text())
@@ -270,7 +278,12 @@ def main():
     write(rows, args, started, final=True)
 
 
-def seed_check(args):
+CONFIRM_CASES = [("reuters_moneyfx", 0.1), ("sector.scale", 0.01), ("sector.scale", 0.1), ("w8a", 0.01),
+                 ("w8a", 1.0), ("w8a", 10.0), ("a9a", 0.1), ("ijcnn1", 100.0), ("covtype20k", 0.1),
+                 ("covtype20k", 10.0)]
+
+
+def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear_seeds.md"):
     """Same algorithm, different random orders: compare the two over seeds.
 
     One seed decides a run's sweep count (it varies 2-3x between seeds), so
@@ -280,15 +293,17 @@ def seed_check(args):
     """
     from sklearn.svm import LinearSVC as SkLinearSVC
 
-    cases = [("w8a", 1.0), ("w8a", 10.0), ("a9a", 1.0), ("a9a", 10.0), ("ijcnn1", 10.0), ("covtype20k", 10.0)]
+    if cases is None:
+        cases = [("w8a", 1.0), ("w8a", 10.0), ("a9a", 1.0), ("a9a", 10.0), ("ijcnn1", 10.0), ("covtype20k", 10.0)]
     if args.quick:
         cases = cases[:1]
-    lines = ["# Linear SVM: shrinking vs LIBLINEAR over 5 seeds", "",
+    flag = "--seeds" if selection == "shrinking" else "--confirm"
+    lines = [f"# Linear SVM: {selection} vs LIBLINEAR over {seeds} seeds", "",
              f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}. Machine: {machine()}. "
-             "Command: `python bench/linear.py --seeds`. Hinge loss, no bias, tol 1e-3, seeds 0-4 "
+             f"Command: `python bench/linear.py {flag}`. Hinge loss, no bias, tol 1e-3, seeds 0-{seeds - 1} "
              "(ours and LIBLINEAR alternate).", "",
-             "| data set | C | LIBLINEAR median s | ours median s | ratio | LIBLINEAR sweeps (5 seeds) "
-             "| ours sweeps (5 seeds) | s per sweep ours / LIBLINEAR |", "|---|---|---|---|---|---|---|---|"]
+             f"| data set | C | LIBLINEAR median s | ours median s | ratio | LIBLINEAR sweeps ({seeds} seeds) "
+             f"| ours sweeps ({seeds} seeds) | s per sweep ours / LIBLINEAR |", "|---|---|---|---|---|---|---|---|"]
     loaded = {}
     for name, C in cases:
         entry = next(d for d in DATASETS if d[0] == name)
@@ -296,14 +311,14 @@ def seed_check(args):
             loaded[name] = load_svmlight(DATA / entry[1], n_features=entry[3])
         X, y = loaded[name]
         t_ll, t_us, s_ll, s_us = [], [], [], []
-        for seed in range(5):
+        for seed in range(seeds):
             m = SkLinearSVC(C=C, loss="hinge", dual=True, tol=1e-3, max_iter=10**6, fit_intercept=False,
                             random_state=seed)
             t = time.perf_counter()
             m.fit(X, y)
             t_ll.append(time.perf_counter() - t)
             s_ll.append(int(m.n_iter_))
-            o = LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=1e-3, selection="shrinking",
+            o = LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=1e-3, selection=selection,
                           random_state=seed)
             t = time.perf_counter()
             o.fit(X, y)
@@ -313,7 +328,7 @@ def seed_check(args):
         lines.append(f"| {name} | {C:g} | {statistics.median(t_ll):.3g} | {statistics.median(t_us):.3g} | "
                      f"{statistics.median(t_us) / statistics.median(t_ll):.2f} | {s_ll} | {s_us} | {per:.2f} |")
         print(lines[-1], flush=True)
-    out = Path(args.out).with_name(Path(args.out).name + "_seeds.md")
+    out = Path(args.out).with_name(outfile)
     out.write_text("\n".join(lines) + "\n")
 
 
