@@ -52,18 +52,17 @@ struct Uniform {
     std::vector<Index> order = state.eligible();
     for (;;) {
       detail::shuffle_prefix(order, order.size(), rng);
-      double pg_max = -detail::kInf, pg_min = detail::kInf, violation = 0.0;
+      double pg_max = -detail::kInf, pg_min = detail::kInf;
       for (Index i : order) {
         control.poll();
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
         pg_max = std::max(pg_max, PG);
         pg_min = std::min(pg_min, PG);
-        violation = std::max(violation, std::fabs(PG));
         state.step(i, G, PG);
       }
       stats.steps += static_cast<std::int64_t>(order.size());
-      stats.kkt_violation = violation;
+      stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
       if (pg_max - pg_min <= options.tol || order.empty()) {
         ++stats.sweeps;
         return stats;
@@ -84,7 +83,7 @@ struct Shrinking {
     double pg_max_old = detail::kInf, pg_min_old = -detail::kInf;
     for (;;) {
       detail::shuffle_prefix(active, active_size, rng);
-      double pg_max = -detail::kInf, pg_min = detail::kInf, violation = 0.0;
+      double pg_max = -detail::kInf, pg_min = detail::kInf;
       const bool full = active_size == all;
       std::size_t visited = 0;
       for (std::size_t s = 0; s < active_size;) {
@@ -102,12 +101,11 @@ struct Shrinking {
         }
         pg_max = std::max(pg_max, PG);
         pg_min = std::min(pg_min, PG);
-        violation = std::max(violation, std::fabs(PG));
         state.step(i, G, PG);
         ++s;
       }
       stats.steps += static_cast<std::int64_t>(visited);
-      if (full) stats.kkt_violation = violation;
+      if (full) stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
       if (pg_max - pg_min <= options.tol || active_size == 0) {
         if (active_size == all) {
           ++stats.sweeps;
