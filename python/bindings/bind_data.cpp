@@ -2,6 +2,7 @@
 // gamma="scale"), the finiteness check and the svmlight parser.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
 #include <cmath>
@@ -17,27 +18,6 @@
 namespace budgetsvm::python {
 
 namespace {
-
-// The second operand of kernel_matrix seen through its rows only, so that
-// kernel_matrix is instantiated once per type of X, not per pair of types.
-class ErasedRows {
- public:
-  template <class View>
-  explicit ErasedRows(const View& Y)
-      : rows_(Y.rows()),
-        cols_(Y.cols()),
-        copy_([Y](Index i, double* out) { Y.copy_row(i, out); }),
-        norm_([Y](Index i) { return Y.squared_norm(i); }) {}
-  Index rows() const { return rows_; }
-  Index cols() const { return cols_; }
-  void copy_row(Index i, double* out) const { copy_(i, out); }
-  double squared_norm(Index i) const { return norm_(i); }
-
- private:
-  Index rows_, cols_;
-  std::function<void(Index, double*)> copy_;
-  std::function<double(Index)> norm_;
-};
 
 py::array_t<double> py_kernel_matrix(py::object X, py::object Y, const std::string& kernel_name,
                                      double gamma, int degree, double coef0) {
@@ -67,6 +47,23 @@ py::tuple py_entry_moments(py::object X) {
     return entry_moments(view);
   });
   return py::make_tuple(m.sum, m.sum_of_squares, m.count);
+}
+
+py::array_t<double> py_decision_function(py::object X, py::object SV, const Eigen::Ref<const MatrixXd>& coef,
+                                          const std::string& kernel_name, double gamma, int degree,
+                                          double coef0, int n_jobs) {
+  Kernel kernel{kernel_type_from_name(kernel_name), gamma, coef0, degree};
+  const Index n = visit_data(X, [](const auto& v) { return v.rows(); });
+  py::array_t<double> out({n, static_cast<Index>(coef.cols())});
+  auto* out_ptr = out.mutable_data();
+  visit_data(X, [&](const auto& x_view) {
+    ErasedRows x(x_view);
+    visit_data(SV, [&](const auto& sv_view) {
+      py::gil_scoped_release release;  // X, SV and coef are kept alive by the caller
+      kernel_expansion(kernel, x, sv_view, coef, Eigen::Map<MatrixXd>(out_ptr, n, coef.cols()), n_jobs);
+    });
+  });
+  return out;
 }
 
 bool py_all_finite(py::object X) {
@@ -137,6 +134,9 @@ class PySvmlightParser {
 void register_data(py::module_& m) {
   m.def("kernel_matrix", &py_kernel_matrix, py::arg("X"), py::arg("Y"), py::arg("kernel"),
         py::arg("gamma"), py::arg("degree"), py::arg("coef0"));
+  m.def("decision_function", &py_decision_function, py::arg("X"), py::arg("SV"), py::arg("coef"),
+        py::arg("kernel"), py::arg("gamma"), py::arg("degree"), py::arg("coef0"), py::arg("n_jobs") = 1,
+        "K(X, SV) @ coef, computed in blocks with the GIL released");
   m.def("entry_moments", &py_entry_moments, py::arg("X"),
         "(sum, sum of squares, count) over all entries of X, implicit zeros included");
   m.def("all_finite", &py_all_finite, py::arg("X"));

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,28 @@ decltype(auto) visit_data(const py::handle& X, F&& f) {
   if (c_order) return f(DenseView<double, Eigen::RowMajor>(array_data<double>(arr), rows, cols));
   return f(DenseView<double, Eigen::ColMajor>(array_data<double>(arr), rows, cols));
 }
+
+/// A view seen through its rows only (rows, cols, copy_row, squared_norm), so
+/// that a function of two views is instantiated once per type of the other
+/// view, not once per pair of types.
+class ErasedRows {
+ public:
+  template <class View>
+  explicit ErasedRows(const View& X)
+      : rows_(X.rows()),
+        cols_(X.cols()),
+        copy_([X](Index i, double* out) { X.copy_row(i, out); }),
+        norm_([X](Index i) { return X.squared_norm(i); }) {}
+  Index rows() const { return rows_; }
+  Index cols() const { return cols_; }
+  void copy_row(Index i, double* out) const { copy_(i, out); }
+  double squared_norm(Index i) const { return norm_(i); }
+
+ private:
+  Index rows_, cols_;
+  std::function<void(Index, double*)> copy_;
+  std::function<double(Index)> norm_;
+};
 
 /// The run control of a call made from Python with the GIL released: polls
 /// for Ctrl-C (signal handlers run on the main thread, under the GIL).

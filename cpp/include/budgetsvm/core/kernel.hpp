@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "data_view.hpp"
@@ -131,6 +132,49 @@ void kernel_matrix(const Kernel& kernel, const ViewX& X, const ViewY& Y,
       kernel.apply(G, VectorXd(), VectorXd());
     out.middleCols(start, stop - start) = G;
   }
+}
+
+/// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X: the decision
+/// values of a kernel expansion. X is read through rows() / cols() /
+/// copy_row() / squared_norm() only, in blocks; SV is any view. Row ranges of
+/// X are split over n_threads threads.
+template <class RowsX, class ViewSV>
+void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out,
+                      int n_threads = 1) {
+  require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
+  require(coef.rows() == SV.rows(), "coef needs one row per support vector");
+  require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
+  kernel.validate();
+  const VectorXd norm_sv = kernel.needs_norms() ? row_squared_norms(SV) : VectorXd();
+  const Index step = std::min<Index>(kernel_block_rows(X.cols()), 256);
+  auto work = [&](Index begin, Index end) {
+    MatrixXd Xb, G;
+    VectorXd norm_x;
+    std::vector<Index> rows;
+    for (Index start = begin; start < end; start += step) {
+      const Index stop = std::min(end, start + step);
+      rows.resize(static_cast<std::size_t>(stop - start));
+      for (Index i = start; i < stop; ++i) rows[static_cast<std::size_t>(i - start)] = i;
+      gather_rows(X, rows, Xb);
+      G.resize(SV.rows(), stop - start);
+      dot_with_block(SV, Xb, G);
+      if (kernel.needs_norms()) {
+        norm_x = Xb.rowwise().squaredNorm();
+        kernel.apply(G, norm_sv, norm_x);
+      } else {
+        kernel.apply(G, VectorXd(), VectorXd());
+      }
+      out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
+    }
+  };
+  const Index n = X.rows();
+  const int threads = static_cast<int>(std::clamp<Index>(n / (4 * step), 1, std::max(n_threads, 1)));
+  if (threads == 1) return work(0, n);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back(work, n * t / threads, n * (t + 1) / threads);
+  for (auto& thread : pool) thread.join();
 }
 
 }  // namespace budgetsvm

@@ -1,0 +1,117 @@
+"""load_svmlight against scikit-learn's reader, compressed files, errors."""
+
+import bz2
+import gzip
+import lzma
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import dump_svmlight_file, load_svmlight_file
+
+from budgetsvm import load_svmlight
+
+from conftest import dataset_path
+
+
+@pytest.mark.parametrize("name", ["a9a.t.bz2", "dna.scale.bz2", "phishing.bz2", "covtype.binary.scale.sub20k.bz2"])
+def test_same_result_as_scikit_learn_on_real_files(name):
+    path = dataset_path(name)
+    X, y = load_svmlight(path)
+    X_ref, y_ref = load_svmlight_file(str(path))
+    assert X.shape == X_ref.shape
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
+    assert (X != X_ref).nnz == 0
+    np.testing.assert_array_equal(y, y_ref)
+
+
+def test_n_features_and_float32():
+    path = dataset_path("a9a.t.bz2")
+    X, _ = load_svmlight(path, n_features=123, dtype=np.float32)
+    assert X.shape[1] == 123 and X.dtype == np.float32
+    with pytest.raises(ValueError, match="smaller than the largest feature index"):
+        load_svmlight(path, n_features=100)
+
+
+def _write(path, text, opener):
+    with opener(path, "wb") as f:
+        f.write(text.encode())
+    return path
+
+
+@pytest.mark.parametrize("opener, suffix", [(open, ".svm"), (bz2.open, ".bz2"), (gzip.open, ".gz"), (lzma.open, ".xz")])
+def test_compressed_and_plain_files(tmp_path, opener, suffix):
+    rng = np.random.default_rng(0)
+    X = sp.random(200, 30, density=0.2, format="csr", random_state=0)
+    y = rng.choice([-1.0, 1.0], size=200)
+    plain = tmp_path / "data.svm"
+    dump_svmlight_file(X, y, str(plain), zero_based=False)
+    path = _write(tmp_path / f"copy{suffix}", plain.read_text(), opener)
+    X2, y2 = load_svmlight(path, n_features=30)
+    np.testing.assert_allclose(X2.toarray(), X.toarray(), rtol=1e-15)
+    np.testing.assert_array_equal(y2, y)
+
+
+def test_comments_qid_blank_lines_and_signs(tmp_path):
+    path = tmp_path / "f.svm"
+    path.write_text("# header\n+1 qid:4 1:1.5 4:-2 # note\n\n-1 2:3e-2\r\n0.5\n")
+    X, y = load_svmlight(path)
+    np.testing.assert_array_equal(y, [1.0, -1.0, 0.5])
+    np.testing.assert_array_equal(X.toarray(), [[1.5, 0, 0, -2], [0, 0.03, 0, 0], [0, 0, 0, 0]])
+    X0, _ = load_svmlight(path, zero_based=True)
+    assert X0.shape == (3, 5)
+
+
+def test_large_file_streamed_in_several_chunks(tmp_path):
+    # More than one 4 MB chunk, so lines straddle chunk boundaries.
+    rng = np.random.default_rng(1)
+    X = sp.random(30_000, 50, density=0.3, format="csr", random_state=1)
+    y = rng.integers(0, 3, size=30_000).astype(float)
+    path = tmp_path / "big.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    assert path.stat().st_size > 5_000_000
+    X2, y2 = load_svmlight(path, n_features=50)
+    # The file holds 16 significant digits: compare with scikit-learn's
+    # parse of the same text, which must agree bit for bit.
+    X_ref, y_ref = load_svmlight_file(str(path), n_features=50)
+    assert (X2 != X_ref).nnz == 0
+    np.testing.assert_array_equal(y2, y_ref)
+    np.testing.assert_allclose(X2.toarray(), X.toarray(), rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("1 1:1\nabc 1:2\n", "line 2: cannot parse the label"),
+        ("1 1:1\n1 2\n", "line 2: expected <index>:<value>"),
+        ("1 3:1 2:1\n", "line 1: feature indices must be strictly increasing"),
+        ("1 1:x\n", "line 1: cannot parse the value"),
+        ("1 0:1\n", "line 1: feature indices start at 1"),
+        ("1 1:inf\n", "line 1: feature values must be finite"),
+        ("1,2 1:1\n", "line 1: multi-label"),
+    ],
+)
+def test_malformed_lines_name_line_and_problem(tmp_path, text, match):
+    path = tmp_path / "bad.svm"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match) as info:
+        load_svmlight(path)
+    assert "bad.svm" in str(info.value)
+
+
+def test_missing_file_and_bad_arguments(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load_svmlight(tmp_path / "nope.svm")
+    path = tmp_path / "ok.svm"
+    path.write_text("1 1:1\n")
+    with pytest.raises(ValueError, match="dtype"):
+        load_svmlight(path, dtype=np.int32)
+    with pytest.raises(ValueError, match="n_features"):
+        load_svmlight(path, n_features=0)
+
+
+def test_result_is_accepted_by_scikit_learn_svc():
+    from sklearn.svm import SVC
+
+    X, y = load_svmlight(dataset_path("dna.scale.bz2"))
+    SVC(kernel="linear").fit(X[:300], y[:300])
