@@ -33,7 +33,6 @@ import os
 import platform
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,10 +41,11 @@ from pathlib import Path
 
 import numpy as np
 
+from _common import cpu_model, data_dir, git_commit
 from budgetsvm import LinearSVC, _core, _data, load_svmlight
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("BUDGETSVM_DATA", REPO.parent / "shared" / "datasets"))
+DATA = data_dir()
 
 # name, train file, test file, n_features
 DATASETS = [
@@ -166,14 +166,8 @@ def run_to_target(X, labels, n_classes, C, tol, selection, target, max_iter):
 
 
 def machine():
-    model = "unknown"
-    try:
-        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-            if line.startswith("Model name"):
-                model = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} (shared with other jobs)"
+    return (f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()}, Python "
+            f"{platform.python_version()}, budgetsvm commit {git_commit()} (machine shared with other jobs)")
 
 
 def main():
