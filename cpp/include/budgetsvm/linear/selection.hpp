@@ -53,7 +53,11 @@ struct Uniform {
     for (;;) {
       detail::shuffle_prefix(order, order.size(), rng);
       double pg_max = -detail::kInf, pg_min = detail::kInf;
-      for (Index i : order) {
+      const std::size_t m = order.size();
+      for (std::size_t s = 0; s < m; ++s) {
+        const Index i = order[s];
+        if (s + 4 < m) state.prefetch_sample(order[s + 4]);
+        if (s + 2 < m) state.prefetch_row(order[s + 2]);
         control.poll();
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
@@ -90,6 +94,8 @@ struct Shrinking {
         control.poll();
         ++visited;
         const Index i = active[s];
+        if (s + 4 < active_size) state.prefetch_sample(active[s + 4]);
+        if (s + 2 < active_size) state.prefetch_row(active[s + 2]);
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
         // Shrink: at a bound and pushed against it harder than last sweep's
@@ -178,7 +184,10 @@ struct Avsf {
       detail::shuffle_prefix(schedule, n, rng);
       double violation = 0.0;
       double first_sum = 0.0;
-      for (Index i : schedule) {
+      for (std::size_t s = 0; s < n; ++s) {
+        const Index i = schedule[s];
+        if (s + 4 < n) state.prefetch_sample(schedule[s + 4]);
+        if (s + 2 < n) state.prefetch_row(schedule[s + 2]);
         control.poll();
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
