@@ -10,6 +10,7 @@ samples for sample weights.
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -276,3 +277,20 @@ def test_fits_run_concurrently_without_the_gil():
     assert len(results) == 3
     for r in results:
         np.testing.assert_array_equal(r, ref)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_ctrl_c_stops_a_long_fit(n_jobs):
+    import _thread
+
+    X, y = load_dataset("satimage.scale.bz2", n_features=36)
+    timer = threading.Timer(0.3, _thread.interrupt_main)  # as if Ctrl-C were pressed
+    clf = LinearSVC(C=1e4, loss="hinge", selection="uniform", tol=1e-12, n_jobs=n_jobs)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            clf.fit(X, y)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 30

@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "../core/control.hpp"
@@ -37,6 +38,12 @@
 #include "../core/errors.hpp"
 #include "../core/random.hpp"
 #include "loss.hpp"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BUDGETSVM_PREFETCH(address) __builtin_prefetch(static_cast<const void*>(address))
+#else
+#define BUDGETSVM_PREFETCH(address) ((void)(address))
+#endif
 
 namespace budgetsvm::linear {
 
@@ -78,6 +85,16 @@ struct Result {
   Stats stats;
 };
 
+/// The index type of a CSR view (int for dense views, unused).
+template <class View, class = void>
+struct detail_index {
+  using type = int;
+};
+template <class View>
+struct detail_index<View, std::void_t<typename View::StorageIndex>> {
+  using type = typename View::StorageIndex;
+};
+
 /// State of a run over the data view X (dense or CSR, never copied).
 template <class View>
 class DualState {
@@ -103,6 +120,32 @@ class DualState {
         u.q = X.squared_norm(i) + s_ * s_ + u.diag;
         eligible_.push_back(i);
       }
+    }
+    if constexpr (View::is_sparse) {
+      const auto m = X.matrix();
+      row_start_ = m.outerIndexPtr();
+      row_values_ = m.valuePtr();
+      row_indices_ = m.innerIndexPtr();
+    } else if constexpr (View::is_row_major) {
+      row_values_ = X.matrix().data();
+    }
+  }
+
+  /// Memory hints for a coordinate a few steps ahead: the steps visit rows
+  /// in random order, so without them each step waits on memory (perf:
+  /// most of a step's time). prefetch_sample(i) two steps ahead, then
+  /// prefetch_row(i) one step ahead (it reads i's row offset).
+  void prefetch_sample(Index i) const {
+    BUDGETSVM_PREFETCH(&samples_[static_cast<std::size_t>(i)]);
+    if constexpr (View::is_sparse) BUDGETSVM_PREFETCH(row_start_ + i);
+  }
+  void prefetch_row(Index i) const {
+    if constexpr (View::is_sparse) {
+      const auto k = row_start_[i];
+      BUDGETSVM_PREFETCH(row_values_ + k);
+      BUDGETSVM_PREFETCH(row_indices_ + k);
+    } else if constexpr (View::is_row_major) {
+      BUDGETSVM_PREFETCH(row_values_ + i * d_);
     }
   }
 
@@ -194,6 +237,10 @@ class DualState {
   double s_;
   std::vector<double> w_;
   std::vector<Sample> samples_;
+  // Raw pointers into X for the prefetch hints (CSR; dense row-major).
+  const typename View::Scalar* row_values_ = nullptr;
+  const std::conditional_t<View::is_sparse, typename detail_index<View>::type, int>* row_start_ = nullptr;
+  const std::conditional_t<View::is_sparse, typename detail_index<View>::type, int>* row_indices_ = nullptr;
   std::vector<Index> eligible_;
   double sum_alpha_ = 0.0, sum_diag_alpha2_ = 0.0;
 };

@@ -52,18 +52,21 @@ struct Uniform {
     std::vector<Index> order = state.eligible();
     for (;;) {
       detail::shuffle_prefix(order, order.size(), rng);
-      double pg_max = -detail::kInf, pg_min = detail::kInf, violation = 0.0;
-      for (Index i : order) {
+      double pg_max = -detail::kInf, pg_min = detail::kInf;
+      const std::size_t m = order.size();
+      for (std::size_t s = 0; s < m; ++s) {
+        const Index i = order[s];
+        if (s + 4 < m) state.prefetch_sample(order[s + 4]);
+        if (s + 2 < m) state.prefetch_row(order[s + 2]);
         control.poll();
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
         pg_max = std::max(pg_max, PG);
         pg_min = std::min(pg_min, PG);
-        violation = std::max(violation, std::fabs(PG));
         state.step(i, G, PG);
       }
       stats.steps += static_cast<std::int64_t>(order.size());
-      stats.kkt_violation = violation;
+      stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
       if (pg_max - pg_min <= options.tol || order.empty()) {
         ++stats.sweeps;
         return stats;
@@ -84,13 +87,15 @@ struct Shrinking {
     double pg_max_old = detail::kInf, pg_min_old = -detail::kInf;
     for (;;) {
       detail::shuffle_prefix(active, active_size, rng);
-      double pg_max = -detail::kInf, pg_min = detail::kInf, violation = 0.0;
+      double pg_max = -detail::kInf, pg_min = detail::kInf;
       const bool full = active_size == all;
       std::size_t visited = 0;
       for (std::size_t s = 0; s < active_size;) {
         control.poll();
         ++visited;
         const Index i = active[s];
+        if (s + 4 < active_size) state.prefetch_sample(active[s + 4]);
+        if (s + 2 < active_size) state.prefetch_row(active[s + 2]);
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
         // Shrink: at a bound and pushed against it harder than last sweep's
@@ -102,12 +107,11 @@ struct Shrinking {
         }
         pg_max = std::max(pg_max, PG);
         pg_min = std::min(pg_min, PG);
-        violation = std::max(violation, std::fabs(PG));
         state.step(i, G, PG);
         ++s;
       }
       stats.steps += static_cast<std::int64_t>(visited);
-      if (full) stats.kkt_violation = violation;
+      if (full) stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
       if (pg_max - pg_min <= options.tol || active_size == 0) {
         if (active_size == all) {
           ++stats.sweeps;
@@ -180,7 +184,10 @@ struct Avsf {
       detail::shuffle_prefix(schedule, n, rng);
       double violation = 0.0;
       double first_sum = 0.0;
-      for (Index i : schedule) {
+      for (std::size_t s = 0; s < n; ++s) {
+        const Index i = schedule[s];
+        if (s + 4 < n) state.prefetch_sample(schedule[s + 4]);
+        if (s + 2 < n) state.prefetch_row(schedule[s + 2]);
         control.poll();
         const double G = state.gradient(i);
         const double PG = state.projected(i, G);
