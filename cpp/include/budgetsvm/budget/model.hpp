@@ -149,17 +149,7 @@ class BudgetModel {
   double self_kernel_of_sv(Index j) const { return self_kernel(sv_norm(j)); }
 
   /// f_c(x) from a kernel row: scale * sum_j coef_c[j] krow[j].
-  double margin(const double* krow, int c = 0) const {
-    const double* w = coef(c);
-    double s0 = 0.0, s1 = 0.0;
-    Index j = 0;
-    for (; j + 2 <= size_; j += 2) {
-      s0 += w[j] * krow[j];
-      s1 += w[j + 1] * krow[j + 1];
-    }
-    if (j < size_) s0 += w[j] * krow[j];
-    return scale_ * (s0 + s1);
-  }
+  double margin(const double* krow, int c = 0) const { return scale_ * simd_.dot(coef(c), krow, size_); }
 
   /// Appends (beta, x) with beta[c] the true coefficients; returns the slot.
   /// `source` >= 0 records that the new support vector is a copy of that

@@ -8,6 +8,8 @@
 //   dots:           acc[j] = sum_k x_k Zt[k * ld + j]   (over the stored
 //                   entries of x only, so a sparse x costs nnz(x) passes)
 //   rbf_from_dots:  out[j] = exp(-gamma * max(0, |x|^2 + |z_j|^2 - 2 acc[j]))
+//   dot:            sum_j a[j] b[j] (the margin from a kernel row; several
+//                   accumulators, since one would wait on every add)
 //
 // both vectorised along j (the support vectors), with our own vectorised
 // exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
@@ -115,6 +117,19 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
   }
 }
 
+inline double dot(const double* a, const double* b, Index n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    s0 += a[j] * b[j];
+    s1 += a[j + 1] * b[j + 1];
+    s2 += a[j + 2] * b[j + 2];
+    s3 += a[j + 3] * b[j + 3];
+  }
+  for (; j < n; ++j) s0 += a[j] * b[j];
+  return (s0 + s1) + (s2 + s3);
+}
+
 }  // namespace scalar
 
 #if defined(BUDGETSVM_SIMD_X86)
@@ -174,6 +189,20 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
     _mm_storeu_pd(out + j, exp_neg(_mm_mul_pd(ng, d)));
   }
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+BUDGETSVM_TARGET("sse2") inline double dot(const double* a, const double* b, Index n) {
+  __m128d s0 = _mm_setzero_pd(), s1 = _mm_setzero_pd(), s2 = _mm_setzero_pd(), s3 = _mm_setzero_pd();
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) {
+    s0 = _mm_add_pd(s0, _mm_mul_pd(_mm_loadu_pd(a + j), _mm_loadu_pd(b + j)));
+    s1 = _mm_add_pd(s1, _mm_mul_pd(_mm_loadu_pd(a + j + 2), _mm_loadu_pd(b + j + 2)));
+    s2 = _mm_add_pd(s2, _mm_mul_pd(_mm_loadu_pd(a + j + 4), _mm_loadu_pd(b + j + 4)));
+    s3 = _mm_add_pd(s3, _mm_mul_pd(_mm_loadu_pd(a + j + 6), _mm_loadu_pd(b + j + 6)));
+  }
+  double t[2];
+  _mm_storeu_pd(t, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+  return t[0] + t[1] + scalar::dot(a + j, b + j, n - j);
 }
 
 }  // namespace sse2
@@ -243,6 +272,20 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
     _mm256_storeu_pd(out + j, exp_neg(_mm256_mul_pd(ng, d)));
   }
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline double dot(const double* a, const double* b, Index n) {
+  __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(), s3 = _mm256_setzero_pd();
+  Index j = 0;
+  for (; j + 16 <= n; j += 16) {
+    s0 = _mm256_fmadd_pd(_mm256_loadu_pd(a + j), _mm256_loadu_pd(b + j), s0);
+    s1 = _mm256_fmadd_pd(_mm256_loadu_pd(a + j + 4), _mm256_loadu_pd(b + j + 4), s1);
+    s2 = _mm256_fmadd_pd(_mm256_loadu_pd(a + j + 8), _mm256_loadu_pd(b + j + 8), s2);
+    s3 = _mm256_fmadd_pd(_mm256_loadu_pd(a + j + 12), _mm256_loadu_pd(b + j + 12), s3);
+  }
+  double t[4];
+  _mm256_storeu_pd(t, _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3)));
+  return (t[0] + t[1]) + (t[2] + t[3]) + scalar::dot(a + j, b + j, n - j);
 }
 
 }  // namespace avx2
@@ -316,6 +359,18 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
 }
 
+BUDGETSVM_TARGET("avx512f") inline double dot(const double* a, const double* b, Index n) {
+  __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
+  Index j = 0;
+  for (; j + 16 <= n; j += 16) {
+    s0 = _mm512_fmadd_pd(_mm512_loadu_pd(a + j), _mm512_loadu_pd(b + j), s0);
+    s1 = _mm512_fmadd_pd(_mm512_loadu_pd(a + j + 8), _mm512_loadu_pd(b + j + 8), s1);
+  }
+  double t[8];
+  _mm512_storeu_pd(t, _mm512_add_pd(s0, s1));
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7])) + scalar::dot(a + j, b + j, n - j);
+}
+
 }  // namespace avx512
 #endif  // BUDGETSVM_SIMD_X86
 
@@ -387,19 +442,20 @@ struct Kernels {
                Index nnz, double* acc);
   void (*rbf_from_dots)(const double* acc, const double* znorm, double xnorm, double gamma,
                         Index B, double* out);
+  double (*dot)(const double* a, const double* b, Index n);
 };
 
 /// Kernels of a given level (which must not exceed detect_level()).
 inline Kernels kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
-    case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots};
-    case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots};
-    case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots};
+    case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot};
+    case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot};
+    case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot};
     case Level::scalar: break;
   }
 #endif
-  return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots};
+  return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot};
 }
 
 /// The kernels of the active level.
