@@ -427,6 +427,42 @@ TEST_CASE("exact solvers: class weights, shrinking off, tiny cache") {
   }
 }
 
+TEST_CASE("exact solvers: an integer sample weight equals repeating the sample") {
+  // Weight w on a row gives it the bound w C; the dual of the data with that
+  // row repeated w times has the same optimum (the copies' alphas add up),
+  // and a weight of 0 removes the row.
+  Problem P(60, 3, 21);
+  Problem R = P;  // row 0 three times, row 1 dropped
+  R.X.insert(R.X.end(), P.X.begin(), P.X.begin() + P.d);
+  R.X.insert(R.X.end(), P.X.begin(), P.X.begin() + P.d);
+  R.y.push_back(P.y[0]);
+  R.y.push_back(P.y[0]);
+  R.X.erase(R.X.begin() + P.d, R.X.begin() + 2 * P.d);
+  R.y.erase(R.y.begin() + 1);
+  R.n = P.n + 1;
+  std::vector<double> weights(static_cast<std::size_t>(P.n), 1.0);
+  weights[0] = 3.0;
+  weights[1] = 0.0;
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  ViewKernelSource<DenseRM> repeated(R.view(), R.kernel, {}, 1);
+  RunControl control;
+  for (ExactSolver solver : {ExactSolver::smo, ExactSolver::alfpgm}) {
+    ExactSettings s = settings_for(solver, 2.0, 1e-5);
+    const ExactResult reference = fit_exact(repeated, R.y, s, control);
+    s.sample_weight = weights;
+    const ExactResult r = fit_exact(source, P.y, s, control);
+    CHECK(r.converged && reference.converged);
+    CHECK_CLOSE(r.objective, reference.objective, 1e-4 * std::fabs(reference.objective));
+    CHECK_CLOSE(r.intercept, reference.intercept, 1e-3 * (1 + std::fabs(reference.intercept)));
+    CHECK(r.alpha[1] == 0.0);
+    CHECK(r.alpha[0] <= 6.0);
+    s.sample_weight.assign(3, 1.0);  // wrong length
+    CHECK_THROWS(fit_exact(source, P.y, s, control), std::invalid_argument);
+    s.sample_weight.assign(static_cast<std::size_t>(P.n), -1.0);
+    CHECK_THROWS(fit_exact(source, P.y, s, control), std::invalid_argument);
+  }
+}
+
 TEST_CASE("exact solvers: non-PSD sigmoid kernel and duplicate points end") {
   Problem P(80, 3, 4);
   for (Index j = 0; j < P.d; ++j) P.X[static_cast<std::size_t>(1 * P.d + j)] = P.X[static_cast<std::size_t>(j)];

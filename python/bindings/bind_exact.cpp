@@ -1,6 +1,7 @@
 // Bindings of the exact kernel SVM (ALFPGM / SMO): translation only.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,10 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   require(n_jobs >= 1, "n_jobs must be at least 1");
   s.n_jobs = n_jobs;
   (void)param<std::int64_t>(params, "seed");  // the solvers are deterministic
+  // Optional: per-sample multipliers of C (scikit-learn's sample_weight),
+  // one per used row, in the order of `rows`.
+  if (params.contains("sample_weight") && !params["sample_weight"].is_none())
+    s.sample_weight = params["sample_weight"].cast<std::vector<double>>();
   s.validate();
   const std::string kernel_name = param<std::string>(params, "kernel");
 

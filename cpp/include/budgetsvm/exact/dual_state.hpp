@@ -44,13 +44,20 @@ class DualState {
   /// complete column whenever a variable's upper-bound status changes, and
   /// un-shrinking invalidates the partial columns). Otherwise columns are
   /// always complete and shrinking saves selection and gradient work only.
+  /// sample_weight (optional, one per position, >= 0) scales each upper
+  /// bound: C_t = C_class(t) * sample_weight[t]; a weight of 0 pins alpha_t at 0.
   DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg,
-            bool partial_columns = true, int jobs = 1)
+            bool partial_columns = true, int jobs = 1,
+            const std::vector<double>* sample_weight = nullptr)
       : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()),
         partial_columns_(partial_columns), jobs_(std::max(1, jobs)) {
     require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
     upper_.resize(y.size());
     for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
+    if (sample_weight && !sample_weight->empty()) {
+      require(sample_weight->size() == y.size(), "sample_weight must have one weight per training row");
+      for (std::size_t t = 0; t < y.size(); ++t) upper_[t] *= (*sample_weight)[t];
+    }
     alpha_.assign(y.size(), 0.0);
     G_.assign(y.size(), -1.0);
     G_bar_.assign(y.size(), 0.0);

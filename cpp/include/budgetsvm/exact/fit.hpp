@@ -30,6 +30,7 @@ inline ExactSolver exact_solver_from_name(const std::string& name) {
 struct ExactSettings {
   double C = 1.0;
   double weight_pos = 1.0, weight_neg = 1.0;  // C_t = C * weight of y_t's class
+  std::vector<double> sample_weight;           // empty, or C_t *= sample_weight[t] (>= 0)
   double tol = 1e-3;
   double cache_mb = 200.0;
   ExactSolver solver = ExactSolver::alfpgm;
@@ -43,6 +44,8 @@ struct ExactSettings {
     require(std::isfinite(weight_pos) && weight_pos > 0.0 && std::isfinite(weight_neg) &&
                 weight_neg > 0.0,
             "class weights must be positive finite numbers");
+    for (double w : sample_weight)
+      require(std::isfinite(w) && w >= 0.0, "sample weights must be non-negative finite numbers");
     require(std::isfinite(tol) && tol > 0.0, "tol must be a positive finite number");
     require(std::isfinite(cache_mb) && cache_mb > 0.0, "cache_size must be a positive number");
     require(alfpgm.pairs >= 1, "pairs must be at least 1");
@@ -95,7 +98,7 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   // ALFPGM changes the bound status of many variables per round, whose
   // G_bar updates need complete columns, so it keeps columns complete.
   DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
-                  settings.solver == ExactSolver::smo, settings.n_jobs);
+                  settings.solver == ExactSolver::smo, settings.n_jobs, &settings.sample_weight);
   ExactResult result;
   if (settings.solver == ExactSolver::smo) {
     const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control);
