@@ -10,38 +10,20 @@ affects them alike; the table reports medians and the ratio ours / theirs.
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import statistics
 import time
 from pathlib import Path
 
+from _common import ROOT, data_dir, machine_line
 from sklearn.datasets import load_svmlight_file
 
 import budgetsvm
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def default_data_dir() -> Path:
-    return Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
-
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--data", type=Path, default=default_data_dir())
+    parser.add_argument("--data", type=Path, default=data_dir())
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "svmlight.md")
     args = parser.parse_args()
 
@@ -67,8 +49,7 @@ def main() -> None:
     lines = [
         "# load_svmlight vs scikit-learn's load_svmlight_file",
         "",
-        f"Measured {datetime.date.today().isoformat()} on {cpu_model()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; median of {args.repeat} runs each, alternating in one process. "
+        f"Measured {machine_line()}; median of {args.repeat} runs each, alternating in one process. "
         "Both read the same bzip2 file (decompression included) and return identical matrices.",
         "",
         "| file | rows | nnz | budgetsvm (s) | scikit-learn (s) | ratio (ours / theirs) |",

@@ -24,7 +24,10 @@
 //
 // Where we differ from the paper (besides SPEC.md's corrections in
 // alfpgm_subproblem.hpp): LIBSVM's shrinking runs alongside MinMaxLimiter
-// (it shortens the kernel columns, MinMaxLimiter only the selection); the
+// (it narrows selection and gradient updates to the active set; kernel
+// columns stay complete, because a round changes the bound status of many
+// variables and G_bar then needs their complete columns -- computing the
+// active part only cost 4x the kernel values on ijcnn1); the
 // sub-problem tolerance follows the outer gap (max(tol / 2, gap / 1000);
 // solving sub-problems accurately saved kernel columns in our measurements); a
 // round whose sub-problem solution does not decrease the dual objective

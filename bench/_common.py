@@ -1,0 +1,43 @@
+"""Helpers shared by the benchmark scripts: where the data sets are, and a
+description of the machine a result was measured on."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def data_dir() -> Path:
+    """``$BUDGETSVM_DATA``, else ``../shared/datasets`` beside the repository."""
+    return Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def machine_line() -> str:
+    """One line for a results file: date, CPU, cores, Python, commit."""
+    return (f"{datetime.date.today().isoformat()}, {cpu_model()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, budgetsvm commit {git_commit()}")
