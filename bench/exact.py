@@ -294,7 +294,8 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    fig, axes = plt.subplots(1, 2 if sweep_rows else 1, figsize=(12 if sweep_rows else 7, 4.6), squeeze=False)
+    axes = axes[0]
     names = sorted(results, key=lambda k: results[k]["n_train"])
     ns = [results[k]["n_train"] for k in names]
     styles = {"sklearn": ("tab:red", "o"), "libsvm": ("tab:orange", "s"), "smo": ("tab:green", "^"),
@@ -310,6 +311,11 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     ax.set_title("Training time per data set, ordered by n (cf. ALFPGM paper Fig. 5)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
+    if not sweep_rows:
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return
     ax = axes[1]
     for label in ("sklearn", "alfpgm p=64", "smo"):
         color, marker = styles[label]
@@ -407,6 +413,9 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
             lines.append(f"| {row['n']} | {row['sklearn']:.2f} | {row['alfpgm p=64']:.2f} | {row['smo']:.2f} | "
                          f"{row['alfpgm p=64'] / row['sklearn']:.2f} | {row['smo'] / row['sklearn']:.2f} |")
         lines.append("")
+    if not sweep_rows or not multi:
+        lines += ["The subsample sweep on a9a and the multi-class run on letter did not fit in the time budget "
+                  "of this run (`--budget-minutes`)." if not (sweep_rows or multi) else "", ""]
     if multi:
         sk = multi["solvers"]["sklearn"]
         lines += [f"## Multi-class: letter, n = {multi['n_train']} train, {multi['n_test']} test, "
