@@ -316,13 +316,26 @@ def test_zero_sample_weight_removes_samples():
     np.testing.assert_array_equal(np.flatnonzero(sw > 0)[removed.support_], weighted.support_)
 
 
-def test_per_sample_weights_raise_a_clear_error():
+def test_per_sample_weights_match_scikit_learn(ijcnn1_small):
+    X, y, Xt, _ = ijcnn1_small
+    sw = np.random.default_rng(3).uniform(0.2, 3.0, size=len(y))
+    params = dict(C=2.0, gamma=1.0, tol=1e-5)
+    for solver in ("alfpgm", "smo"):
+        ours = SVC(solver=solver, **params).fit(X, y, sample_weight=sw)
+        ref = SkSVC(**params).fit(X, y, sample_weight=sw)
+        np.testing.assert_array_equal(ours.support_, ref.support_)
+        np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-3)
+        np.testing.assert_allclose(ours.decision_function(Xt), ref.decision_function(Xt), atol=2e-3)
+    unweighted = SVC(**params).fit(X, y)
+    assert np.abs(unweighted.decision_function(Xt) - ours.decision_function(Xt)).max() > 0.01
+
+
+def test_bad_sample_weights_raise_a_clear_error():
     X, y = load_iris(return_X_y=True)
-    sw = np.linspace(0.5, 2.0, len(y))
-    with pytest.raises(ValueError, match="equal within each class"):
-        SVC().fit(X, y, sample_weight=sw)
     with pytest.raises(ValueError, match="shape"):
         SVC().fit(X, y, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        SVC().fit(X, y, sample_weight=np.full(len(y), np.nan))
     with pytest.raises(ValueError, match="some class"):
         SVC().fit(X, y, sample_weight=(y > 0).astype(float))
     with pytest.raises(ValueError, match="one class is left"):

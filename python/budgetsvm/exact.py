@@ -345,10 +345,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample multipliers of ``C``. The solver takes one ``C`` per
-            class, so the weights must be equal within each class; samples
-            of weight <= 0 are left out (as LIBSVM does). Other weights raise
-            a ``ValueError``.
+            Per-sample multipliers of ``C`` (the bound of sample i is
+            ``C * class_weight[y_i] * sample_weight[i]``). Samples of weight
+            <= 0 are left out, as LIBSVM does.
 
         Returns
         -------
@@ -375,10 +374,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.class_weight_ = compute_class_weight(self.class_weight, classes=classes, y=y)
         n_samples = X.shape[0]
 
-        class_scale = np.ones(len(classes))
-        keep = None
+        weights, keep = None, None
         if sample_weight is not None:
-            class_scale, keep = self._class_scale_from_sample_weight(sample_weight, y_index, len(classes), n_samples)
+            weights, keep = self._check_sample_weight(sample_weight, y_index, len(classes), n_samples)
 
         self._sparse = sp.issparse(X)
         if callable(self.kernel):
@@ -400,11 +398,13 @@ class SVC(ClassifierMixin, BaseEstimator):
 
         self.classes_ = classes
         self.shape_fit_ = X.shape
-        self._fit_binary_problems(solver_X, y_index, class_scale, keep, params, rng)
+        self._fit_binary_problems(solver_X, y_index, weights, keep, params, rng)
         return self
 
     @staticmethod
-    def _class_scale_from_sample_weight(sample_weight, y_index, n_classes, n_samples):
+    def _check_sample_weight(sample_weight, y_index, n_classes, n_samples):
+        """(weights, keep): the validated weights, and the mask of samples
+        with a positive weight (None when all are kept)."""
         sw = np.asarray(sample_weight, dtype=np.float64)
         if sw.ndim != 1 or sw.shape[0] != n_samples:
             raise ValueError(
@@ -415,18 +415,6 @@ class SVC(ClassifierMixin, BaseEstimator):
         keep = sw > 0
         if not np.any(keep):
             raise ValueError("Invalid input - all samples have zero or negative weights.")
-        scale = np.zeros(n_classes)
-        for c in range(n_classes):
-            w = sw[keep & (y_index == c)]
-            if w.size == 0:
-                continue
-            if not np.all(w == w[0]):
-                raise ValueError(
-                    "budgetsvm.SVC supports sample_weight only when it is equal within each class "
-                    "(the exact solver takes one C per class): use class_weight, or "
-                    "sklearn.svm.SVC for per-sample weights."
-                )
-            scale[c] = w[0]
         remaining = np.unique(y_index[keep])
         if remaining.size < 2:
             raise ValueError(
@@ -438,7 +426,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 "Every sample of some class has sample_weight <= 0; remove that class from y "
                 "(its one-vs-one problems would have no samples of it)."
             )
-        return scale, (None if np.all(keep) else keep)
+        return sw, (None if np.all(keep) else keep)
 
     def _solve(self, X_core, rows, y_pm, params):
         """One binary problem through the core; rows=None means all of X."""
@@ -450,7 +438,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             )
         return result
 
-    def _fit_binary_problems(self, X, y_index, class_scale, keep, params, rng):
+    def _fit_binary_problems(self, X, y_index, weights, keep, params, rng):
         n_classes = len(self.classes_)
         precomputed = params["kernel"] == "precomputed"
         X_core = X if precomputed else core_view(X)
@@ -460,7 +448,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             if keep is not None:
                 idx = idx[keep[idx]]
             members.append(idx.astype(np.int64))
-        weighted = self.class_weight_ * class_scale
+        weighted = self.class_weight_
 
         n_pairs = n_classes * (n_classes - 1) // 2
         is_sv = np.zeros(X.shape[0], dtype=bool)
@@ -477,12 +465,14 @@ class SVC(ClassifierMixin, BaseEstimator):
             for j in range(i + 1, n_classes):
                 rows = np.concatenate([members[i], members[j]])
                 y_pm = np.concatenate([np.ones(len(members[i])), -np.ones(len(members[j]))])
-                pair_params = dict(params, weight_pos=float(weighted[i]), weight_neg=float(weighted[j]))
+                pair_params = dict(params, weight_pos=float(weighted[i]), weight_neg=float(weighted[j]),
+                                   sample_weight=None if weights is None else weights[rows])
                 if self.probability:
                     prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, pair_params, rng)
                 if n_classes == 2 and keep is None:
                     # all samples take part: no index list; labels in the order of X
                     y_full = np.where(y_index == 0, 1.0, -1.0)
+                    pair_params["sample_weight"] = weights
                     result = self._solve(X_core, None, y_full, pair_params)
                     alpha_rows = np.concatenate([members[0], members[1]])
                     alpha = np.asarray(result["alpha"])[alpha_rows]
@@ -567,7 +557,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         n = rows.size
         perm = rng.permutation(n)
         decision = np.empty(n)
-        cv_params = dict(params, max_iter=params["max_iter"])
+        weights = params.get("sample_weight")
         for fold in range(_PROBABILITY_FOLDS):
             begin = fold * n // _PROBABILITY_FOLDS
             end = (fold + 1) * n // _PROBABILITY_FOLDS
@@ -585,6 +575,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
+                cv_params = dict(params, sample_weight=None if weights is None else weights[train])
                 result = _core.fit_exact(X_core, y_train, cv_params, rows[train])
             alpha = np.asarray(result["alpha"])
             sv = alpha > 0
