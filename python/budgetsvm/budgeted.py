@@ -235,7 +235,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         How the merge coefficient is found: golden section search, or the
         precomputed tables (see :func:`merge_solution`).
     epochs : int, default=5
-        Passes over the training data.
+        Passes over the training data. BSCA returns the average of its
+        iterates over the last epoch (stable where the last iterate's offset
+        jitters, for example at large ``C`` with wide kernels); BSGD returns
+        the last iterate.
     learning_rate : {"pegasos", "norma", "perceptron"}, default="pegasos"
         BSGD's step sizes: ``1 / (lambda t)``, ``eta0 / sqrt(t)`` or the
         constant ``eta0`` of the margin perceptron (ignored by BSCA).
@@ -259,7 +262,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     callback : callable or None, default=None
         Called after every epoch as ``callback(stats)`` with that epoch's
         entry of ``history_`` (a dict); returning ``True`` stops the training
-        after that epoch. Exceptions raised in it propagate out of ``fit``.
+        after that epoch (BSCA then returns its last iterate, not an
+        average). Exceptions raised in it propagate out of ``fit``.
 
     Attributes
     ----------
