@@ -5,19 +5,18 @@ Prints test accuracy per (data, epochs, seed) and the median over seeds,
 plus the training counters (merges, steps). Data are read from ../shared/datasets.
 """
 import argparse
-import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+
+from _common import data_dir
 
 import budgetsvm
 from budgetsvm import _core, _data
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
+DATA = data_dir()
 
 SETTINGS = {  # C, gamma, n_features
     "ijcnn1": (32.0, 2.0, 22),

@@ -35,11 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
+from _common import ROOT, cpu_model, data_dir
+
 import budgetsvm
 from budgetsvm import _core, _data
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
+DATA = data_dir()
 RESULTS = ROOT / "bench" / "results"
 
 SETTINGS = {  # C, gamma, n_features
@@ -224,14 +225,7 @@ def svc_ratio():
 
 
 def machine():
-    model = platform.processor()
-    try:
-        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-            if line.startswith("Model name"):
-                model = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}"
+    return f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}"
 
 
 def write(report):

@@ -11,7 +11,8 @@ budgeted_scaling.png (training time over n on the checkerboard).
 Data: ../shared/datasets (or $BUDGETSVM_DATA), read at run time only.
 Training time is the core's own clock (``fit_stats_["seconds"]``: the epochs,
 without validation, prediction or evaluation). Per-epoch test accuracy comes
-from runs with 1, 2, ... epochs: a run of k epochs is bit for bit the first k
+from runs with 1, 2, ... epochs (each the model a user gets with that many
+epochs; BSCA averages its last epoch): a run of k epochs trains exactly as the first k
 epochs of a longer run with the same seed (checked below), and the callback
 does not expose the model.
 """
@@ -29,17 +30,16 @@ import subprocess
 import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
+from _common import ROOT, cpu_model, data_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+import budgetsvm
+from budgetsvm import BudgetedSVC, load_svmlight
+from budgetsvm.demo import checkerboard
+
 RESULTS = ROOT / "bench" / "results"
-DATA = Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
-
-import budgetsvm  # noqa: E402
-from budgetsvm import BudgetedSVC, load_svmlight  # noqa: E402
-from budgetsvm.demo import checkerboard  # noqa: E402
+DATA = data_dir()
 
 MERGE_METHODS = ("gss", "lookup-h", "lookup-wd")
 
@@ -61,16 +61,8 @@ def log(*args):
 
 
 def machine():
-    model = platform.processor() or "unknown"
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                model = line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
     return {
-        "cpu": model,
+        "cpu": cpu_model(),
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,

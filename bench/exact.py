@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 import warnings
@@ -45,9 +44,9 @@ import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
 import budgetsvm  # noqa: E402
+from _common import ROOT, cpu_model, data_dir, git_commit  # noqa: E402
 from budgetsvm import _core  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 CACHE_MB = 200
 TOL = 1e-3
 
@@ -63,28 +62,6 @@ DATASETS: Dict[str, Dict[str, Any]] = {
     "phishing": dict(train="phishing.bz2", C=32.0, gamma=2.0),
     "covtype20k": dict(train="covtype.binary.scale.sub20k.bz2", C=32.0, gamma=2.0),
 }
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get("BUDGETSVM_DATA", ROOT.parent / "shared" / "datasets"))
-
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def git_commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 # ------------------------------------------------------------------ data

@@ -25,16 +25,17 @@ import argparse
 import datetime
 import platform
 import statistics
-import subprocess
+import os
 import time
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from _common import cpu_model, data_dir
+
 from budgetsvm import _core, _data, load_svmlight
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DATA = data_dir()
 
 PRESETS = {
     # name: (train file, test file or None, n_features, C, gamma)
@@ -147,12 +148,7 @@ def main() -> None:
 
 
 def machine() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        model = next((line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name")), "")
-    except OSError:
-        model = ""
-    return f"{model or platform.processor()} ({platform.machine()}), shared machine, 2 cores"
+    return f"{cpu_model()} ({platform.machine()}), {os.cpu_count()} cores"
 
 
 def write_markdown(args, X, C, gamma, rows) -> None:
