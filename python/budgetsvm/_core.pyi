@@ -1,0 +1,76 @@
+"""Type stubs of the compiled module budgetsvm._core (private: use the
+estimators and functions of the budgetsvm package)."""
+
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+# What budgetsvm._data.core_view returns: a dense float32/float64 C- or
+# F-contiguous array, or the CSR buffers (data, indices, indptr, n_rows, n_cols).
+CoreData = Union[npt.NDArray[np.floating], Tuple[np.ndarray, np.ndarray, np.ndarray, int, int]]
+
+__version__: str
+
+def all_finite(X: CoreData) -> bool: ...
+def entry_moments(X: CoreData) -> Tuple[float, float, float]: ...
+def kernel_matrix(
+    X: CoreData, Y: CoreData, kernel: str, gamma: float, degree: int, coef0: float
+) -> npt.NDArray[np.float64]: ...
+def decision_function(
+    X: CoreData,
+    SV: CoreData,
+    coef: npt.NDArray[np.float64],
+    kernel: str,
+    gamma: float,
+    degree: int,
+    coef0: float,
+    n_jobs: int = 1,
+) -> npt.NDArray[np.float64]: ...
+
+class SvmlightParser:
+    def __init__(self, float32: bool, zero_based: bool) -> None: ...
+    def feed(self, chunk: bytes) -> None: ...
+    def finish(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, npt.NDArray[np.float64], int]: ...
+
+# Budgeted kernel SVM (BSGD, BSCA)
+def merge_solution(
+    m: float, kappa: float, method: str = "lookup-wd", eps: float = 0.01, grid: int = 400
+) -> Tuple[float, float]: ...
+def fit_budgeted(
+    X: CoreData,
+    y: npt.NDArray[np.int32],
+    n_classes: int,
+    params: Dict[str, Any],
+    callback: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
+) -> Dict[str, Any]: ...
+def simd_level() -> str: ...
+def budget_margin_seconds(X: CoreData, SV: CoreData, gamma: float, repeats: int = 1) -> float: ...
+
+# Linear SVM (dual coordinate descent, AVSF)
+def linear_fit(
+    X: CoreData,
+    labels: npt.NDArray[np.int32],
+    n_classes: int,
+    C: float,
+    class_weight: npt.NDArray[np.float64],
+    sample_weight: npt.NDArray[np.float64],
+    loss: str,
+    selection: str,
+    tol: float,
+    max_iter: int,
+    bias_scale: float,
+    seed: int,
+    n_jobs: int,
+    target_objective: float = ...,
+    auto_switch_sweeps: int = 50,
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], Any]: ...
+
+# Exact kernel SVM (ALFPGM, SMO)
+def exact_defaults() -> Dict[str, Any]: ...
+def fit_exact(
+    X: Union[CoreData, npt.NDArray[np.float64]],
+    y: npt.NDArray[np.float64],
+    params: Dict[str, Any],
+    rows: Optional[npt.NDArray[np.int64]] = None,
+) -> Dict[str, Any]: ...
