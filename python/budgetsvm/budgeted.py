@@ -9,7 +9,6 @@ model. See ``SPEC.md`` of the project for the formulas.
 from __future__ import annotations
 
 import math
-import numbers
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -22,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
+from ._params import check_choice, check_number, effective_n_jobs
 
 SOLVERS = ("bsca", "bsgd")
 KERNELS = ("rbf", "linear", "poly", "sigmoid")
@@ -45,59 +45,12 @@ EPOCH_KEYS = (
 TOTAL_KEYS = ("steps", "sv_added", "merges", "removals", "projections", "maintenance_seconds", "seconds")
 
 
-def _check_number(
-    name: str,
-    value: Any,
-    *,
-    integer: bool = False,
-    low: Optional[float] = None,
-    low_inclusive: bool = True,
-    high: Optional[float] = None,
-    high_inclusive: bool = True,
-) -> Any:
-    """Validate a scalar hyperparameter; returns it as int or float."""
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
-        what = "an integer" if integer else "a real number"
-        raise TypeError(f"{name} must be {what}; got {value!r} of type {type(value).__name__}.")
-    value = int(value) if integer else float(value)
-    if not integer and not math.isfinite(value):
-        raise ValueError(f"{name} must be finite; got {value!r}.")
-    if low is not None and (value < low or (value == low and not low_inclusive)):
-        bound = ">=" if low_inclusive else ">"
-        raise ValueError(f"{name} must be {bound} {low}; got {value!r}.")
-    if high is not None and (value > high or (value == high and not high_inclusive)):
-        bound = "<=" if high_inclusive else "<"
-        raise ValueError(f"{name} must be {bound} {high}; got {value!r}.")
-    return value
-
-
-def _check_choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}.")
-    return value
-
-
 def _check_lookup_grid(value: Any, name: str = "lookup_grid") -> int:
     """The merge tables hold ``m = 1/2`` as a grid node: an even resolution."""
-    value = _check_number(name, value, integer=True, low=2, high=100_000)
+    value = check_number(name, value, integer=True, low=2, high=100_000)
     if value % 2:
         raise ValueError(f"{name} must be an even integer (m = 1/2 is a grid node); got {value}.")
     return value
-
-
-def effective_n_jobs(n_jobs: Optional[int]) -> int:
-    """``None`` means 1, ``-1`` all cores, ``-2`` all but one (as in joblib)."""
-    if n_jobs is None:
-        return 1
-    n_jobs = _check_number("n_jobs", n_jobs, integer=True)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be a positive integer, -1 (all cores) or None; got 0.")
-    if n_jobs < 0:
-        import os
-
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
 
 
 def merge_solution(
@@ -150,10 +103,10 @@ def merge_solution(
     >>> round(h, 2), round(wd, 3)
     (0.99, 0.039)
     """
-    m = _check_number("m", m, low=0.0, high=1.0)
-    kappa = _check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
-    method = _check_choice("method", method, MERGE_METHODS)
-    eps = _check_number("eps", eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False)
+    m = check_number("m", m, low=0.0, high=1.0)
+    kappa = check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
+    method = check_choice("method", method, MERGE_METHODS)
+    eps = check_number("eps", eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False)
     grid = _check_lookup_grid(grid, "grid")
     h, wd = _core.merge_solution(m, kappa, method=method, eps=eps, grid=grid)
     return float(h), float(wd)
@@ -358,8 +311,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
 
     def _solver_params(self) -> Dict[str, Any]:
         """Validated hyperparameters (all but gamma and the seed)."""
-        kernel = _check_choice("kernel", self.kernel, KERNELS)
-        maintenance = _check_choice("maintenance", self.maintenance, MAINTENANCE)
+        kernel = check_choice("kernel", self.kernel, KERNELS)
+        maintenance = check_choice("maintenance", self.maintenance, MAINTENANCE)
         if maintenance == "merge" and kernel != "rbf":
             raise ValueError(
                 f"maintenance='merge' needs the Gaussian kernel (kernel='rbf'); got kernel={kernel!r}. "
@@ -371,21 +324,21 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         if radius is None:
             radius = math.inf
         else:
-            radius = _check_number("radius", radius, low=0.0, low_inclusive=False)
+            radius = check_number("radius", radius, low=0.0, low_inclusive=False)
         return {
-            "solver": _check_choice("solver", self.solver, SOLVERS),
-            "budget": _check_number("budget", self.budget, integer=True, low=2),
-            "C": _check_number("C", self.C, low=0.0, low_inclusive=False),
+            "solver": check_choice("solver", self.solver, SOLVERS),
+            "budget": check_number("budget", self.budget, integer=True, low=2),
+            "C": check_number("C", self.C, low=0.0, low_inclusive=False),
             "kernel": kernel,
-            "degree": _check_number("degree", self.degree, integer=True, low=0),
-            "coef0": _check_number("coef0", self.coef0),
+            "degree": check_number("degree", self.degree, integer=True, low=0),
+            "coef0": check_number("coef0", self.coef0),
             "maintenance": maintenance,
-            "merge_method": _check_choice("merge_method", self.merge_method, MERGE_METHODS),
-            "gss_eps": _check_number("gss_eps", self.gss_eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False),
+            "merge_method": check_choice("merge_method", self.merge_method, MERGE_METHODS),
+            "gss_eps": check_number("gss_eps", self.gss_eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False),
             "lookup_grid": _check_lookup_grid(self.lookup_grid),
-            "epochs": _check_number("epochs", self.epochs, integer=True, low=1),
-            "learning_rate": _check_choice("learning_rate", self.learning_rate, LEARNING_RATES),
-            "eta0": _check_number("eta0", self.eta0, low=0.0, low_inclusive=False),
+            "epochs": check_number("epochs", self.epochs, integer=True, low=1),
+            "learning_rate": check_choice("learning_rate", self.learning_rate, LEARNING_RATES),
+            "eta0": check_number("eta0", self.eta0, low=0.0, low_inclusive=False),
             "radius": radius,
             "n_jobs": effective_n_jobs(self.n_jobs),
         }
@@ -408,7 +361,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         """
         params = self._solver_params()
         verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
-        verbose = _check_number("verbose", verbose, integer=True, low=0)
+        verbose = check_number("verbose", verbose, integer=True, low=0)
         X, y = validate_data(
             self,
             X,

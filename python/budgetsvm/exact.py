@@ -15,7 +15,6 @@ coupling (``_platt``).
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Union
 
@@ -31,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
+from ._params import effective_n_jobs
 from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
@@ -42,18 +42,6 @@ DEFAULT_MIN_ALPHA_CHECK = 0
 
 #: Folds of the internal cross-validation for Platt scaling (as LIBSVM).
 _PROBABILITY_FOLDS = 5
-
-
-def _resolve_n_jobs(n_jobs: Optional[int]) -> int:
-    if n_jobs is None:
-        return 1
-    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(f"n_jobs must be None or an integer; got {n_jobs!r}.")
-    if n_jobs == 0:
-        raise ValueError("n_jobs == 0 has no meaning; use None, a positive count or -1 for all cores.")
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
-    return int(n_jobs)
 
 
 def _check_real(name: str, value: Any, *, positive: bool = False, non_negative: bool = False) -> float:
@@ -330,7 +318,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             "min_alpha_check": _check_int("min_alpha_check", self.min_alpha_check, 0),
             "max_iter": max_iter,
             "shrinking": bool(self.shrinking),
-            "n_jobs": _resolve_n_jobs(self.n_jobs),
+            "n_jobs": effective_n_jobs(self.n_jobs),
             "seed": 0,
         }
 
@@ -598,7 +586,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         return _core.decision_function(
             core_view(Xq), core_view(SV), coef, self.kernel, float(self._gamma) or 1.0,
-            int(self.degree), float(self.coef0), _resolve_n_jobs(self.n_jobs),
+            int(self.degree), float(self.coef0), effective_n_jobs(self.n_jobs),
         )
 
     def _validate_for_predict(self, X):

@@ -10,7 +10,6 @@ shrinking (``"shrinking"``), adaptive variable selection frequencies
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
 from typing import Any, Optional
 
@@ -24,6 +23,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
+from ._params import effective_n_jobs
 
 _SELECTIONS = ("auto", "avsf", "shrinking", "uniform")
 _LOSSES = ("hinge", "squared_hinge")
@@ -188,15 +188,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             not isinstance(self.max_iter, (numbers.Integral, np.integer)) or isinstance(self.max_iter, bool) or self.max_iter < 1
         ):
             raise ValueError(f"max_iter must be None or a positive integer; got {self.max_iter!r}.")
-        if self.n_jobs is not None and (not isinstance(self.n_jobs, (numbers.Integral, np.integer)) or self.n_jobs == 0):
-            raise ValueError(f"n_jobs must be None, -1 or a positive integer; got {self.n_jobs!r}.")
-
-    def _n_threads(self) -> int:
-        if self.n_jobs is None:
-            return 1
-        if self.n_jobs < 0:
-            return max(1, (os.cpu_count() or 1) + 1 + int(self.n_jobs))
-        return int(self.n_jobs)
+        effective_n_jobs(self.n_jobs)
 
     # --------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LinearSVC":
@@ -256,7 +248,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             0 if self.max_iter is None else int(self.max_iter),
             bias,
             seed,
-            self._n_threads(),
+            effective_n_jobs(self.n_jobs),
             auto_switch_sweeps=AUTO_SWITCH_SWEEPS,
         )
         d = X.shape[1]
