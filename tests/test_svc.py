@@ -13,13 +13,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.svm import SVC as SkSVC
 
-from budgetsvm import SVC, _core, kernel_matrix
+from budgetsvm import SVC, kernel_matrix
 
 from conftest import load_dataset
-
-pytestmark = pytest.mark.skipif(
-    not hasattr(_core, "fit_exact"), reason="the exact solver (_core.fit_exact) is not built in"
-)
 
 SOLVERS = ["alfpgm", "smo"]
 

@@ -1,13 +1,8 @@
 """scikit-learn's estimator checks for budgetsvm.SVC."""
 
-import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from budgetsvm import SVC, _core
-
-pytestmark = pytest.mark.skipif(
-    not hasattr(_core, "fit_exact"), reason="the exact solver (_core.fit_exact) is not built in"
-)
+from budgetsvm import SVC
 
 # Integer sample weights are exactly equivalent to repeated samples in the
 # C-SVM dual (cpp/tests/test_exact.cpp checks it at a tight tol); the check
