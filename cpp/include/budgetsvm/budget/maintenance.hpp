@@ -37,6 +37,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -326,13 +327,18 @@ class MergeMaintenance {
     const double sqrt_a = std::sqrt(na);
     lower_.resize(static_cast<std::size_t>(n));
     Index first = -1;
-    for (Index j = 0; j < n; ++j) {
+    // ||beta_j||^2 and <beta_j, beta_a> over the classes.
+    auto coef_products = [&](Index j) {
       double D = 0.0, Cab = 0.0;
       for (int c = 0; c < c_out; ++c) {
         const double bj = model.coef(c)[j];
         D += bj * bj;
         Cab += bj * model.coef(c)[a];
       }
+      return std::pair<double, double>(D, Cab);
+    };
+    for (Index j = 0; j < n; ++j) {
+      const auto [D, Cab] = coef_products(j);
       const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
       const double total = sqrt_a + std::sqrt(D);
       double bound = std::numeric_limits<double>::infinity();
@@ -347,12 +353,7 @@ class MergeMaintenance {
     Index best = -1;
     double best_cost = std::numeric_limits<double>::infinity(), best_h = 0.0;
     auto exact = [&](Index j) {
-      double D = 0.0, Cab = 0.0;
-      for (int c = 0; c < c_out; ++c) {
-        const double bj = model.coef(c)[j];
-        D += bj * bj;
-        Cab += bj * model.coef(c)[a];
-      }
+      const auto [D, Cab] = coef_products(j);
       const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
       const auto [h, F] = merge::solve_multiclass(na, Cab, D, kappa, eps_);
       const double cost = na + D + 2.0 * Cab * kappa - F;

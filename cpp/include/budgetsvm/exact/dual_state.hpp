@@ -31,6 +31,13 @@ namespace budgetsvm::exact {
 
 inline constexpr double kTau = 1e-12;  // curvature floor for a_ts <= 0 (LIBSVM's TAU)
 
+/// Curvature K_ii + K_tt - 2 K_it of a pair's direction, floored at kTau
+/// (non-PSD kernels, duplicate points), as LIBSVM does.
+inline double pair_curvature(double Kii, double Ktt, double Kit) {
+  const double a = Kii + Ktt - 2.0 * Kit;
+  return a > 0.0 ? a : kTau;
+}
+
 struct Violation {
   double up_max = -std::numeric_limits<double>::infinity();   // max_{I_up} q
   double low_min = std::numeric_limits<double>::infinity();   // min_{I_low} q

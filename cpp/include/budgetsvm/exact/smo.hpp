@@ -34,8 +34,7 @@ inline PairStep two_variable_step(double yi, double yj, double alpha_i, double a
                                   double Cj, double Gi, double Gj, double Kii, double Kjj,
                                   double Kij) {
   const double b = -yi * Gi + yj * Gj;  // -(directional derivative) along d
-  double a = Kii + Kjj - 2.0 * Kij;     // d^T Q d
-  if (a <= 0.0) a = kTau;
+  const double a = pair_curvature(Kii, Kjj, Kij);  // d^T Q d
   // Largest feasible t for each variable.
   const double room_i = yi > 0 ? Ci - alpha_i : alpha_i;
   const double room_j = yj > 0 ? alpha_j : Cj - alpha_j;

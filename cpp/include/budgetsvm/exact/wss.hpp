@@ -63,9 +63,7 @@ PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candi
     if (!s.in_low(t)) continue;
     const double b = qi - s.q(t);
     if (b <= 0.0) continue;
-    double a = Kii + s.diag(t) - 2.0 * static_cast<double>(Ki[t]);
-    if (a <= 0.0) a = kTau;
-    const double gain = -(b * b) / a;
+    const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[t]));
     if (j < 0 || gain < best) {
       best = gain;
       j = t;
@@ -147,9 +145,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
       ++checked;
       const double b = qi - low[r].first;
       if (b <= min_b) continue;
-      double a = Kii + s.diag(t) - 2.0 * static_cast<double>(Ki[t]);
-      if (a <= 0.0) a = kTau;
-      const double gain = -(b * b) / a;
+      const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[t]));
       if (j < 0 || gain < best) {
         best = gain;
         j = t;
