@@ -1,7 +1,7 @@
 // Tests of the LRU kernel cache and its column sources: values against a
 // naive kernel loop in every data layout, and the cache's hits, misses and
 // evictions against a naive LRU simulation replaying random request
-// sequences (with shrinking-style partial requests and epochs).
+// sequences (with shrinking-style swaps and shortened columns).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -145,103 +145,183 @@ TEST_CASE("kernel sources: precomputed matrix with a subset") {
 
 namespace {
 
-// The reference: a list of (key, complete, epoch), most recent first.
+// The reference: a list of (key, valid length, allocated length, values in
+// place order), most recent first, with the cache's rules written plainly:
+// requested columns move to the front, a column shorter than the request is
+// a miss and is extended, least recently used columns are evicted while
+// the stored values would exceed the budget, and a swap of places a < b
+// exchanges the entries of every column that covers b and cuts back to a
+// the columns that cover a only.
 struct NaiveLru {
   struct Entry {
-    Index key;
-    bool complete;
-    std::uint64_t epoch;
+    Index key, length, allocated;
+    std::vector<float> values;
   };
   std::list<Entry> entries;
-  Index capacity;
-  std::uint64_t epoch = 0;
+  std::vector<Index> order;
+  Index budget;
   std::int64_t hits = 0, misses = 0;
 
-  void request(const std::vector<Index>& cols, bool full) {
+  Index used() const {
+    Index u = 0;
+    for (const auto& e : entries) u += e.allocated;
+    return u;
+  }
+  Entry* find(Index j) {
+    for (auto& e : entries)
+      if (e.key == j) return &e;
+    return nullptr;
+  }
+  template <class KernelOf>
+  void request(const std::vector<Index>& cols, Index length, KernelOf&& kernel) {
     std::vector<Index> missing;
+    Index need = 0;
     for (Index j : cols) {
       auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == j; });
-      if (it != entries.end() && (it->complete || (!full && it->epoch == epoch))) {
-        Entry e = *it;
-        entries.erase(it);
-        entries.push_front(e);
-        ++hits;
-      } else {
-        missing.push_back(j);
-      }
-    }
-    for (Index j : missing) {
-      auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == j; });
       if (it != entries.end()) {
-        entries.erase(it);
-      } else if (static_cast<Index>(entries.size()) >= capacity) {
-        entries.pop_back();
+        entries.splice(entries.begin(), entries, it);
+        if (it->length >= length) {
+          ++hits;
+          continue;
+        }
+        need += std::max<Index>(0, length - it->allocated);
+      } else {
+        need += length;
       }
-      entries.push_front({j, full, epoch});
-      ++misses;
+      missing.push_back(j);
+    }
+    if (missing.empty()) return;
+    misses += static_cast<std::int64_t>(missing.size());
+    while (used() + need > budget && !entries.empty() &&
+           std::find(cols.begin(), cols.end(), entries.back().key) == cols.end())
+      entries.pop_back();
+    for (Index j : missing) {
+      Entry* e = find(j);
+      if (!e) {
+        entries.push_front({j, 0, 0, {}});
+        e = &entries.front();
+      }
+      e->allocated = std::max(e->allocated, length);
+      e->values.resize(static_cast<std::size_t>(e->allocated));
+      for (Index k = e->length; k < length; ++k)
+        e->values[static_cast<std::size_t>(k)] = static_cast<float>(kernel(order[static_cast<std::size_t>(k)], j));
+      e->length = length;
+    }
+  }
+  void swap(Index a, Index b) {
+    std::swap(order[static_cast<std::size_t>(a)], order[static_cast<std::size_t>(b)]);
+    for (auto& e : entries) {
+      if (e.length <= a) continue;
+      if (e.length > b) std::swap(e.values[static_cast<std::size_t>(a)], e.values[static_cast<std::size_t>(b)]);
+      else e.length = a;
     }
   }
 };
 
 }  // namespace
 
-TEST_CASE("kernel cache: replays random requests like a naive LRU simulation") {
-  Data D(60, 5, 9);
+TEST_CASE("kernel cache: replays random requests and swaps like a naive LRU simulation") {
+  const Index n = 60;
+  Data D(n, 5, 9);
   const Kernel k{KernelType::rbf, 0.8, 0.0, 3};
+  const auto kernel = [&](Index a, Index b) { return D.kernel(k, a, b); };
   using V = DenseView<double, Eigen::RowMajor>;
   ViewKernelSource<V> src(V(D.dense.data(), D.n, D.d), k, {}, 1);
   for (Index columns : {Index{4}, Index{7}, Index{13}}) {
-    const double bytes = static_cast<double>(columns) * 60 * sizeof(float) + 3.0;  // not a multiple
+    const double bytes = static_cast<double>(columns) * n * sizeof(float) + 3.0;  // not a multiple
     KernelCache cache(src, bytes, 2);
     CHECK(cache.capacity() == columns);
+    CHECK(cache.budget() == columns * n);
     NaiveLru naive;
-    naive.capacity = columns;
+    naive.budget = columns * n;
+    for (Index t = 0; t < n; ++t) naive.order.push_back(t);
     Random rng(static_cast<std::uint64_t>(columns));
-    std::vector<Index> active;
-    for (Index t = 0; t < 60; ++t) active.push_back(t);
+    Index active = n;  // places 0..active-1 are "active"
     std::vector<const float*> out;
+    std::int64_t cut = 0, extended = 0;
     for (int step = 0; step < 3000; ++step) {
-      // Shrink now and then; restore everything (new epoch) less often.
-      if (rng.below(50) == 0 && active.size() > 10) {
-        active.erase(active.begin() + static_cast<std::ptrdiff_t>(rng.below(active.size())));
+      // Shrink now and then (swaps of an active place with the last
+      // active one, as DualState::shrink); restore everything less often.
+      if (rng.below(40) == 0 && active > 10) {
+        std::vector<std::pair<Index, Index>> swaps;
+        const Index drops = 1 + static_cast<Index>(rng.below(4));
+        for (Index d = 0; d < drops; ++d) {
+          const Index a = static_cast<Index>(rng.below(static_cast<std::uint64_t>(active)));
+          --active;
+          if (a < active) swaps.emplace_back(a, active);
+        }
+        std::sort(swaps.begin(), swaps.end());  // a < b, a increasing, as shrinking makes them
+        swaps.erase(std::unique(swaps.begin(), swaps.end(), [](const auto& x, const auto& y) {
+                      return x.first == y.first || x.second == y.second;
+                    }), swaps.end());
+        for (const auto& [a, b] : swaps) naive.swap(a, b);
+        cache.swap_places(swaps);
       }
-      if (rng.below(400) == 0) {
-        active.clear();
-        for (Index t = 0; t < 60; ++t) active.push_back(t);
-        cache.new_epoch();
-        ++naive.epoch;
-      }
-      // A request of 1..4 distinct keys from a skewed distribution.
+      if (rng.below(300) == 0) active = n;
+      // A request of 1..4 distinct keys from a skewed distribution, of the
+      // active length (sometimes complete, as for G_bar).
       std::vector<Index> cols;
-      const Index count = 1 + static_cast<Index>(rng.below(std::min<Index>(4, columns)));
+      const Index count = 1 + static_cast<Index>(rng.below(static_cast<std::uint64_t>(std::min<Index>(4, columns))));
       while (static_cast<Index>(cols.size()) < count) {
         const Index j = rng.below(2) ? static_cast<Index>(rng.below(10)) : static_cast<Index>(rng.below(60));
         if (std::find(cols.begin(), cols.end(), j) == cols.end()) cols.push_back(j);
       }
-      const bool full = active.size() == 60 || rng.below(5) == 0;
-      cache.fetch(cols, full ? nullptr : &active, out);
-      naive.request(cols, full || active.size() == 60);
+      const Index length = rng.below(5) == 0 ? n : active;
+      for (Index j : cols) {
+        const Index had = cache.stored_length(j);
+        if (had > 0 && had < length) ++extended;
+      }
+      cache.fetch(cols, length, out);
+      naive.request(cols, length, kernel);
       CHECK(cache.stats().hits == naive.hits);
       CHECK(cache.stats().misses == naive.misses);
-      // The stored keys, and the values at the valid positions.
-      for (std::size_t c = 0; c < cols.size(); ++c) {
-        const std::vector<Index>& valid = full ? std::vector<Index>() : active;
-        if (full) {
-          for (Index t = 0; t < 60; t += 7) CHECK_CLOSE(out[c][t], D.kernel(k, t, cols[c]), 1e-6);
-        } else {
-          for (Index t : valid) CHECK_CLOSE(out[c][t], D.kernel(k, t, cols[c]), 1e-6);
+      CHECK(cache.order() == naive.order);
+      CHECK(cache.stored() == naive.used());
+      CHECK(cache.stored() <= cache.budget());
+      // The values at the valid places, against the kernel itself.
+      for (std::size_t c = 0; c < cols.size(); ++c)
+        for (Index p = 0; p < length; ++p) {
+          const Index t = cache.order()[static_cast<std::size_t>(p)];
+          CHECK(cache.where(t) == p);
+          CHECK_CLOSE(out[c][p], kernel(t, cols[c]), 1e-6);
         }
-      }
-      for (Index j = 0; j < 60; ++j) {
-        const bool in_naive = std::any_of(naive.entries.begin(), naive.entries.end(), [&](const NaiveLru::Entry& e) {
-          return e.key == j && (e.complete || e.epoch == naive.epoch);
-        });
-        CHECK(cache.contains(j) == in_naive);
+      for (Index j = 0; j < n; ++j) {
+        const NaiveLru::Entry* e = naive.find(j);
+        CHECK(cache.stored_length(j) == (e ? e->length : 0));
+        if (e && e->length < e->allocated) ++cut;
+        if (e && e->length > 0) {
+          const float* col = cache.peek(j, e->length);
+          CHECK(col != nullptr);
+          for (Index p = 0; p < e->length; ++p) CHECK_CLOSE(col[p], e->values[static_cast<std::size_t>(p)], 1e-6);
+          CHECK(cache.peek(j, e->length + 1) == nullptr || e->length == n);
+        }
       }
     }
     CHECK(naive.hits > 100);
     CHECK(naive.misses > 100);
+    CHECK(extended > 10);  // the extension of shortened columns was exercised
   }
+}
+
+TEST_CASE("kernel cache: shortened columns let more columns fit") {
+  Data D(50, 3, 1);
+  const Kernel k{KernelType::rbf, 1.0, 0.0, 3};
+  using V = DenseView<double, Eigen::RowMajor>;
+  ViewKernelSource<V> src(V(D.dense.data(), D.n, D.d), k, {}, 1);
+  KernelCache cache(src, 4 * 50 * sizeof(float), 2);  // four complete columns
+  std::vector<const float*> out;
+  for (Index j = 0; j < 20; ++j) cache.fetch({j}, 10, out);  // 20 columns of 10 entries
+  for (Index j = 0; j < 20; ++j) CHECK(cache.stored_length(j) == 10);
+  CHECK(cache.stats().misses == 20);
+  // Extending one to full length computes the tail only and evicts the
+  // least recently used ones to stay within the budget.
+  const double before = cache.stats().kernel_evaluations;
+  cache.fetch({19}, 50, out);
+  CHECK(cache.stats().kernel_evaluations - before == 40.0);
+  for (Index p = 0; p < 50; ++p) CHECK_CLOSE(out[0][p], D.kernel(k, p, 19), 1e-6);
+  CHECK(cache.stored() <= cache.budget());
+  CHECK(cache.stored_length(0) == 0);
+  CHECK(cache.stored_length(18) == 10);
 }
 
 TEST_CASE("kernel cache: capacity bounds and bad sizes") {
@@ -255,7 +335,9 @@ TEST_CASE("kernel cache: capacity bounds and bad sizes") {
   CHECK_THROWS(KernelCache(src, 0.0, 2), std::invalid_argument);
   KernelCache small(src, 1.0, 3);
   std::vector<const float*> out;
-  CHECK_THROWS(small.fetch({0, 1, 2, 3}, nullptr, out), std::invalid_argument);
+  CHECK_THROWS(small.fetch({0, 1, 2, 3}, 50, out), std::invalid_argument);
+  CHECK_THROWS(small.fetch({0}, 51, out), std::invalid_argument);
+  CHECK_THROWS(small.swap_places({{3, 3}}), std::invalid_argument);
 }
 
 int main() { return budgetsvm::test::run_all(); }

@@ -1,6 +1,6 @@
 // LRU cache of kernel columns for the exact (decomposition) SVM solvers.
 //
-// A column is k(x_t, x_j) for all training positions t, keyed by the training
+// A column is k(x_t, x_j) over training positions t, keyed by the training
 // position j. Columns are stored as float (as LIBSVM stores Q), bounded in
 // bytes (cache_size in MB, as LIBSVM and scikit-learn), with O(1) look-up
 // (position -> slot table) and least-recently-used eviction (an intrusive
@@ -8,11 +8,16 @@
 // computed together, by one block product X_rows * X_B^T for the whole
 // working set, split over n_jobs threads by rows.
 //
-// Shrinking support: a request may name the active positions only. A column
-// computed for an active set holds valid entries exactly there; it stays
-// valid while the active set only shrinks (one "epoch"). Growing the active
-// set (un-shrinking) starts a new epoch, which invalidates partial columns;
-// complete columns (computed for all positions) are valid in every epoch.
+// Shortened columns (LIBSVM's Cache::get_data and swap_index): the cache
+// keeps a permutation `order` of the positions, and a column is stored in
+// that order as a prefix of some length: entry k holds k(x_order[k], x_j).
+// A solver keeps its active (not shrunk) positions as a prefix of the order
+// and asks for columns of the active length only; a cached column shorter
+// than the request is extended (only the missing tail is computed), and the
+// memory bound counts stored entries, so shrinking lets more (shorter)
+// columns fit. Exchanging two places of the order (shrinking) exchanges the
+// stored entries of every cached column (a column that covers the first
+// place but not the second is cut back to the first place).
 //
 // Sources of kernel values (KernelColumnSource): a data view (dense or CSR,
 // any layout the core reads) with a kernel function and an optional subset of
@@ -25,6 +30,7 @@
 #include <exception>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "data_view.hpp"
@@ -41,7 +47,7 @@ class KernelColumnSource {
   virtual Index size() const = 0;
   /// k(x_t, x_t) for every position.
   virtual const VectorXd& diagonal() const = 0;
-  /// For every c and every r < n_rows: out[c][rows[r]] = k(x_rows[r], x_cols[c]).
+  /// For every c and every r < n_rows: out[c][r] = k(x_rows[r], x_cols[c]).
   virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                        float* const* out) const = 0;
 };
@@ -202,9 +208,8 @@ class ViewKernelSource final : public KernelColumnSource {
         }
         detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms, K);
         for (Index r = 0; r < size; ++r) {
-          const Index t = rows[start + r];
           const float* k = K.row(r).data();
-          for (Index c = 0; c < m; ++c) out[c][t] = k[c];
+          for (Index c = 0; c < m; ++c) out[c][start + r] = k[c];
         }
       }
     });
@@ -241,7 +246,7 @@ class PrecomputedKernelSource final : public KernelColumnSource {
                float* const* out) const override {
     for (std::size_t c = 0; c < cols.size(); ++c) {
       const double* line = K_ + row(cols[c]) * n_total_;  // row j = column j (symmetric)
-      for (Index r = 0; r < n_rows; ++r) out[c][rows[r]] = static_cast<float>(line[row(rows[r])]);
+      for (Index r = 0; r < n_rows; ++r) out[c][r] = static_cast<float>(line[row(rows[r])]);
     }
   }
 
@@ -256,143 +261,196 @@ class PrecomputedKernelSource final : public KernelColumnSource {
 /// Counters of a cache, for tuning and for the user.
 struct KernelCacheStats {
   std::int64_t hits = 0;              // column requests served from the cache
-  std::int64_t misses = 0;            // column requests that computed the column
+  std::int64_t misses = 0;            // column requests that computed (part of) the column
   double kernel_evaluations = 0.0;    // kernel values computed (n per full column)
 };
 
 class KernelCache {
  public:
-  /// `bytes`: the memory bound of the stored columns. At least
-  /// `min_columns` columns are kept whatever the bound (one working set must
-  /// fit), and never more than n.
+  /// `bytes`: the memory bound of the stored entries. At least
+  /// `min_columns` complete columns fit whatever the bound (one working set
+  /// must fit), and never more than n complete columns are stored.
   KernelCache(const KernelColumnSource& source, double bytes, Index min_columns)
       : source_(source), n_(source.size()) {
     require(bytes > 0.0, "cache size must be positive");
-    const double per_column = static_cast<double>(std::max<Index>(n_, 1)) * sizeof(float);
-    const double fit = std::floor(bytes / per_column);
-    capacity_ = static_cast<Index>(std::min<double>(fit, static_cast<double>(n_)));
-    capacity_ = std::max(capacity_, std::min(min_columns, n_));
-    capacity_ = std::max<Index>(capacity_, 1);
-    slots_.reserve(static_cast<std::size_t>(capacity_));
+    const Index n = std::max<Index>(n_, 1);
+    const double fit = std::floor(bytes / sizeof(float));
+    const double most = static_cast<double>(n) * static_cast<double>(n);
+    budget_ = static_cast<Index>(std::min(fit, most));
+    budget_ = std::max(budget_, std::min(min_columns, n_) * n);
+    budget_ = std::max(budget_, n);
     slot_of_.assign(static_cast<std::size_t>(n_), -1);
+    order_.resize(static_cast<std::size_t>(n_));
+    where_.resize(static_cast<std::size_t>(n_));
+    for (Index t = 0; t < n_; ++t) order_[static_cast<std::size_t>(t)] = where_[static_cast<std::size_t>(t)] = t;
   }
 
-  Index capacity() const { return capacity_; }
+  /// Complete columns that fit (one request may ask for at most this many).
+  Index capacity() const { return budget_ / std::max<Index>(n_, 1); }
+  /// Stored kernel values the memory bound allows.
+  Index budget() const { return budget_; }
+  /// Kernel values stored (allocated) now.
+  Index stored() const { return used_; }
   Index size() const { return n_; }
   const KernelCacheStats& stats() const { return stats_; }
   const VectorXd& diagonal() const { return source_.diagonal(); }
 
-  /// The active set grew: partial columns are no longer valid.
-  void new_epoch() { ++epoch_; }
+  /// The order of the positions in stored columns: entry k of a column is
+  /// position order()[k]; where(t) is the place of position t.
+  const std::vector<Index>& order() const { return order_; }
+  Index where(Index t) const { return where_[static_cast<std::size_t>(t)]; }
+
+  /// Exchanges places a < b of the order, for every (a, b) in turn, and the
+  /// entries of every stored column with them (LIBSVM's swap_index): a
+  /// column covering a but not b is cut back to length a.
+  void swap_places(const std::vector<std::pair<Index, Index>>& swaps) {
+    if (swaps.empty()) return;
+    for (const auto& [a, b] : swaps) {
+      require(a >= 0 && a < b && b < n_, "swap_places needs 0 <= a < b < n");
+      std::swap(order_[static_cast<std::size_t>(a)], order_[static_cast<std::size_t>(b)]);
+      where_[static_cast<std::size_t>(order_[static_cast<std::size_t>(a)])] = a;
+      where_[static_cast<std::size_t>(order_[static_cast<std::size_t>(b)])] = b;
+    }
+    // Slot by slot: each column's entries are touched in one pass.
+    for (int s = head_; s >= 0; s = slots_[static_cast<std::size_t>(s)].next) {
+      Slot& slot = slots_[static_cast<std::size_t>(s)];
+      float* data = slot.data.get();
+      for (const auto& [a, b] : swaps) {
+        if (slot.length <= a) continue;
+        if (slot.length > b) std::swap(data[a], data[b]);
+        else slot.length = a;
+      }
+    }
+  }
 
   /// Points out[c] at column cols[c] (distinct positions, at most
-  /// capacity()). With `active` given, entries are valid at those positions
-  /// (which must be a subset of the positions of every earlier request in
-  /// this epoch); with nullptr, everywhere. Pointers stay valid until the
-  /// next call of fetch.
-  void fetch(const std::vector<Index>& cols, const std::vector<Index>* active,
-             std::vector<const float*>& out) {
-    require(static_cast<Index>(cols.size()) <= capacity_, "working set larger than the kernel cache");
+  /// capacity()), valid at least at places 0..length-1 (positions
+  /// order()[0..length-1]). Columns stored shorter are extended, missing
+  /// ones computed, all in blocks. Pointers stay valid until the next call
+  /// of fetch or swap_places.
+  void fetch(const std::vector<Index>& cols, Index length, std::vector<const float*>& out) {
+    require(static_cast<Index>(cols.size()) <= capacity(), "working set larger than the kernel cache");
+    require(length >= 0 && length <= n_, "column length out of range");
     out.assign(cols.size(), nullptr);
-    const bool full = active == nullptr || static_cast<Index>(active->size()) == n_;
-    // Hits first, moved to the front, so that evictions below never take a
-    // column of this request.
+    // Every requested column that is stored moves to the front, so that
+    // evictions below never take a column of this request.
     missing_.clear();
+    Index need = 0;
     for (std::size_t c = 0; c < cols.size(); ++c) {
-      const Index j = cols[c];
-      const int s = slot_of_[static_cast<std::size_t>(j)];
+      const int s = slot_of_[static_cast<std::size_t>(cols[c])];
       if (s >= 0) {
-        Slot& slot = slots_[static_cast<std::size_t>(s)];
-        if (slot.complete || (!full && slot.epoch == epoch_)) {
-          move_to_front(s);
+        move_to_front(s);
+        const Slot& slot = slots_[static_cast<std::size_t>(s)];
+        if (slot.length >= length) {
           out[c] = slot.data.get();
           ++stats_.hits;
           continue;
         }
+        need += std::max<Index>(0, length - slot.allocated);
+      } else {
+        need += length;
       }
       missing_.push_back(c);
     }
     if (missing_.empty()) return;
-    missing_cols_.clear();
-    targets_.clear();
+    stats_.misses += static_cast<std::int64_t>(missing_.size());
+    while (used_ + need > budget_ && tail_ >= 0 && !requested(cols, tail_)) evict(tail_);
+    // Make room in every slot; group the missing tails by where they start.
+    groups_.clear();
     for (std::size_t c : missing_) {
       const Index j = cols[c];
       int s = slot_of_[static_cast<std::size_t>(j)];
-      if (s < 0) s = take_slot(j);
+      if (s < 0) s = new_slot(j);
       Slot& slot = slots_[static_cast<std::size_t>(s)];
-      slot.complete = full;
-      slot.epoch = epoch_;
-      move_to_front(s);
-      missing_cols_.push_back(j);
-      targets_.push_back(slot.data.get());
+      if (slot.allocated < length) {
+        std::unique_ptr<float[]> grown(new float[static_cast<std::size_t>(length)]);
+        std::copy(slot.data.get(), slot.data.get() + slot.length, grown.get());
+        slot.data = std::move(grown);
+        used_ += length - slot.allocated;
+        slot.allocated = length;
+      }
+      groups_.emplace_back(slot.length, c);
       out[c] = slot.data.get();
     }
-    stats_.misses += static_cast<std::int64_t>(missing_.size());
-    if (full) {
-      if (all_rows_.empty()) {
-        all_rows_.resize(static_cast<std::size_t>(n_));
-        for (Index t = 0; t < n_; ++t) all_rows_[static_cast<std::size_t>(t)] = t;
+    std::sort(groups_.begin(), groups_.end());
+    for (std::size_t g = 0; g < groups_.size();) {
+      const Index from = groups_[g].first;
+      block_cols_.clear();
+      targets_.clear();
+      for (; g < groups_.size() && groups_[g].first == from; ++g) {
+        const std::size_t c = groups_[g].second;
+        Slot& slot = slots_[static_cast<std::size_t>(slot_of_[static_cast<std::size_t>(cols[c])])];
+        block_cols_.push_back(cols[c]);
+        targets_.push_back(slot.data.get() + from);
+        slot.length = length;
       }
-      source_.compute(missing_cols_, all_rows_.data(), n_, targets_.data());
-      stats_.kernel_evaluations += static_cast<double>(n_) * static_cast<double>(missing_.size());
-    } else {
-      source_.compute(missing_cols_, active->data(), static_cast<Index>(active->size()), targets_.data());
-      stats_.kernel_evaluations +=
-          static_cast<double>(active->size()) * static_cast<double>(missing_.size());
+      source_.compute(block_cols_, order_.data() + from, length - from, targets_.data());
+      stats_.kernel_evaluations += static_cast<double>(length - from) * static_cast<double>(block_cols_.size());
     }
   }
 
-  /// Computes columns outside the cache (for one-off uses such as
-  /// gradient reconstruction); counted in kernel_evaluations only.
-  void compute_uncached(const std::vector<Index>& cols, const std::vector<Index>& rows,
-                        float* const* out) {
-    source_.compute(cols, rows.data(), static_cast<Index>(rows.size()), out);
-    stats_.kernel_evaluations += static_cast<double>(rows.size()) * static_cast<double>(cols.size());
+  /// Computes columns outside the cache: out[c][r] = k(x_rows[r], x_cols[c])
+  /// (for one-off uses such as gradient reconstruction); counted in
+  /// kernel_evaluations only.
+  void compute_uncached(const std::vector<Index>& cols, const Index* rows, Index n_rows, float* const* out) {
+    source_.compute(cols, rows, n_rows, out);
+    stats_.kernel_evaluations += static_cast<double>(n_rows) * static_cast<double>(cols.size());
   }
 
-  /// Column j if stored complete, else nullptr; no change to the LRU order
-  /// or the counters. Valid until the next fetch.
-  const float* peek_complete(Index j) const {
+  /// Column j if stored with at least `length` entries, else nullptr; no
+  /// change to the LRU order or the counters. Valid until the next fetch.
+  const float* peek(Index j, Index length) const {
     const int s = slot_of_[static_cast<std::size_t>(j)];
-    if (s < 0 || !slots_[static_cast<std::size_t>(s)].complete) return nullptr;
+    if (s < 0 || slots_[static_cast<std::size_t>(s)].length < length) return nullptr;
     return slots_[static_cast<std::size_t>(s)].data.get();
   }
 
-  /// Whether column j is stored (complete, or partial of this epoch); no
-  /// change to the LRU order.
-  bool contains(Index j) const {
+  /// Number of valid entries stored for column j (0: not stored).
+  Index stored_length(Index j) const {
     const int s = slot_of_[static_cast<std::size_t>(j)];
-    if (s < 0) return false;
-    const Slot& slot = slots_[static_cast<std::size_t>(s)];
-    return slot.complete || slot.epoch == epoch_;
+    return s < 0 ? 0 : slots_[static_cast<std::size_t>(s)].length;
   }
 
  private:
   struct Slot {
     std::unique_ptr<float[]> data;
     Index key = -1;
+    Index length = 0;     // valid entries (places 0..length-1)
+    Index allocated = 0;  // entries of data
     int prev = -1, next = -1;
-    bool complete = false;
-    std::uint64_t epoch = 0;
   };
 
-  // A free slot for key j: a new one while below capacity, else the least
-  // recently used.
-  int take_slot(Index j) {
+  bool requested(const std::vector<Index>& cols, int s) const {
+    const Index key = slots_[static_cast<std::size_t>(s)].key;
+    return std::find(cols.begin(), cols.end(), key) != cols.end();
+  }
+
+  int new_slot(Index j) {
     int s;
-    if (static_cast<Index>(slots_.size()) < capacity_) {
+    if (!free_.empty()) {
+      s = free_.back();
+      free_.pop_back();
+    } else {
       slots_.emplace_back();
       s = static_cast<int>(slots_.size() - 1);
-      slots_.back().data.reset(new float[static_cast<std::size_t>(std::max<Index>(n_, 1))]);
-      link_front(s);
-    } else {
-      s = tail_;
-      Slot& old = slots_[static_cast<std::size_t>(s)];
-      slot_of_[static_cast<std::size_t>(old.key)] = -1;
     }
-    slots_[static_cast<std::size_t>(s)].key = j;
+    Slot& slot = slots_[static_cast<std::size_t>(s)];
+    slot.key = j;
+    slot.length = slot.allocated = 0;
     slot_of_[static_cast<std::size_t>(j)] = s;
+    link_front(s);
     return s;
+  }
+
+  void evict(int s) {
+    unlink(s);
+    Slot& slot = slots_[static_cast<std::size_t>(s)];
+    slot_of_[static_cast<std::size_t>(slot.key)] = -1;
+    used_ -= slot.allocated;
+    slot.data.reset();
+    slot.key = -1;
+    slot.length = slot.allocated = 0;
+    free_.push_back(s);
   }
 
   void unlink(int s) {
@@ -417,16 +475,18 @@ class KernelCache {
 
   const KernelColumnSource& source_;
   Index n_;
-  Index capacity_ = 1;
+  Index budget_ = 1;  // kernel values
+  Index used_ = 0;
   std::vector<Slot> slots_;
+  std::vector<int> free_;
   std::vector<int> slot_of_;
+  std::vector<Index> order_, where_;
   int head_ = -1, tail_ = -1;
-  std::uint64_t epoch_ = 0;
   KernelCacheStats stats_;
   std::vector<std::size_t> missing_;
-  std::vector<Index> missing_cols_;
+  std::vector<std::pair<Index, std::size_t>> groups_;
+  std::vector<Index> block_cols_;
   std::vector<float*> targets_;
-  std::vector<Index> all_rows_;
 };
 
 }  // namespace budgetsvm

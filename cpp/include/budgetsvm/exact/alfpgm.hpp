@@ -18,16 +18,17 @@
 //      than delta_alpha in the last round.
 // Stopping: when the candidates hold no pair violating by tol, excluded
 // positions are re-admitted (their gradient is current: exclusion only
-// hides them from selection) and shrunk ones restored (gradient rebuilt);
-// the run ends only when the gap over all n is below tol, so the optimum is
-// the true one (SPEC.md).
+// hides them from selection); when the active set then holds no violating
+// pair either, shrunk ones are restored (gradient rebuilt); the run ends
+// only when the gap over all n is below tol, so the optimum is the true one
+// (SPEC.md).
 //
 // Where we differ from the paper (besides SPEC.md's corrections in
 // alfpgm_subproblem.hpp): LIBSVM's shrinking runs alongside MinMaxLimiter
-// (it narrows selection and gradient updates to the active set; kernel
-// columns stay complete, because a round changes the bound status of many
-// variables and G_bar then needs their complete columns -- computing the
-// active part only cost 4x the kernel values on ijcnn1); the
+// (it narrows selection and gradient updates to the active set, and
+// kernel columns are fetched for the active prefix only, so that many more
+// of them fit in the cache: kernel_cache.hpp; G_bar extends the columns of
+// variables whose upper-bound status changed); the
 // sub-problem tolerance follows the outer gap (max(tol / 2, gap / 1000);
 // solving sub-problems accurately saved kernel columns in our measurements); a
 // round whose sub-problem solution does not decrease the dual objective
@@ -74,7 +75,7 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
   std::vector<int> uses(static_cast<std::size_t>(n), 0);
   std::vector<char> excluded(static_cast<std::size_t>(n), 0), used(static_cast<std::size_t>(n), 0);
   Index n_excluded = 0;
-  std::vector<Index> candidates;
+  std::vector<Index> candidates, places;
   std::vector<const float*> cols;
   const auto fetch = [&](const std::vector<Index>& list, std::vector<const float*>& out) {
     s.fetch_active(list, out);
@@ -95,16 +96,20 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     for (Index t : s.active())
       if (!excluded[static_cast<std::size_t>(t)]) candidates.push_back(t);
     WorkingSet ws = select_pairs(s, candidates, pairs, cfg.min_alpha_check, tol, used, fetch);
-    if (ws.empty()) {
-      if (n_excluded == 0 && !s.shrunk()) {
-        report.converged = true;
-        break;
-      }
-      // Re-admit everything and check again over all n.
+    if (ws.empty() && n_excluded > 0) {
+      // Re-admit the excluded positions and check the active set again.
       std::fill(excluded.begin(), excluded.end(), 0);
       std::fill(uses.begin(), uses.end(), 0);
       n_excluded = 0;
       ++report.readmissions;
+      ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch);
+    }
+    if (ws.empty()) {
+      if (!s.shrunk()) {
+        report.converged = true;
+        break;
+      }
+      // Restore the shrunk positions and check again over all n.
       s.unshrink(control);
       ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch);
       if (ws.empty()) {
@@ -129,10 +134,12 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       yB[r] = s.y(t);
       uB[r] = s.upper(t);
     }
+    places.resize(static_cast<std::size_t>(m));
+    for (Index r = 0; r < m; ++r) places[static_cast<std::size_t>(r)] = s.where(B[static_cast<std::size_t>(r)]);
     for (Index c = 0; c < m; ++c) {
       const float* col = cols[static_cast<std::size_t>(c)];
       for (Index r = 0; r < m; ++r)
-        Q(r, c) = yB[r] * yB[c] * static_cast<double>(col[B[static_cast<std::size_t>(r)]]);
+        Q(r, c) = yB[r] * yB[c] * static_cast<double>(col[places[static_cast<std::size_t>(r)]]);
     }
     Q = 0.5 * (Q + Q.transpose()).eval();  // float columns: symmetrise
     chi = GB - Q * a_old;
@@ -151,7 +158,7 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       const Index jj = static_cast<Index>(ws.first.size());  // position of j in B
       const PairStep step = two_variable_step(s.y(i), s.y(j), s.alpha(i), s.alpha(j), s.upper(i),
                                               s.upper(j), s.G(i), s.G(j), s.diag(i), s.diag(j),
-                                              static_cast<double>(cols[0][j]));
+                                              static_cast<double>(cols[0][s.where(j)]));
       values[0] = step.alpha_i;
       values[static_cast<std::size_t>(jj)] = step.alpha_j;
     }

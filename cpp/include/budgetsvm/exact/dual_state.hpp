@@ -13,15 +13,19 @@
 // I_low = {t: y_t = +1, a_t > 0 or y_t = -1, a_t < C_t}; the maximal
 // violation is max_{I_up} q - min_{I_low} q (optimal when < tol).
 //
-// Where we differ from LIBSVM: the active set is a list of positions (no
-// swapping of the training data); kernel columns hold k, not Q; the
-// columns of the active positions only are computed while shrunk, and
-// un-shrinking starts a new cache epoch (see kernel_cache.hpp).
+// As LIBSVM, the active positions are a prefix of an order of the positions
+// (the kernel cache's, kernel_cache.hpp), columns are fetched for the
+// active prefix only and shrinking swaps dropped positions behind it; a
+// column is read at place where(t) for position t.
+// Where we differ from LIBSVM: the training data and the per-position
+// vectors (alpha, G, ...) are not permuted (only the order and the cached
+// columns are); kernel columns hold k, not Q.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "../core/control.hpp"
@@ -46,18 +50,13 @@ struct Violation {
 
 class DualState {
  public:
-  /// partial_columns: while shrunk, compute the columns of the active
-  /// positions only (LIBSVM; cheaper columns, but G_bar then needs a
-  /// complete column whenever a variable's upper-bound status changes, and
-  /// un-shrinking invalidates the partial columns). Otherwise columns are
-  /// always complete and shrinking saves selection and gradient work only.
+  /// Columns are fetched for the active prefix only; G_bar needs a
+  /// complete column whenever a variable's upper-bound status changes.
   /// sample_weight (optional, one per position, >= 0) scales each upper
   /// bound: C_t = C_class(t) * sample_weight[t]; a weight of 0 pins alpha_t at 0.
   DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg,
-            bool partial_columns = true, int jobs = 1,
-            const std::vector<double>* sample_weight = nullptr)
-      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()),
-        partial_columns_(partial_columns), jobs_(std::max(1, jobs)) {
+            int jobs = 1, const std::vector<double>* sample_weight = nullptr)
+      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()), jobs_(std::max(1, jobs)) {
     require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
     upper_.resize(y.size());
     for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
@@ -68,8 +67,7 @@ class DualState {
     alpha_.assign(y.size(), 0.0);
     G_.assign(y.size(), -1.0);
     G_bar_.assign(y.size(), 0.0);
-    active_.resize(y.size());
-    for (Index t = 0; t < n_; ++t) active_[static_cast<std::size_t>(t)] = t;
+    active_ = cache.order();
   }
 
   Index n() const { return n_; }
@@ -82,6 +80,8 @@ class DualState {
   const std::vector<double>& alpha() const { return alpha_; }
   const std::vector<Index>& active() const { return active_; }
   bool shrunk() const { return static_cast<Index>(active_.size()) < n_; }
+  /// Place of position t in fetched columns (col[where(t)] = k(x_t, x_j)).
+  Index where(Index t) const { return cache_.where(t); }
   KernelCache& cache() { return cache_; }
 
   bool at_upper(Index t) const { return alpha(t) >= upper(t); }
@@ -89,10 +89,10 @@ class DualState {
   bool in_up(Index t) const { return y(t) > 0 ? !at_upper(t) : !at_lower(t); }
   bool in_low(Index t) const { return y(t) > 0 ? !at_lower(t) : !at_upper(t); }
 
-  /// The active positions' columns (valid there), or complete ones when
-  /// the whole set is active.
+  /// Columns valid at the active positions (read at where(t)); complete
+  /// ones when the whole set is active.
   void fetch_active(const std::vector<Index>& cols, std::vector<const float*>& out) {
-    cache_.fetch(cols, (partial_columns_ && shrunk()) ? &active_ : nullptr, out);
+    cache_.fetch(cols, static_cast<Index>(active_.size()), out);
   }
 
   /// Moves a_B to new values: G over the active set from the columns of B
@@ -120,12 +120,12 @@ class DualState {
         status_cols_.push_back(columns[b]);
       }
     }
-    add_columns(active_, coef_, coef_cols_, G_);
+    add_columns(active_.data(), 0, static_cast<Index>(active_.size()), coef_, coef_cols_, G_);
     if (!status_changed_.empty()) {
-      // G_bar needs complete columns: those given, when columns are always
-      // complete, else fetched in one block.
-      if (partial_columns_ && shrunk())
-        cache_.fetch(status_changed_, nullptr, full_cols_);
+      // G_bar needs complete columns: those given when nothing is shrunk,
+      // else extended in one block.
+      if (shrunk())
+        cache_.fetch(status_changed_, n_, full_cols_);
       else
         full_cols_ = status_cols_;
       coef_.clear();
@@ -133,7 +133,7 @@ class DualState {
         const Index t = status_changed_[k];
         coef_.push_back(status_sign_[k] * upper(t) * y(t));
       }
-      add_columns_all(coef_, full_cols_, G_bar_);
+      add_columns(cache_.order().data(), 0, n_, coef_, full_cols_, G_bar_);
     }
   }
 
@@ -159,65 +159,75 @@ class DualState {
       unshrink(control);
       v = violation(active_);
     }
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < active_.size(); ++k) {
-      const Index t = active_[k];
+    const auto drop = [&](Index t) {
       const bool up = in_up(t), low = in_low(t);
       const double qt = q(t);
-      const bool drop = (up && !low && qt < v.low_min) || (low && !up && qt > v.up_max);
-      if (!drop) active_[kept++] = t;
+      return (up && !low && qt < v.low_min) || (low && !up && qt > v.up_max);
+    };
+    // LIBSVM's do_shrinking: a dropped place takes the last kept one.
+    swaps_.clear();
+    Index size = static_cast<Index>(active_.size());
+    for (Index k = 0; k < size; ++k) {
+      if (!drop(active_[static_cast<std::size_t>(k)])) continue;
+      --size;
+      while (size > k && drop(active_[static_cast<std::size_t>(size)])) --size;
+      if (size > k) {
+        swaps_.emplace_back(k, size);
+        std::swap(active_[static_cast<std::size_t>(k)], active_[static_cast<std::size_t>(size)]);
+      }
     }
-    active_.resize(kept);
+    cache_.swap_places(swaps_);
+    active_.resize(static_cast<std::size_t>(size));
   }
 
   /// Makes every position active again, rebuilding the gradient of the
   /// shrunk ones: G_t = G_bar_t - 1 + sum_{s free} a_s Q_ts.
   void unshrink(RunControl& control) {
     if (!shrunk()) return;
-    std::vector<char> is_active(static_cast<std::size_t>(n_), 0);
-    for (Index t : active_) is_active[static_cast<std::size_t>(t)] = 1;
-    std::vector<Index> inactive;
-    for (Index t = 0; t < n_; ++t)
-      if (!is_active[static_cast<std::size_t>(t)]) inactive.push_back(t);
-    for (Index t : inactive) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    const std::vector<Index>& order = cache_.order();
+    const Index first = static_cast<Index>(active_.size());  // inactive: places first..n-1
+    const Index n_inactive = n_ - first;
+    for (Index k = first; k < n_; ++k) {
+      const Index t = order[static_cast<std::size_t>(k)];
+      G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    }
     // Free variables whose complete column is cached contribute from the
-    // cache; the others from columns computed at the inactive positions.
+    // cache; the others from columns computed at the inactive places.
     std::vector<Index> free;
     coef_.clear();
     coef_cols_.clear();
     for (Index t = 0; t < n_; ++t) {
       if (at_upper(t) || at_lower(t)) continue;
-      if (const float* col = cache_.peek_complete(t)) {
+      if (const float* col = cache_.peek(t, n_)) {
         coef_.push_back(y(t) * alpha(t));
         coef_cols_.push_back(col);
       } else {
         free.push_back(t);
       }
     }
-    add_columns(inactive, coef_, coef_cols_, G_);
+    add_columns(order.data(), first, n_, coef_, coef_cols_, G_);
     constexpr std::size_t block = 64;
+    // Scratch columns indexed by place (only first..n-1 are written).
     std::vector<std::vector<float>> storage(std::min(block, std::max<std::size_t>(free.size(), 1)),
                                             std::vector<float>(static_cast<std::size_t>(n_)));
     std::vector<float*> out(storage.size());
-    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data();
+    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data() + first;
     std::vector<Index> cols;
     for (std::size_t start = 0; start < free.size(); start += block) {
       control.poll_now();
       const std::size_t stop = std::min(free.size(), start + block);
       cols.assign(free.begin() + static_cast<std::ptrdiff_t>(start),
                   free.begin() + static_cast<std::ptrdiff_t>(stop));
-      cache_.compute_uncached(cols, inactive, out.data());
+      cache_.compute_uncached(cols, order.data() + first, n_inactive, out.data());
       coef_.clear();
       coef_cols_.clear();
       for (std::size_t c = 0; c < cols.size(); ++c) {
         coef_.push_back(y(cols[c]) * alpha(cols[c]));
-        coef_cols_.push_back(out[c]);
+        coef_cols_.push_back(storage[c].data());
       }
-      add_columns(inactive, coef_, coef_cols_, G_);
+      add_columns(order.data(), first, n_, coef_, coef_cols_, G_);
     }
-    active_.resize(static_cast<std::size_t>(n_));
-    for (Index t = 0; t < n_; ++t) active_[static_cast<std::size_t>(t)] = t;
-    if (partial_columns_) cache_.new_epoch();
+    active_ = order;
   }
 
   /// LIBSVM's rho (b = -rho): the mean of y_t G_t over free variables, or
@@ -250,43 +260,38 @@ class DualState {
   }
 
  private:
-  // target[t] += y_t sum_c coef[c] col_c[t] over the listed positions, in
-  // threads (disjoint ranges of positions) when the work is large.
-  void add_columns(const std::vector<Index>& positions, const std::vector<double>& coef,
+  // target[t] += y_t sum_c coef[c] col_c[k] for the places k in [begin, end),
+  // t = places[k], in threads (disjoint ranges of places) when the work is
+  // large.
+  void add_columns(const Index* places, Index begin, Index end, const std::vector<double>& coef,
                    const std::vector<const float*>& cols, std::vector<double>& target) const {
-    if (coef.empty()) return;
+    if (coef.empty() || end <= begin) return;
     const std::size_t m = coef.size();
-    const double work = static_cast<double>(m) * static_cast<double>(positions.size());
-    detail::parallel_ranges(static_cast<Index>(positions.size()), jobs_, work, [&](Index begin, Index end) {
-      const Index* pos = positions.data();
+    const double work = static_cast<double>(m) * static_cast<double>(end - begin);
+    detail::parallel_ranges(end - begin, jobs_, work, [&](Index lo, Index hi) {
+      lo += begin;
+      hi += begin;
+      double* out = target.data();
+      const double* yv = y_.data();
       std::size_t c = 0;
-      // Four columns per pass over the positions: fewer passes over G.
+      // Four columns per pass over the places: fewer passes over target.
       for (; c + 4 <= m; c += 4) {
         const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
         const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
-        for (Index k = begin; k < end; ++k) {
-          const Index t = pos[k];
-          target[static_cast<std::size_t>(t)] +=
-              y_[static_cast<std::size_t>(t)] * (a0 * c0[t] + a1 * c1[t] + a2 * c2[t] + a3 * c3[t]);
+        for (Index k = lo; k < hi; ++k) {
+          const Index t = places[k];
+          out[t] += yv[t] * (a0 * c0[k] + a1 * c1[k] + a2 * c2[k] + a3 * c3[k]);
         }
       }
       for (; c < m; ++c) {
         const float* col = cols[c];
         const double a = coef[c];
-        for (Index k = begin; k < end; ++k) {
-          const Index t = pos[k];
-          target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
+        for (Index k = lo; k < hi; ++k) {
+          const Index t = places[k];
+          out[t] += yv[t] * a * col[k];
         }
       }
     });
-  }
-  void add_columns_all(const std::vector<double>& coef, const std::vector<const float*>& cols,
-                       std::vector<double>& target) const {
-    for (std::size_t c = 0; c < coef.size(); ++c) {
-      const float* col = cols[c];
-      const double a = coef[c];
-      for (Index t = 0; t < n_; ++t) target[static_cast<std::size_t>(t)] += y_[static_cast<std::size_t>(t)] * a * col[t];
-    }
   }
 
   KernelCache& cache_;
@@ -296,10 +301,10 @@ class DualState {
   std::vector<Index> active_;
   bool unshrunk_once_ = false;
   std::vector<double> coef_, status_sign_;
-  bool partial_columns_ = true;
   int jobs_ = 1;
   std::vector<const float*> coef_cols_, full_cols_, status_cols_;
   std::vector<Index> status_changed_;
+  std::vector<std::pair<Index, Index>> swaps_;
 };
 
 }  // namespace budgetsvm::exact

@@ -94,11 +94,9 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   const Index working_set =
       settings.solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
   KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, working_set + 2);
-  // SMO computes the active part of columns while shrunk (as LIBSVM);
-  // ALFPGM changes the bound status of many variables per round, whose
-  // G_bar updates need complete columns, so it keeps columns complete.
+  // Both solvers fetch columns of the active prefix while shrunk (as LIBSVM).
   DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
-                  settings.solver == ExactSolver::smo, settings.n_jobs, &settings.sample_weight);
+                  settings.n_jobs, &settings.sample_weight);
   ExactResult result;
   if (settings.solver == ExactSolver::smo) {
     const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control);

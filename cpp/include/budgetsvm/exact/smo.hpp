@@ -111,7 +111,7 @@ inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bo
     s.fetch_active(pair, cols);
     const PairStep step = two_variable_step(s.y(i), s.y(j), s.alpha(i), s.alpha(j), s.upper(i),
                                             s.upper(j), s.G(i), s.G(j), s.diag(i), s.diag(j),
-                                            static_cast<double>(cols[0][j]));
+                                            static_cast<double>(cols[0][s.where(j)]));
     values[0] = step.alpha_i;
     values[1] = step.alpha_j;
     s.move(pair, values, cols);

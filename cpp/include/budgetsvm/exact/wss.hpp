@@ -16,6 +16,7 @@
 // on ijcnn1 (20k rows, p = 32) a limit of 200 took 16x the rounds. With no
 // limit, the j search still scans only the I_low candidates whose q lies
 // below the best i's q, which near the optimum are few.
+// Columns are read at the place s.where(t) of position t (dual_state.hpp).
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
@@ -63,7 +64,7 @@ PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candi
     if (!s.in_low(t)) continue;
     const double b = qi - s.q(t);
     if (b <= 0.0) continue;
-    const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[t]));
+    const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[s.where(t)]));
     if (j < 0 || gain < best) {
       best = gain;
       j = t;
@@ -145,7 +146,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
       ++checked;
       const double b = qi - low[r].first;
       if (b <= min_b) continue;
-      const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[t]));
+      const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[s.where(t)]));
       if (j < 0 || gain < best) {
         best = gain;
         j = t;
