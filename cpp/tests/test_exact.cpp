@@ -378,6 +378,68 @@ TEST_CASE("ALFPGM sub-problem: Lipschitz bound is at least the largest eigenvalu
   }
 }
 
+TEST_CASE("ALFPGM: merging identical copies keeps y^T a and Q a, leaves one free copy") {
+  // Rows 0-3 are one point (labels +, +, +, -), rows 4-5 another (+, +).
+  Problem P(10, 3, 17);
+  for (Index r : {1, 2, 3})
+    for (Index j = 0; j < P.d; ++j) P.X[static_cast<std::size_t>(r * P.d + j)] = P.X[static_cast<std::size_t>(j)];
+  for (Index j = 0; j < P.d; ++j) P.X[static_cast<std::size_t>(5 * P.d + j)] = P.X[static_cast<std::size_t>(4 * P.d + j)];
+  P.y[0] = P.y[1] = P.y[2] = 1.0;
+  P.y[3] = -1.0;
+  P.y[4] = P.y[5] = 1.0;
+  // Q as the solver builds it: from float kernel columns.
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  std::vector<Index> all;
+  for (Index t = 0; t < P.n; ++t) all.push_back(t);
+  std::vector<std::vector<float>> cols(static_cast<std::size_t>(P.n), std::vector<float>(static_cast<std::size_t>(P.n)));
+  std::vector<float*> out;
+  for (auto& c : cols) out.push_back(c.data());
+  source.compute(all, all.data(), P.n, out.data());
+  MatrixXd Q(P.n, P.n);
+  VectorXd y(P.n), u = VectorXd::Constant(P.n, 1.0);
+  for (Index r = 0; r < P.n; ++r) {
+    y[r] = P.y[static_cast<std::size_t>(r)];
+    for (Index c = 0; c < P.n; ++c) Q(r, c) = P.y[static_cast<std::size_t>(r)] * P.y[static_cast<std::size_t>(c)] * cols[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)];
+  }
+  VectorXd a(P.n);
+  a << 0.3, 0.4, 0.5, 0.2, 0.0, 0.7, 0.1, 0.0, 1.0, 0.6;
+  const VectorXd before = a;
+  CHECK(merge_duplicates(Q, y, u, a) == 1);  // 0.3 + 0.4 + 0.5 -> 1, 0.2, 0; 0 + 0.7 -> 0.7, 0
+  CHECK(a[0] == 1.0);
+  CHECK_CLOSE(a[1], 0.2, 1e-15);
+  CHECK(a[2] == 0.0);
+  CHECK(a[3] == 0.2);  // the other label is another variable
+  CHECK(a[4] == 0.7 && a[5] == 0.0);
+  for (Index t = 6; t < P.n; ++t) CHECK(a[t] == before[t]);
+  CHECK_CLOSE(y.dot(a), y.dot(before), 1e-14);
+  const VectorXd d = Q * (a - before);
+  CHECK(d.cwiseAbs().maxCoeff() < 1e-12);
+}
+
+TEST_CASE("exact solvers: repeated rows: ALFPGM leaves alpha on as few copies as SMO") {
+  // Every row three times: the optimum is not unique; SMO keeps one copy of
+  // most points, and so must ALFPGM (same objective, no more SVs).
+  Problem base(60, 3, 5);
+  Problem P = base;
+  for (int copy = 0; copy < 2; ++copy) {
+    P.X.insert(P.X.end(), base.X.begin(), base.X.end());
+    P.y.insert(P.y.end(), base.y.begin(), base.y.end());
+  }
+  P.n = 3 * base.n;
+  ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, 1);
+  RunControl control;
+  const auto count = [](const std::vector<double>& alpha) {
+    return std::count_if(alpha.begin(), alpha.end(), [](double v) { return v > 0.0; });
+  };
+  const ExactResult smo = fit_exact(source, P.y, settings_for(ExactSolver::smo, 5.0, 1e-4), control);
+  ExactSettings s = settings_for(ExactSolver::alfpgm, 5.0, 1e-4);
+  s.alfpgm.pairs = 16;
+  const ExactResult alf = fit_exact(source, P.y, s, control);
+  CHECK(alf.converged && smo.converged);
+  CHECK_CLOSE(alf.objective, smo.objective, 1e-4 * std::fabs(smo.objective));
+  CHECK(count(alf.alpha) <= count(smo.alpha) + 3);
+}
+
 TEST_CASE("exact solvers: KKT at the optimum, same objective for SMO and ALFPGM") {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     Problem P(150, 4, seed);
