@@ -126,6 +126,16 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     n_low = std::min(low.size(), static_cast<std::size_t>(min_alpha_check) + 2 * p);
     std::partial_sort(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(n_low), low.end());
   }
+  // What the j search reads, gathered once: q, K_tt and the column place.
+  struct LowEntry {
+    double q, diag;
+    Index t, place;
+  };
+  std::vector<LowEntry> lows(n_low);
+  for (std::size_t r = 0; r < n_low; ++r) {
+    const Index t = low[r].second;
+    lows[r] = {low[r].first, s.diag(t), t, s.where(t)};
+  }
   std::vector<Index> firsts;
   for (std::size_t k = 0; k < n_first; ++k) firsts.push_back(up[k].second);
   std::vector<const float*> cols;
@@ -141,12 +151,13 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     std::size_t checked = 0;
     const std::size_t limit = min_alpha_check > 0 ? static_cast<std::size_t>(min_alpha_check) : low.size();
     for (std::size_t r = 0; r < n_low && checked < limit; ++r) {
-      const Index t = low[r].second;
+      const LowEntry& e = lows[r];
+      const Index t = e.t;
       if (used[static_cast<std::size_t>(t)] || t == i) continue;
       ++checked;
-      const double b = qi - low[r].first;
+      const double b = qi - e.q;
       if (b <= min_b) continue;
-      const double gain = -(b * b) / pair_curvature(Kii, s.diag(t), static_cast<double>(Ki[s.where(t)]));
+      const double gain = -(b * b) / pair_curvature(Kii, e.diag, static_cast<double>(Ki[e.place]));
       if (j < 0 || gain < best) {
         best = gain;
         j = t;
