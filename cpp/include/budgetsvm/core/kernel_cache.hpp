@@ -207,9 +207,12 @@ class ViewKernelSource final : public KernelColumnSource {
           G.noalias() = Xc * Y.transpose();
         }
         detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms, K);
-        for (Index r = 0; r < size; ++r) {
-          const float* k = K.row(r).data();
-          for (Index c = 0; c < m; ++c) out[c][start + r] = k[c];
+        // Column by column: each output column is written contiguously
+        // (row by row would write to m far-apart streams at once).
+        for (Index c = 0; c < m; ++c) {
+          float* o = out[c] + start;
+          const float* k = K.data() + c;
+          for (Index r = 0; r < size; ++r) o[r] = k[r * m];
         }
       }
     });
