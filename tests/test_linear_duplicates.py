@@ -1,7 +1,8 @@
 """Equal training rows in the linear dual (cpp/include/budgetsvm/linear/duplicates.hpp).
 
-Equal rows with equal labels are solved as one variable with the summed C and
-its alpha is split back in proportion to each row's C. References: the KKT
+With merge_duplicates=True, equal rows with equal labels are solved as one
+variable with the summed C and its alpha is split back in proportion to each
+row's C. References: the KKT
 conditions of the *original* problem (per-sample C, every copy its own
 variable), the same fit with the merge switched off, and scikit-learn's
 LinearSVC (liblinear, which never merges).
@@ -110,6 +111,14 @@ def test_merged_solution_is_optimal_for_the_original_problem(loss, layout):
     np.testing.assert_allclose(w, w0, atol=2e-3 * np.abs(w0).max())
 
 
+def test_off_by_default():
+    X, y = with_repeats()
+    assert LinearSVC().fit(X, y).fit_stats_[0]["merged_rows"] == 0
+    assert LinearSVC(merge_duplicates=True).fit(X, y).fit_stats_[0]["merged_rows"] > 0
+    with pytest.raises(ValueError, match="merge_duplicates"):
+        LinearSVC(merge_duplicates="yes").fit(X, y)
+
+
 def test_rows_with_different_labels_are_not_merged():
     X = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     y = np.array([1, 0, 1, 0])
@@ -126,7 +135,7 @@ def test_w8a_with_repeats_agrees_with_liblinear(loss):
     rows.sort()
     X, y = X[rows], y[rows]
     C = 1.0
-    ours = LinearSVC(C=C, loss=loss, tol=1e-4, random_state=0).fit(X, y)
+    ours = LinearSVC(C=C, loss=loss, tol=1e-4, random_state=0, merge_duplicates=True).fit(X, y)
     assert ours.fit_stats_[0]["merged_rows"] > 500
     ref = SkLinearSVC(C=C, loss=loss, dual=True, tol=1e-6, max_iter=10**6, random_state=0).fit(X, y)
     y_pm = np.where(y == ref.classes_[1], 1.0, -1.0)

@@ -248,7 +248,6 @@ TEST_CASE("one-vs-rest: threads give the same models as one thread") {
   Options o;
   o.tol = 1e-6;
   o.bias_scale = 1.0;
-  o.merge_duplicates = false;  // compared below with solve(), which never merges
   RunControl control;
   const auto one = one_vs_rest(P.csr_view(), labels, 4, 1.0, cw, sw, LossType::squared_hinge,
                                SelectionType::auto_, o, 1, control);
@@ -329,7 +328,7 @@ TEST_CASE("merging equal rows gives the unmerged optimum") {
     for (double v : q.y) labels.push_back(v > 0 ? 1 : 0);
     Options merged, plain;
     merged.tol = plain.tol = 1e-6;
-    plain.merge_duplicates = false;
+    merged.merge_duplicates = true;
     RunControl control;
     const std::vector<double> ones(static_cast<std::size_t>(q.n), 1.0), cw{1.0, 1.0};
     const auto loss = squared ? LossType::squared_hinge : LossType::hinge;

@@ -90,7 +90,7 @@ void register_linear(py::module_& m) {
         py::arg("selection"), py::arg("tol"), py::arg("max_iter"), py::arg("bias_scale"),
         py::arg("seed"), py::arg("n_jobs"),
         py::arg("target_objective") = std::numeric_limits<double>::infinity(),
-        py::arg("auto_switch_sweeps") = 50, py::arg("merge_duplicates") = true,
+        py::arg("auto_switch_sweeps") = 50, py::arg("merge_duplicates") = false,
         "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats)");
 }
 
