@@ -185,6 +185,8 @@ def main():
                     help="re-measure auto vs LIBLINEAR (11 seeds, interleaved) where the full run showed auto > 1.2x")
     ap.add_argument("--cases", default=None,
                     help="with --seeds/--confirm: only these cases, e.g. 'w8a:1,w8a:10'")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --seeds/--confirm: ours with merge_duplicates=True")
     ap.add_argument("--n-seeds", type=int, default=None,
                     help="with --seeds/--confirm: number of seeds (default 5 / 11)")
     ap.add_argument("--from-json", action="store_true",
@@ -196,7 +198,7 @@ def main():
     if args.cases:
         cases = [(name, float(c)) for name, c in (item.rsplit(":", 1) for item in args.cases.split(","))]
     # A subset of cases gets its own results file (named after the cases).
-    suffix = "_" + re.sub(r"[^A-Za-z0-9.]+", "_", args.cases) if args.cases else ""
+    suffix = ("_merge" if args.merge else "") + ("_" + re.sub(r"[^A-Za-z0-9.]+", "_", args.cases) if args.cases else "")
     if args.seeds:
         seed_check(args, cases, "shrinking", args.n_seeds or 5, f"linear_seeds{suffix}.md")
         return
@@ -305,8 +307,13 @@ def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear
         cases = [("w8a", 1.0), ("w8a", 10.0), ("a9a", 1.0), ("a9a", 10.0), ("ijcnn1", 10.0), ("covtype20k", 10.0)]
     if args.quick:
         cases = cases[:1]
-    flag = "--seeds" if selection == "shrinking" else "--confirm"
-    lines = [f"# Linear SVM: {selection} vs LIBLINEAR over {seeds} seeds", "",
+    flag = ("--seeds" if selection == "shrinking" else "--confirm") + (" --merge" if args.merge else "")
+    if args.cases:
+        flag += f" --cases {args.cases}"
+    if args.n_seeds:
+        flag += f" --n-seeds {args.n_seeds}"
+    what = f"{selection}{' with merge_duplicates=True' if args.merge else ''}"
+    lines = [f"# Linear SVM: {what} vs LIBLINEAR over {seeds} seeds", "",
              f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}. Machine: {machine()}. "
              f"Command: `python bench/linear.py {flag}`. Hinge loss, no bias, tol 1e-3, seeds 0-{seeds - 1} "
              "(ours and LIBLINEAR alternate).", "",
@@ -328,7 +335,7 @@ def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear
             t_ll.append(time.perf_counter() - t)
             s_ll.append(int(m.n_iter_))
             o = LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=1e-3, selection=selection,
-                          random_state=seed)
+                          random_state=seed, merge_duplicates=args.merge)
             t = time.perf_counter()
             o.fit(X, y)
             t_us.append(time.perf_counter() - t)
