@@ -102,6 +102,28 @@ def load(name: str, quick: bool) -> Dict[str, Any]:
 # ------------------------------------------------------- common evaluation
 
 
+def distinct_points(X, rows: np.ndarray) -> int:
+    """Number of distinct feature vectors among X[rows].
+
+    Data sets with repeated points (phishing: 8844 rows, 5100 distinct; w8a:
+    49749 rows, 34704 distinct) have no unique optimal alpha: a support
+    vector's weight can be shared among its copies in any proportion, so the
+    SV count depends on the solver's path while the decision function does
+    not. The count of distinct support points is what every exact solver
+    must agree on.
+    """
+    rows = np.asarray(rows)
+    if sp.issparse(X):
+        R = sp.csr_matrix(X[rows])
+        R.sum_duplicates()
+        R.sort_indices()
+        R.eliminate_zeros()
+        keys = {(R.indices[R.indptr[i]:R.indptr[i + 1]].tobytes(), R.data[R.indptr[i]:R.indptr[i + 1]].tobytes())
+                for i in range(R.shape[0])}
+        return len(keys)
+    return int(np.unique(np.asarray(X)[rows], axis=0).shape[0]) if len(rows) else 0
+
+
 def evaluate(d: Dict[str, Any], sv_rows: np.ndarray, coef: np.ndarray, intercept: float) -> Dict[str, float]:
     """Test accuracy and dual objective from SVs (rows of X), coef (> 0 = class +1), intercept."""
     SV = d["X"][sv_rows]
@@ -111,7 +133,8 @@ def evaluate(d: Dict[str, Any], sv_rows: np.ndarray, coef: np.ndarray, intercept
     objective = 0.5 * float(coef @ Kc) - float(np.abs(coef).sum())
     dec = _core.decision_function(view(d["Xt"]), view(SV), coef2, "rbf", d["gamma"], 3, 0.0, 2)[:, 0] + intercept
     accuracy = float(np.mean(np.where(dec >= 0, 1.0, -1.0) == d["yt"]))
-    return dict(objective=objective, accuracy=accuracy, n_sv=int(len(sv_rows)))
+    return dict(objective=objective, accuracy=accuracy, n_sv=int(len(sv_rows)),
+                n_sv_distinct=distinct_points(d["X"], sv_rows))
 
 
 def run_ours(d, solver: str, pairs: int = 64, n_jobs: int = 1) -> Dict[str, Any]:
@@ -310,11 +333,20 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     plt.close(fig)
 
 
+def distinct(a: Dict[str, Any], ref: Dict[str, Any]) -> str:
+    """'ours / reference (+x%)' for the distinct support points, '' when not measured."""
+    if "n_sv_distinct" not in a or "n_sv_distinct" not in ref:
+        return ""
+    x, r = a["n_sv_distinct"], ref["n_sv_distinct"]
+    return f"{x} / {r} ({100 * (x - r) / r:+.1f}%)"
+
+
 def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, multi=None) -> None:
     lines = [
         "# Exact kernel SVM: budgetsvm.SVC vs LIBSVM",
         "",
-        f"Measured {meta['date']} on {meta['cpu']} ({meta['cores']} cores, shared with other jobs), "
+        f"Measured {meta['date']} on {meta['cpu']} ({meta['cores']} cores, load average at start "
+        f"{meta.get('load', float('nan')):.1f}), "
         f"Python {meta['python']}, scikit-learn {meta['sklearn']}, libsvm-official {meta['libsvm']}, "
         f"budgetsvm commit {meta['commit']}. Command: `{meta['command']}`.",
         "",
@@ -327,7 +359,7 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
         "JSON every time), then ALFPGM with p = 16 and 128 and SMO on two threads; what the budget did not allow "
         "is marked `not run`. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
         "by the same code from its support vectors, coefficients and intercept. `j2` = `n_jobs=2` (2 threads "
-        "computing kernel columns; the machine has 2 cores shared with other jobs, so this is a lower bound "
+        "computing kernel columns; on a machine with 2 cores and other load this is a lower bound "
         "on what a second core gives).",
         "",
         "## Summary: budgetsvm (one thread unless j2) against LIBSVM",
@@ -335,8 +367,8 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
         "Time ratios ours / theirs (below 1: ours is faster); objective, SVs and accuracy against scikit-learn.",
         "",
         "| data set | n | solver | time (s) | / sklearn | / libsvm | objective rel. diff | SVs ours / sklearn | "
-        "test acc. ours - sklearn (points) |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        "distinct SV points ours / sklearn | test acc. ours - sklearn (points) |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, r in results.items():
         s = r["solvers"]
@@ -344,8 +376,8 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
             continue
         sk, lib = s["sklearn"], s["libsvm"]
         lines.append(f"| {name} | {r['n_train']} | scikit-learn SVC | {sk['seconds']:.2f} | 1 | "
-                     f"{sk['seconds'] / lib['seconds']:.2f} | | | |")
-        lines.append(f"| | | libsvm-official | {lib['seconds']:.2f} | {lib['seconds'] / sk['seconds']:.2f} | 1 | | | |")
+                     f"{sk['seconds'] / lib['seconds']:.2f} | | | | |")
+        lines.append(f"| | | libsvm-official | {lib['seconds']:.2f} | {lib['seconds'] / sk['seconds']:.2f} | 1 | | | | |")
         for label in ("alfpgm p=64", "alfpgm p=64 j2", "smo", "smo j2"):
             if label not in s:
                 continue
@@ -354,23 +386,25 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
             lines.append(
                 f"| | | {label} | {a['seconds']:.2f} | **{a['seconds'] / sk['seconds']:.2f}** | "
                 f"{a['seconds'] / lib['seconds']:.2f} | {rel:+.1e} | {a['n_sv']} / {sk['n_sv']} "
-                f"({100 * (a['n_sv'] - sk['n_sv']) / sk['n_sv']:+.1f}%) | {100 * (a['accuracy'] - sk['accuracy']):+.2f} |"
+                f"({100 * (a['n_sv'] - sk['n_sv']) / sk['n_sv']:+.1f}%) | {distinct(a, sk)} | "
+                f"{100 * (a['accuracy'] - sk['accuracy']):+.2f} |"
             )
     lines.append("")
     for name, r in results.items():
         s = r["solvers"]
         ref = s["sklearn"]
         lines += [
-            f"## {name}: n = {r['n_train']} train, {r['n_test']} test, d = {r['n_features']} "
+            f"## {name}: n = {r['n_train']} train ({r.get('n_distinct', '?')} distinct points), "
+            f"{r['n_test']} test, d = {r['n_features']} "
             f"({r['layout']}, density {r['density']:.2f}), C = {r['C']}, gamma = {r['gamma']:.6g}",
             "",
             "| solver | time (s) | runs | ratio vs sklearn | ratio vs libsvm | dual objective | rel. diff vs sklearn | "
-            "SVs | test acc. | rounds | cache hit rate |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "SVs | distinct SV points | test acc. | rounds | cache hit rate |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for label in LABELS:
             if label not in s:
-                lines.append(f"| {label} | not run | 0 | | | | | | | | |")
+                lines.append(f"| {label} | not run | 0 | | | | | | | | | |")
                 continue
             x = s[label]
             rel = (x["objective"] - ref["objective"]) / abs(ref["objective"])
@@ -379,7 +413,7 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
             lines.append(
                 f"| {label} | {x['seconds']:.2f} | {len(x['all_seconds'])} | {x['seconds'] / ref['seconds']:.2f} | "
                 f"{x['seconds'] / s['libsvm']['seconds']:.2f} | {x['objective']:.6g} | {rel:+.1e} | {x['n_sv']} | "
-                f"{100 * x['accuracy']:.2f} | {rounds} | {hit} |"
+                f"{x.get('n_sv_distinct', '')} | {100 * x['accuracy']:.2f} | {rounds} | {hit} |"
             )
         lines.append("")
     if sweep_rows:
@@ -425,7 +459,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = dict(
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), cpu=cpu_model(),
-        cores=os.cpu_count(), python=platform.python_version(),
+        cores=os.cpu_count(), load=os.getloadavg()[0], python=platform.python_version(),
         sklearn=importlib.metadata.version("scikit-learn"), libsvm=importlib.metadata.version("libsvm-official"),
         commit=git_commit(), repeat=repeat, budget_minutes=args.budget_minutes, command="python bench/exact.py " + " ".join(argv or sys.argv[1:]),
     )
@@ -437,7 +471,10 @@ def main(argv: Optional[List[str]] = None) -> None:
 
     def write_all() -> None:
         for name, d in data.items():
-            results[name] = dict(n_train=d["X"].shape[0], n_test=d["Xt"].shape[0], n_features=d["X"].shape[1],
+            if "n_distinct" not in d:
+                d["n_distinct"] = distinct_points(d["X"], np.arange(d["X"].shape[0]))
+            results[name] = dict(n_train=d["X"].shape[0], n_distinct=d["n_distinct"],
+                                 n_test=d["Xt"].shape[0], n_features=d["X"].shape[1],
                                  layout=d["layout"], density=d["density"], C=d["C"], gamma=d["gamma"],
                                  solvers=bench.summary(name))
         meta["elapsed_seconds"] = time.perf_counter() - bench.start

@@ -286,4 +286,59 @@ TEST_CASE("a stop request ends one-vs-rest with Interrupted") {
                Interrupted);
 }
 
+TEST_CASE("equal rows are found in any index order, with stored zeros and repeated indices") {
+  // rows: 0 = {0: 1, 2: 2}; 1 = same, reversed, with a stored zero at 1;
+  // 2 = {2: 2, 0: 0.5, 0: 0.5} (repeated index sums to 1); 3 = {0: 1};
+  // 4 = empty; 5 = {1: 0} (only a stored zero: equal to the empty row)
+  const std::vector<double> values{1, 2, 2, 0, 1, 2, 0.5, 0.5, 1, 0};
+  const std::vector<std::int32_t> indices{0, 2, 2, 1, 0, 2, 0, 0, 0, 1};
+  const std::vector<std::int32_t> indptr{0, 2, 5, 8, 9, 9, 10};
+  CsrView<double, std::int32_t> X(values.data(), indices.data(), indptr.data(), 6, 3);
+  RunControl control;
+  const auto first = first_copies(X, control);
+  CHECK(first == (std::vector<Index>{0, 0, 0, 3, 4, 4}));
+  // merging follows the labels: row 1 has the other label, row 2 joins row 0
+  const std::vector<double> y{1, -1, 1, 1, -1, -1};
+  std::vector<double> C{1, 2, 3, 4, 0, 5};
+  const std::vector<double> original = C;
+  CHECK(merge_copies(first, y.data(), C) == 2);
+  CHECK(C == (std::vector<double>{4, 2, 0, 4, 5, 0}));
+  std::vector<double> alpha{2, 1.5, 0, 4, 5, 0};  // a solution of the merged problem
+  split_alpha(first, y.data(), original, C, alpha);
+  CHECK_CLOSE(alpha[0], 0.5, 1e-15);  // 2 * 1/4
+  CHECK_CLOSE(alpha[2], 1.5, 1e-15);  // 2 * 3/4
+  CHECK(alpha[1] == 1.5);
+  CHECK(alpha[3] == 4.0);             // at its bound: exactly C_i
+  CHECK(alpha[4] == 0.0);             // C_4 = 0: nothing
+  CHECK(alpha[5] == 5.0);             // the zero-C representative passes all to its copy
+}
+
+TEST_CASE("merging equal rows gives the unmerged optimum") {
+  for (const bool squared : {false, true}) {
+    Problem p(300, 8, 11, 0.8, true);  // every 17th row is all-zero: equal rows
+    // repeat rows 0..59 once more with the same labels
+    Problem q = p;
+    for (Index i = 0; i < 60; ++i) {
+      for (Index j = 0; j < p.d; ++j) q.dense.push_back(p.dense[static_cast<std::size_t>(i * p.d + j)]);
+      q.y.push_back(p.y[static_cast<std::size_t>(i)]);
+    }
+    q.n = p.n + 60;
+    DenseView<double, Eigen::RowMajor> X(q.dense.data(), q.n, q.d);
+    std::vector<int> labels;
+    for (double v : q.y) labels.push_back(v > 0 ? 1 : 0);
+    Options merged, plain;
+    merged.tol = plain.tol = 1e-6;
+    merged.merge_duplicates = true;
+    RunControl control;
+    const std::vector<double> ones(static_cast<std::size_t>(q.n), 1.0), cw{1.0, 1.0};
+    const auto loss = squared ? LossType::squared_hinge : LossType::hinge;
+    const auto a = one_vs_rest(X, labels, 2, 0.8, cw, ones, loss, SelectionType::shrinking, merged, 1, control);
+    const auto b = one_vs_rest(X, labels, 2, 0.8, cw, ones, loss, SelectionType::shrinking, plain, 1, control);
+    CHECK(a[0].stats.merged_rows >= 60);
+    CHECK(b[0].stats.merged_rows == 0);
+    CHECK_CLOSE(a[0].stats.dual_objective, b[0].stats.dual_objective, 1e-6 * std::fabs(b[0].stats.dual_objective));
+    for (std::size_t j = 0; j < a[0].w.size(); ++j) CHECK_CLOSE(a[0].w[j], b[0].w[j], 1e-3);
+  }
+}
+
 int main() { return budgetsvm::test::run_all(); }

@@ -32,7 +32,8 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
                         py::array_t<double, py::array::c_style | py::array::forcecast> sample_weight,
                         const std::string& loss, const std::string& selection, double tol,
                         std::int64_t max_iter, double bias_scale, std::uint64_t seed, int n_jobs,
-                        double target_objective, std::int64_t auto_switch_sweeps) {
+                        double target_objective, std::int64_t auto_switch_sweeps,
+                        bool merge_duplicates) {
   linear::Options options;
   options.tol = tol;
   options.max_iter = max_iter;
@@ -40,6 +41,7 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
   options.seed = seed;
   options.target_objective = target_objective;
   options.auto_switch_sweeps = auto_switch_sweeps;
+  options.merge_duplicates = merge_duplicates;
   const auto loss_type = linear::loss_from_name(loss);
   const auto selection_type = linear::selection_from_name(selection);
   std::vector<int> label_vec(labels.data(), labels.data() + labels.size());
@@ -73,6 +75,7 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
     s["steps"] = r.stats.steps;
     s["dual_objective"] = r.stats.dual_objective;
     s["kkt_violation"] = r.stats.kkt_violation;
+    s["merged_rows"] = r.stats.merged_rows;
     s["status"] = status_name(r.stats.status);
     stats.append(s);
   }
@@ -87,7 +90,7 @@ void register_linear(py::module_& m) {
         py::arg("selection"), py::arg("tol"), py::arg("max_iter"), py::arg("bias_scale"),
         py::arg("seed"), py::arg("n_jobs"),
         py::arg("target_objective") = std::numeric_limits<double>::infinity(),
-        py::arg("auto_switch_sweeps") = 50,
+        py::arg("auto_switch_sweeps") = 50, py::arg("merge_duplicates") = false,
         "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats)");
 }
 

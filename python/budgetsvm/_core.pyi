@@ -64,6 +64,7 @@ def linear_fit(
     n_jobs: int,
     target_objective: float = ...,
     auto_switch_sweeps: int = 50,
+    merge_duplicates: bool = False,
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], Any]: ...
 
 # Exact kernel SVM (ALFPGM, SMO)

@@ -97,6 +97,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Multiplies ``C`` for the samples of a class. As in liblinear, with
         more than two classes the weight of class ``k`` applies to the
         positive samples of problem ``k`` only.
+    merge_duplicates : bool, default=False
+        Solve equal training rows with equal labels as one dual variable
+        (see Notes). The same optimum; faster on some data with many
+        repeated rows, slower on others, so off by default.
 
     Attributes
     ----------
@@ -107,11 +111,26 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Largest number of outer sweeps over the binary problems.
     n_features_in_ : int
     alpha_ : ndarray of shape (n_problems, n_samples)
-        Dual variables of each binary problem.
+        Dual variables of each binary problem. With ``merge_duplicates``,
+        equal rows with equal labels share one variable's value in
+        proportion to their weight (see Notes).
     fit_stats_ : list of dict
         Per binary problem: ``sweeps``, ``steps`` (coordinates visited),
         ``dual_objective`` (maximisation form), ``kkt_violation`` (largest
-        projected gradient seen over the final full sweep) and ``status``.
+        projected gradient seen over the final full sweep), ``merged_rows``
+        (rows folded into an equal row) and ``status``.
+
+    Notes
+    -----
+    With ``merge_duplicates=True``, training rows that are equal (as
+    vectors) and have the same label are solved as one dual variable whose
+    ``C`` is the sum of theirs: for the hinge and the squared hinge loss
+    this is the same problem, with the same ``coef_``, ``intercept_`` and
+    objective. It changes how often coordinate descent visits each point
+    (a group is visited once per sweep instead of once per copy), and that
+    cuts both ways: on w8a (30% of the rows repeat) it needs 2-3x fewer
+    steps at C >= 10, on a9a (20% repeat) about 1.5-2x more (README,
+    "Linear SVM"). liblinear never merges.
 
     Examples
     --------
@@ -141,6 +160,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         max_iter: Optional[int] = None,
         selection: str = "auto",
         n_jobs: Optional[int] = None,
+        merge_duplicates: bool = False,
     ) -> None:
         self.penalty = penalty
         self.loss = loss
@@ -156,6 +176,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.selection = selection
         self.n_jobs = n_jobs
+        self.merge_duplicates = merge_duplicates
 
     # ------------------------------------------------------------------ checks
     def _check_params(self) -> None:
@@ -188,6 +209,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             not isinstance(self.max_iter, (numbers.Integral, np.integer)) or isinstance(self.max_iter, bool) or self.max_iter < 1
         ):
             raise ValueError(f"max_iter must be None or a positive integer; got {self.max_iter!r}.")
+        if not isinstance(self.merge_duplicates, (bool, np.bool_)):
+            raise ValueError(f"merge_duplicates must be True or False; got {self.merge_duplicates!r}.")
         effective_n_jobs(self.n_jobs)
 
     # --------------------------------------------------------------------- fit
@@ -250,6 +273,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             seed,
             effective_n_jobs(self.n_jobs),
             auto_switch_sweeps=AUTO_SWITCH_SWEEPS,
+            merge_duplicates=bool(self.merge_duplicates),
         )
         d = X.shape[1]
         self.coef_ = np.ascontiguousarray(W[:, :d])

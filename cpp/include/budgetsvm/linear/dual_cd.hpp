@@ -60,6 +60,9 @@ struct Options {
   /// over to Avsf, and the smallest d / n at which it hands over at all.
   std::int64_t auto_switch_sweeps = 50;
   double auto_min_feature_ratio = 0.5;
+  /// Solve each group of equal rows with equal labels as one variable
+  /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
+  bool merge_duplicates = false;
 
   void validate() const {
     require(std::isfinite(tol) && tol > 0, "tol must be a positive finite number");
@@ -76,6 +79,7 @@ struct Stats {
   std::int64_t steps = 0;              ///< inner iterations (coordinates visited)
   double dual_objective = 0.0;         ///< maximisation form: sum alpha - 1/2||w||^2 - 1/2 sum D alpha^2
   double kkt_violation = 0.0;          ///< max |projected gradient| over the final full sweep
+  std::int64_t merged_rows = 0;        ///< rows solved as part of an equal row (duplicates.hpp)
   Status status = Status::converged;
 };
 

@@ -18,6 +18,7 @@
 
 #include "../core/data_view.hpp"
 #include "dual_cd.hpp"
+#include "duplicates.hpp"
 #include "loss.hpp"
 #include "selection.hpp"
 
@@ -95,6 +96,8 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
   for (int label : labels) require(label >= 0 && label < n_classes, "label index out of range");
   const int n_problems = n_classes == 2 ? 1 : n_classes;
   std::vector<Result> results(static_cast<std::size_t>(n_problems));
+  std::vector<Index> first;  // empty: no merging of equal rows
+  if (options.merge_duplicates && n > 1) first = first_copies(X, control);
 
   auto solve_problem = [&](int k, RunControl& ctl) {
     const int positive = n_classes == 2 ? 1 : k;
@@ -108,7 +111,16 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     }
     Options opt = options;
     opt.seed = options.seed + static_cast<std::uint64_t>(k);
-    results[static_cast<std::size_t>(k)] = solve(loss, selection, X, y.data(), Ci.data(), opt, ctl);
+    std::vector<double> merged;
+    std::int64_t folded = 0;
+    if (!first.empty()) {
+      merged = Ci;
+      folded = merge_copies(first, y.data(), merged);
+    }
+    Result& r = results[static_cast<std::size_t>(k)];
+    r = solve(loss, selection, X, y.data(), folded > 0 ? merged.data() : Ci.data(), opt, ctl);
+    if (folded > 0) split_alpha(first, y.data(), Ci, merged, r.alpha);
+    r.stats.merged_rows = folded;
   };
 
   const int threads = std::max(1, std::min(n_jobs, n_problems));
