@@ -452,9 +452,11 @@ def main(argv: Optional[List[str]] = None) -> None:
                         help="the second pass (medians, SMO, other p, sweep) stops starting runs after this")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--sweep", default="a9a", help="data set of the time-vs-n sweep ('' for none)")
+    parser.add_argument("--stem", default=None,
+                        help="results file name in bench/results (default exact / exact_quick)")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
-    stem = "exact_quick" if args.quick else "exact"
+    stem = args.stem or ("exact_quick" if args.quick else "exact")
     out_dir = ROOT / "bench" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = dict(
