@@ -279,8 +279,26 @@ def test_fits_run_concurrently_without_the_gil():
         np.testing.assert_array_equal(r, ref)
 
 
+@pytest.fixture
+def sigint_raises():
+    """Python's own SIGINT handler for the test's duration.
+
+    A process started in the background by a non-interactive shell inherits
+    SIGINT as ignored, and then _thread.interrupt_main() does nothing (the fit
+    below would run on); installing the default handler makes the simulated
+    Ctrl-C independent of how the test run was launched.
+    """
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_ctrl_c_stops_a_long_fit(n_jobs):
+def test_ctrl_c_stops_a_long_fit(n_jobs, sigint_raises):
     import _thread
 
     X, y = load_dataset("satimage.scale.bz2", n_features=36)
