@@ -301,10 +301,12 @@ TEST_CASE("equal rows are found in any index order, with stored zeros and repeat
   const std::vector<double> y{1, -1, 1, 1, -1, -1};
   std::vector<double> C{1, 2, 3, 4, 0, 5};
   const std::vector<double> original = C;
-  CHECK(merge_copies(first, y.data(), C) == 2);
+  const auto rep = representatives(first, y.data());
+  CHECK(rep == (std::vector<Index>{0, 1, 0, 3, 4, 4}));
+  CHECK(merge_copies(rep, C) == 2);
   CHECK(C == (std::vector<double>{4, 2, 0, 4, 5, 0}));
   std::vector<double> alpha{2, 1.5, 0, 4, 5, 0};  // a solution of the merged problem
-  split_alpha(first, y.data(), original, C, alpha);
+  split_alpha(rep, original, C, alpha);
   CHECK_CLOSE(alpha[0], 0.5, 1e-15);  // 2 * 1/4
   CHECK_CLOSE(alpha[2], 1.5, 1e-15);  // 2 * 3/4
   CHECK(alpha[1] == 1.5);

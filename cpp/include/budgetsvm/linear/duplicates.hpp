@@ -110,20 +110,28 @@ std::vector<Index> first_copies(const View& X, RunControl& control) {
   return first;
 }
 
-/// One binary problem's merge: C of every copy moves onto the first copy
-/// with the same label. Returns how many rows were folded into another.
-inline Index merge_copies(const std::vector<Index>& first, const double* y, std::vector<double>& C) {
+/// One binary problem's groups: for each row, its representative, the first
+/// row with the same content and the same label.
+inline std::vector<Index> representatives(const std::vector<Index>& first, const double* y) {
   const std::size_t n = first.size();
-  // rep[g] for label +1 / -1 of group g (g = a first copy); -1 = none yet
-  std::vector<Index> rep_pos(n, -1), rep_neg(n, -1);
-  Index folded = 0;
+  // first row of group g (g = a first copy) with label +1 / -1; -1 = none yet
+  std::vector<Index> pos(n, -1), neg(n, -1), rep(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto g = static_cast<std::size_t>(first[i]);
-    Index& rep = y[i] > 0 ? rep_pos[g] : rep_neg[g];
-    if (rep < 0) {
-      rep = static_cast<Index>(i);
-    } else if (C[i] > 0) {
-      C[static_cast<std::size_t>(rep)] += C[i];
+    Index& r = y[i] > 0 ? pos[static_cast<std::size_t>(first[i])] : neg[static_cast<std::size_t>(first[i])];
+    if (r < 0) r = static_cast<Index>(i);
+    rep[i] = r;
+  }
+  return rep;
+}
+
+/// Moves the C of every row onto its representative. Returns how many rows
+/// were folded into another.
+inline Index merge_copies(const std::vector<Index>& rep, std::vector<double>& C) {
+  Index folded = 0;
+  for (std::size_t i = 0; i < rep.size(); ++i) {
+    const auto r = static_cast<std::size_t>(rep[i]);
+    if (r != i && C[i] > 0) {
+      C[r] += C[i];
       C[i] = 0.0;
       ++folded;
     }
@@ -131,31 +139,20 @@ inline Index merge_copies(const std::vector<Index>& first, const double* y, std:
   return folded;
 }
 
-/// Splits each group's alpha back onto its copies in proportion to the
+/// Splits each group's alpha back onto its rows in proportion to the
 /// original C: alpha_i = C_i (alpha_rep / C_rep(merged)), in that order so
 /// that a group at its bound (alpha_rep = C_rep, ratio exactly 1) puts every
 /// copy exactly at its own bound C_i.
-inline void split_alpha(const std::vector<Index>& first, const double* y, const std::vector<double>& C_original,
+inline void split_alpha(const std::vector<Index>& rep, const std::vector<double>& C_original,
                         const std::vector<double>& C_merged, std::vector<double>& alpha) {
-  const std::size_t n = first.size();
-  std::vector<Index> rep_pos(n, -1), rep_neg(n, -1);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto g = static_cast<std::size_t>(first[i]);
-    Index& rep = y[i] > 0 ? rep_pos[g] : rep_neg[g];
-    if (rep < 0) rep = static_cast<Index>(i);
-  }
   // Copies first (they read the representative's merged alpha), then the
   // representatives themselves.
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto g = static_cast<std::size_t>(first[i]);
-    const auto r = static_cast<std::size_t>(y[i] > 0 ? rep_pos[g] : rep_neg[g]);
-    if (r == i) continue;
-    alpha[i] = C_merged[r] > 0 ? C_original[i] * (alpha[r] / C_merged[r]) : 0.0;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto g = static_cast<std::size_t>(first[i]);
-    const auto r = static_cast<std::size_t>(y[i] > 0 ? rep_pos[g] : rep_neg[g]);
-    if (r == i && C_merged[i] > 0) alpha[i] = C_original[i] * (alpha[i] / C_merged[i]);
+  for (const bool representatives_now : {false, true}) {
+    for (std::size_t i = 0; i < rep.size(); ++i) {
+      const auto r = static_cast<std::size_t>(rep[i]);
+      if ((r == i) != representatives_now) continue;
+      alpha[i] = C_merged[r] > 0 ? C_original[i] * (alpha[r] / C_merged[r]) : 0.0;
+    }
   }
 }
 

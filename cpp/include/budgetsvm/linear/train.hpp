@@ -111,15 +111,17 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     }
     Options opt = options;
     opt.seed = options.seed + static_cast<std::uint64_t>(k);
+    std::vector<Index> rep;
     std::vector<double> merged;
     std::int64_t folded = 0;
     if (!first.empty()) {
+      rep = representatives(first, y.data());
       merged = Ci;
-      folded = merge_copies(first, y.data(), merged);
+      folded = merge_copies(rep, merged);
     }
     Result& r = results[static_cast<std::size_t>(k)];
     r = solve(loss, selection, X, y.data(), folded > 0 ? merged.data() : Ci.data(), opt, ctl);
-    if (folded > 0) split_alpha(first, y.data(), Ci, merged, r.alpha);
+    if (folded > 0) split_alpha(rep, Ci, merged, r.alpha);
     r.stats.merged_rows = folded;
   };
 
