@@ -29,12 +29,6 @@ MatrixXd random_matrix(Index n, Index d, std::uint64_t seed, double density = 1.
   return X;
 }
 
-std::vector<simd::Level> available_levels() {
-  std::vector<simd::Level> levels;
-  for (int l = 0; l <= static_cast<int>(simd::detect_level()); ++l) levels.push_back(static_cast<simd::Level>(l));
-  return levels;
-}
-
 double naive_kernel(const Kernel& k, const double* x, const double* z, Index d) {
   double dot = 0, nx = 0, nz = 0;
   for (Index q = 0; q < d; ++q) dot += x[q] * z[q], nx += x[q] * x[q], nz += z[q] * z[q];
@@ -70,7 +64,7 @@ TEST_CASE("SIMD kernels of every level agree with a naive loop (dense and sparse
       for (Index k = d - 1; k >= 0; --k)  // unsorted sparse entries
         if (x(0, k) != 0) idx.push_back(k), val.push_back(x(0, k));
       const double xn = x.squaredNorm(), gamma = 0.37;
-      for (auto level : available_levels()) {
+      for (auto level : simd::supported_levels()) {
         const auto kern = simd::kernels_for(level);
         std::vector<double> a(B), b(B);
         kern.dots(Zt.data(), B + 3, B, nullptr, x.data(), d, a.data());
@@ -91,6 +85,32 @@ TEST_CASE("SIMD kernels of every level agree with a naive loop (dense and sparse
     }
   }
   std::printf("  detected level: %s\n", simd::level_name(simd::detect_level()));
+}
+
+TEST_CASE("SIMD exp_to_float and gemv of every level agree with a naive loop") {
+  for (Index n : {1, 3, 4, 9, 16, 61, 128}) {
+    const MatrixXd A = random_matrix(n, n + 5, 3 + n);
+    const MatrixXd x = random_matrix(1, n + 5, 7 + n);
+    std::vector<double> args(static_cast<std::size_t>(n));
+    for (Index j = 0; j < n; ++j) args[j] = -0.37 * static_cast<double>(j) + (j % 3 == 0 ? 0.5 : 0.0);
+    args[0] = -800.0;  // below the range: 0
+    for (auto level : simd::supported_levels()) {
+      const auto kern = simd::kernels_for(level);
+      std::vector<float> e(static_cast<std::size_t>(n));
+      kern.exp_to_float(args.data(), n, e.data());
+      CHECK(e[0] == 0.0f);
+      for (Index j = 1; j < n; ++j) CHECK_CLOSE(e[j], std::exp(args[j]), 1e-7 * std::exp(args[j]));
+      // A is n x (n + 5) row-major; use its first n - 1 columns with ld n + 5.
+      const Index cols = std::max<Index>(n - 1, 1);
+      std::vector<double> y(static_cast<std::size_t>(n), -1.0);
+      kern.gemv(A.data(), n + 5, n, cols, x.data(), y.data());
+      for (Index i = 0; i < n; ++i) {
+        double ref = 0.0;
+        for (Index j = 0; j < cols; ++j) ref += A(i, j) * x(0, j);
+        CHECK_CLOSE(y[i], ref, 1e-13 * (1.0 + std::fabs(ref)));
+      }
+    }
+  }
 }
 
 TEST_CASE("model margin equals the naive sum for every kernel, dense and CSR rows") {

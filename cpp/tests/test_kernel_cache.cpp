@@ -93,19 +93,24 @@ TEST_CASE("kernel sources: every layout and kernel agrees with a naive loop") {
   for (const auto& k : kernels) {
     for (int jobs : {1, 2}) {
       for (const auto& sub : {std::vector<Index>{}, subset}) {
-        check_source(ViewKernelSource<DenseView<double, Eigen::RowMajor>>(
-                         DenseView<double, Eigen::RowMajor>(D.dense.data(), D.n, D.d), k, sub, jobs),
-                     D, k, sub, 1e-6);
-        check_source(ViewKernelSource<DenseView<double, Eigen::ColMajor>>(
-                         DenseView<double, Eigen::ColMajor>(D.dense_cm.data(), D.n, D.d), k, sub, jobs),
-                     D, k, sub, 1e-6);
-        check_source(ViewKernelSource<DenseView<float, Eigen::RowMajor>>(
-                         DenseView<float, Eigen::RowMajor>(D.dense32.data(), D.n, D.d), k, sub, jobs),
-                     D, k, sub, 1e-5);
-        using Csr = CsrView<double, std::int32_t>;
-        check_source(ViewKernelSource<Csr>(Csr(D.values.data(), D.indices.data(), D.indptr.data(), D.n, D.d),
-                                           k, sub, jobs),
-                     D, k, sub, 1e-6);
+        // Every instruction set: the vectorised per-row products and exp
+        // (AVX2 and up, or wide sparse data) and the GEMM path below them.
+        for (const auto level : simd::supported_levels()) {
+          const simd::Kernels simd = simd::kernels_for(level);
+          check_source(ViewKernelSource<DenseView<double, Eigen::RowMajor>>(
+                           DenseView<double, Eigen::RowMajor>(D.dense.data(), D.n, D.d), k, sub, jobs, simd),
+                       D, k, sub, 1e-6);
+          check_source(ViewKernelSource<DenseView<double, Eigen::ColMajor>>(
+                           DenseView<double, Eigen::ColMajor>(D.dense_cm.data(), D.n, D.d), k, sub, jobs, simd),
+                       D, k, sub, 1e-6);
+          check_source(ViewKernelSource<DenseView<float, Eigen::RowMajor>>(
+                           DenseView<float, Eigen::RowMajor>(D.dense32.data(), D.n, D.d), k, sub, jobs, simd),
+                       D, k, sub, 1e-5);
+          using Csr = CsrView<double, std::int32_t>;
+          check_source(ViewKernelSource<Csr>(Csr(D.values.data(), D.indices.data(), D.indptr.data(), D.n, D.d),
+                                             k, sub, jobs, simd),
+                       D, k, sub, 1e-6);
+        }
       }
     }
   }

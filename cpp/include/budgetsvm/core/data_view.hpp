@@ -50,6 +50,11 @@ class DenseView {
     Eigen::Map<Eigen::RowVectorXd>(out, cols_) = row(i).template cast<double>();
   }
   Index row_nnz(Index) const { return cols_; }
+  /// Start of row i (row-major views only: its values are contiguous).
+  const Scalar* row_data(Index i) const {
+    static_assert(is_row_major, "row_data needs a row-major view");
+    return data_ + i * cols_;
+  }
   template <class F>
   void for_each(Index i, F&& f) const {
     const Index stride = is_row_major ? 1 : rows_;
@@ -121,6 +126,14 @@ class CsrView {
   void for_each(Index i, F&& f) const {
     for (auto k = indptr_[i]; k < indptr_[i + 1]; ++k)
       f(static_cast<Index>(indices_[k]), static_cast<double>(values_[k]));
+  }
+  /// Row i's stored entries into idx and val (row_nnz(i) of each).
+  void copy_entries(Index i, Index* idx, double* val) const {
+    const auto begin = indptr_[i], end = indptr_[i + 1];
+    for (auto k = begin; k < end; ++k) {
+      idx[k - begin] = static_cast<Index>(indices_[k]);
+      val[k - begin] = static_cast<double>(values_[k]);
+    }
   }
 
  private:

@@ -36,6 +36,7 @@
 #include "data_view.hpp"
 #include "errors.hpp"
 #include "kernel.hpp"
+#include "simd.hpp"
 
 namespace budgetsvm {
 
@@ -91,27 +92,23 @@ using BlockF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 
 /// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values,
 /// written to K in single precision (the precision of the cache). The
-/// Gaussian's exponential runs on floats (vectorised by Eigen): its error
-/// is that of storing the value as float anyway.
-inline void dots_to_kernel(const Kernel& kernel, MatrixXd& G, const VectorXd& norm_rows,
-                           const VectorXd& norm_cols, BlockF& K) {
+/// Gaussian's exponential runs vectorised (simd.hpp) over the whole block,
+/// in double, rounded once to float.
+inline void dots_to_kernel(const Kernel& kernel, const simd::Kernels& simd, MatrixXd& G,
+                           const VectorXd& norm_rows, const VectorXd& norm_cols, BlockF& K) {
   const Index rows = G.rows(), cols = G.cols();
   K.resize(rows, cols);
   switch (kernel.type) {
     case KernelType::rbf: {
       // -gamma ||x_r - z_c||^2 = -gamma (|x_r|^2 + |z_c|^2 - 2 <x_r, z_c>),
-      // the distance clamped at 0; plain loops over contiguous rows, then
-      // one exp over the whole contiguous block (Eigen's packet exp).
+      // the distance clamped at 0, in place; then one exp over the block.
       const double g = -kernel.gamma;
       for (Index r = 0; r < rows; ++r) {
-        const double* dot = G.row(r).data();
-        float* k = K.row(r).data();
+        double* dot = G.row(r).data();
         const double nr = norm_rows[r];
-        for (Index c = 0; c < cols; ++c)
-          k[c] = static_cast<float>(g * std::max(0.0, nr + norm_cols[c] - 2.0 * dot[c]));
+        for (Index c = 0; c < cols; ++c) dot[c] = g * std::max(0.0, nr + norm_cols[c] - 2.0 * dot[c]);
       }
-      Eigen::Map<Eigen::ArrayXf> flat(K.data(), rows * cols);
-      flat = flat.exp();
+      simd.exp_to_float(G.data(), rows * cols, K.data());
       return;
     }
     case KernelType::linear: break;
@@ -121,6 +118,32 @@ inline void dots_to_kernel(const Kernel& kernel, MatrixXd& G, const VectorXd& no
   K = G.cast<float>();
 }
 
+/// Row i of X as (feature, value) lists for simd::Kernels::dots: the stored
+/// entries of a sparse row; the values of a dense row (features 0..d-1,
+/// idx null), read in place when the view holds contiguous double rows.
+struct RowEntries {
+  const Index* idx = nullptr;
+  const double* val = nullptr;
+  Index nnz = 0;
+};
+
+template <class View>
+RowEntries row_entries(const View& X, Index i, std::vector<Index>& idx, std::vector<double>& val) {
+  if constexpr (View::is_sparse) {
+    const Index nnz = X.row_nnz(i);
+    idx.resize(static_cast<std::size_t>(nnz));
+    val.resize(static_cast<std::size_t>(nnz));
+    X.copy_entries(i, idx.data(), val.data());
+    return {idx.data(), val.data(), nnz};
+  } else if constexpr (View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
+    return {nullptr, X.row_data(i), X.cols()};
+  } else {
+    val.resize(static_cast<std::size_t>(X.cols()));
+    X.copy_row(i, val.data());
+    return {nullptr, val.data(), X.cols()};
+  }
+}
+
 }  // namespace detail
 
 /// Kernel columns of a data view (dense or CSR), optionally restricted to a
@@ -128,8 +151,9 @@ inline void dots_to_kernel(const Kernel& kernel, MatrixXd& G, const VectorXd& no
 template <class View>
 class ViewKernelSource final : public KernelColumnSource {
  public:
-  ViewKernelSource(const View& X, const Kernel& kernel, std::vector<Index> subset, int n_jobs)
-      : X_(X), kernel_(kernel), subset_(std::move(subset)), n_jobs_(std::max(1, n_jobs)) {
+  ViewKernelSource(const View& X, const Kernel& kernel, std::vector<Index> subset, int n_jobs,
+                   const simd::Kernels& simd = simd::active_kernels())
+      : X_(X), kernel_(kernel), subset_(std::move(subset)), n_jobs_(std::max(1, n_jobs)), simd_(simd) {
     kernel_.validate();
     if (subset_.empty()) {
       subset_.resize(static_cast<std::size_t>(X.rows()));
@@ -170,16 +194,23 @@ class ViewKernelSource final : public KernelColumnSource {
     gather_rows(X_, x_rows, Y);
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
-    MatrixXd Yt;  // sparse X: one contiguous row of m values per feature
+    // More than a few columns: per row, the stored entries of x_r against
+    // the working set held feature-major (Yt: one contiguous row of m
+    // values per feature), vectorised over the m columns (simd.hpp); a
+    // plain build's Eigen GEMM is the better choice for dense rows only when
+    // no AVX2 is available.
     constexpr Index kFewColumns = 4;
     const bool sparse_loop = View::is_sparse && !densify_;
-    if (sparse_loop && m > kFewColumns) Yt = Y.transpose();
+    const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
+    MatrixXd Yt;
+    if (use_dots) Yt = Y.transpose();
     detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
       constexpr Index chunk = 256;
       MatrixXd Xc, G;
       detail::BlockF K;
       VectorXd chunk_norms;
-      std::vector<Index> chunk_rows;
+      std::vector<Index> chunk_rows, idx;
+      std::vector<double> val;
       for (Index start = begin; start < end; start += chunk) {
         const Index stop = std::min(end, start + chunk), size = stop - start;
         G.resize(size, m);
@@ -192,12 +223,10 @@ class ViewKernelSource final : public KernelColumnSource {
             const Index x = row(rows[start + r]);
             for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
           }
-        } else if (sparse_loop) {
-          // One axpy of a contiguous row of Yt per stored entry.
-          G.setZero();
+        } else if (use_dots) {
           for (Index r = 0; r < size; ++r) {
-            Eigen::Map<Eigen::RowVectorXd> g(G.row(r).data(), m);
-            X_.for_each(row(rows[start + r]), [&](Index k, double v) { g.noalias() += v * Yt.row(k); });
+            const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
+            simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
           }
         } else {
           // Dense rows (or sparse rows dense enough to gather): one GEMM.
@@ -206,13 +235,17 @@ class ViewKernelSource final : public KernelColumnSource {
           gather_rows(X_, chunk_rows, Xc);
           G.noalias() = Xc * Y.transpose();
         }
-        detail::dots_to_kernel(kernel_, G, chunk_norms, col_norms, K);
-        // Column by column: each output column is written contiguously
-        // (row by row would write to m far-apart streams at once).
-        for (Index c = 0; c < m; ++c) {
-          float* o = out[c] + start;
-          const float* k = K.data() + c;
-          for (Index r = 0; r < size; ++r) o[r] = k[r * m];
+        detail::dots_to_kernel(kernel_, simd_, G, chunk_norms, col_norms, K);
+        // Eight columns at a time: a row of K is read a cache line at a
+        // time and each output column is written contiguously.
+        for (Index c0 = 0; c0 < m; c0 += 8) {
+          const Index width = std::min<Index>(8, m - c0);
+          float* o[8];
+          for (Index c = 0; c < width; ++c) o[c] = out[c0 + c] + start;
+          for (Index r = 0; r < size; ++r) {
+            const float* k = K.data() + r * m + c0;
+            for (Index c = 0; c < width; ++c) o[c][r] = k[c];
+          }
         }
       }
     });
@@ -225,6 +258,7 @@ class ViewKernelSource final : public KernelColumnSource {
   Kernel kernel_;
   std::vector<Index> subset_;
   int n_jobs_;
+  simd::Kernels simd_;
   VectorXd norms_, diagonal_;
   bool densify_ = false;  // sparse X, but dense enough for gather + GEMM
 };

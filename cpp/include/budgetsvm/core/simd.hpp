@@ -10,6 +10,10 @@
 //   rbf_from_dots:  out[j] = exp(-gamma * max(0, |x|^2 + |z_j|^2 - 2 acc[j]))
 //   dot:            sum_j a[j] b[j] (the margin from a kernel row; several
 //                   accumulators, since one would wait on every add)
+//   exp_to_float:   out[j] = (float) exp(x[j])  (kernel columns of the exact
+//                   solvers, stored as float)
+//   gemv:           y = A x for a small dense row-major A (the ALFPGM
+//                   sub-problem; four rows per pass share the loads of x)
 //
 // both vectorised along j (the support vectors), with our own vectorised
 // exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
@@ -30,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "eigen.hpp"
 
@@ -130,6 +135,14 @@ inline double dot(const double* a, const double* b, Index n) {
   return (s0 + s1) + (s2 + s3);
 }
 
+inline void exp_to_float(const double* x, Index n, float* out) {
+  for (Index j = 0; j < n; ++j) out[j] = static_cast<float>(detail::exp_scalar(x[j]));
+}
+
+inline void gemv(const double* A, Index ld, Index rows, Index cols, const double* x, double* y) {
+  for (Index i = 0; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
+}
+
 }  // namespace scalar
 
 #if defined(BUDGETSVM_SIMD_X86)
@@ -203,6 +216,21 @@ BUDGETSVM_TARGET("sse2") inline double dot(const double* a, const double* b, Ind
   double t[2];
   _mm_storeu_pd(t, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
   return t[0] + t[1] + scalar::dot(a + j, b + j, n - j);
+}
+
+BUDGETSVM_TARGET("sse2") inline void exp_to_float(const double* x, Index n, float* out) {
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m128 lo = _mm_cvtpd_ps(exp_neg(_mm_loadu_pd(x + j)));
+    const __m128 hi = _mm_cvtpd_ps(exp_neg(_mm_loadu_pd(x + j + 2)));
+    _mm_storeu_ps(out + j, _mm_movelh_ps(lo, hi));
+  }
+  scalar::exp_to_float(x + j, n - j, out + j);
+}
+
+BUDGETSVM_TARGET("sse2")
+inline void gemv(const double* A, Index ld, Index rows, Index cols, const double* x, double* y) {
+  for (Index i = 0; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
 
 }  // namespace sse2
@@ -288,6 +316,46 @@ BUDGETSVM_TARGET("avx2,fma") inline double dot(const double* a, const double* b,
   return (t[0] + t[1]) + (t[2] + t[3]) + scalar::dot(a + j, b + j, n - j);
 }
 
+BUDGETSVM_TARGET("avx2,fma") inline void exp_to_float(const double* x, Index n, float* out) {
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) _mm_storeu_ps(out + j, _mm256_cvtpd_ps(exp_neg(_mm256_loadu_pd(x + j))));
+  scalar::exp_to_float(x + j, n - j, out + j);
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline double sum4(__m256d v) {
+  const __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+  return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline void gemv(const double* A, Index ld, Index rows, Index cols, const double* x, double* y) {
+  const Index c4 = cols & ~Index{3};
+  Index i = 0;
+  for (; i + 4 <= rows; i += 4) {
+    const double *a0 = A + i * ld, *a1 = a0 + ld, *a2 = a1 + ld, *a3 = a2 + ld;
+    __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(), s3 = _mm256_setzero_pd();
+    for (Index j = 0; j < c4; j += 4) {
+      const __m256d xv = _mm256_loadu_pd(x + j);
+      s0 = _mm256_fmadd_pd(_mm256_loadu_pd(a0 + j), xv, s0);
+      s1 = _mm256_fmadd_pd(_mm256_loadu_pd(a1 + j), xv, s1);
+      s2 = _mm256_fmadd_pd(_mm256_loadu_pd(a2 + j), xv, s2);
+      s3 = _mm256_fmadd_pd(_mm256_loadu_pd(a3 + j), xv, s3);
+    }
+    double t0 = sum4(s0), t1 = sum4(s1), t2 = sum4(s2), t3 = sum4(s3);
+    for (Index j = c4; j < cols; ++j) {
+      t0 += a0[j] * x[j];
+      t1 += a1[j] * x[j];
+      t2 += a2[j] * x[j];
+      t3 += a3[j] * x[j];
+    }
+    y[i] = t0;
+    y[i + 1] = t1;
+    y[i + 2] = t2;
+    y[i + 3] = t3;
+  }
+  for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
+}
+
 }  // namespace avx2
 
 // ---- AVX-512F ----------------------------------------------------------------
@@ -371,6 +439,50 @@ BUDGETSVM_TARGET("avx512f") inline double dot(const double* a, const double* b, 
   return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7])) + scalar::dot(a + j, b + j, n - j);
 }
 
+BUDGETSVM_TARGET("avx512f") inline void exp_to_float(const double* x, Index n, float* out) {
+  Index j = 0;
+  // The masked conversion with an explicit source (GCC 12's warning again).
+  for (; j + 8 <= n; j += 8)
+    _mm256_storeu_ps(out + j, _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xFF),
+                                                   exp_neg(_mm512_loadu_pd(x + j))));
+  scalar::exp_to_float(x + j, n - j, out + j);
+}
+
+BUDGETSVM_TARGET("avx512f") inline double sum8(__m512d v) {
+  double t[8];
+  _mm512_storeu_pd(t, v);
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline void gemv(const double* A, Index ld, Index rows, Index cols, const double* x, double* y) {
+  const Index c8 = cols & ~Index{7};
+  Index i = 0;
+  for (; i + 4 <= rows; i += 4) {
+    const double *a0 = A + i * ld, *a1 = a0 + ld, *a2 = a1 + ld, *a3 = a2 + ld;
+    __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd(), s2 = _mm512_setzero_pd(), s3 = _mm512_setzero_pd();
+    for (Index j = 0; j < c8; j += 8) {
+      const __m512d xv = _mm512_loadu_pd(x + j);
+      s0 = _mm512_fmadd_pd(_mm512_loadu_pd(a0 + j), xv, s0);
+      s1 = _mm512_fmadd_pd(_mm512_loadu_pd(a1 + j), xv, s1);
+      s2 = _mm512_fmadd_pd(_mm512_loadu_pd(a2 + j), xv, s2);
+      s3 = _mm512_fmadd_pd(_mm512_loadu_pd(a3 + j), xv, s3);
+    }
+    double t0 = sum8(s0), t1 = sum8(s1), t2 = sum8(s2), t3 = sum8(s3);
+    for (Index j = c8; j < cols; ++j) {
+      t0 += a0[j] * x[j];
+      t1 += a1[j] * x[j];
+      t2 += a2[j] * x[j];
+      t3 += a3[j] * x[j];
+    }
+    y[i] = t0;
+    y[i + 1] = t1;
+    y[i + 2] = t2;
+    y[i + 3] = t3;
+  }
+  for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
+}
+
 }  // namespace avx512
 #endif  // BUDGETSVM_SIMD_X86
 
@@ -409,6 +521,13 @@ inline Level detect_level() {
 #endif
 }
 
+/// Every level this CPU supports, lowest first (for tests and benchmarks).
+inline std::vector<Level> supported_levels() {
+  std::vector<Level> levels;
+  for (int l = 0; l <= static_cast<int>(detect_level()); ++l) levels.push_back(static_cast<Level>(l));
+  return levels;
+}
+
 /// The level in use: the detected one, lowered by BUDGETSVM_SIMD if set.
 inline Level active_level() {
   static const Level level = [] {
@@ -443,19 +562,25 @@ struct Kernels {
   void (*rbf_from_dots)(const double* acc, const double* znorm, double xnorm, double gamma,
                         Index B, double* out);
   double (*dot)(const double* a, const double* b, Index n);
+  void (*exp_to_float)(const double* x, Index n, float* out);
+  void (*gemv)(const double* A, Index ld, Index rows, Index cols, const double* x, double* y);
 };
 
 /// Kernels of a given level (which must not exceed detect_level()).
 inline Kernels kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
-    case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot};
-    case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot};
-    case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot};
+    case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot,
+                                      &avx512::exp_to_float, &avx512::gemv};
+    case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot,
+                                      &avx2::exp_to_float, &avx2::gemv};
+    case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot,
+                                      &sse2::exp_to_float, &sse2::gemv};
     case Level::scalar: break;
   }
 #endif
-  return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot};
+  return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot,
+          &scalar::exp_to_float, &scalar::gemv};
 }
 
 /// The kernels of the active level.

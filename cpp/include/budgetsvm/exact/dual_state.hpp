@@ -273,22 +273,29 @@ class DualState {
       hi += begin;
       double* out = target.data();
       const double* yv = y_.data();
-      std::size_t c = 0;
-      // Four columns per pass over the places: fewer passes over target.
-      for (; c + 4 <= m; c += 4) {
-        const float *c0 = cols[c], *c1 = cols[c + 1], *c2 = cols[c + 2], *c3 = cols[c + 3];
-        const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
-        for (Index k = lo; k < hi; ++k) {
-          const Index t = places[k];
-          out[t] += yv[t] * (a0 * c0[k] + a1 * c1[k] + a2 * c2[k] + a3 * c3[k]);
+      // Per block of places: the sum over the columns into a contiguous
+      // buffer (four columns per pass, vectorised by the compiler), then one
+      // scatter into target (positions are not contiguous in place order).
+      constexpr Index block = 1024;
+      double sum[block];
+      for (Index k0 = lo; k0 < hi; k0 += block) {
+        const Index len = std::min(block, hi - k0);
+        std::fill(sum, sum + len, 0.0);
+        std::size_t c = 0;
+        for (; c + 4 <= m; c += 4) {
+          const float *c0 = cols[c] + k0, *c1 = cols[c + 1] + k0, *c2 = cols[c + 2] + k0, *c3 = cols[c + 3] + k0;
+          const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+          for (Index k = 0; k < len; ++k)
+            sum[k] += (a0 * c0[k] + a1 * c1[k]) + (a2 * c2[k] + a3 * c3[k]);
         }
-      }
-      for (; c < m; ++c) {
-        const float* col = cols[c];
-        const double a = coef[c];
-        for (Index k = lo; k < hi; ++k) {
-          const Index t = places[k];
-          out[t] += yv[t] * a * col[k];
+        for (; c < m; ++c) {
+          const float* col = cols[c] + k0;
+          const double a = coef[c];
+          for (Index k = 0; k < len; ++k) sum[k] += a * col[k];
+        }
+        for (Index k = 0; k < len; ++k) {
+          const Index t = places[k0 + k];
+          out[t] += yv[t] * sum[k];
         }
       }
     });
