@@ -26,6 +26,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -126,15 +127,15 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     n_low = std::min(low.size(), static_cast<std::size_t>(min_alpha_check) + 2 * p);
     std::partial_sort(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(n_low), low.end());
   }
-  // What the j search reads, gathered once: q, K_tt and the column place.
-  struct LowEntry {
-    double q, diag;
-    Index t, place;
-  };
-  std::vector<LowEntry> lows(n_low);
+  // What the j search reads, gathered once, one array per field.
+  std::vector<double> lq(n_low), ldiag(n_low), kv(n_low);
+  std::vector<Index> lt(n_low), lplace(n_low);
   for (std::size_t r = 0; r < n_low; ++r) {
     const Index t = low[r].second;
-    lows[r] = {low[r].first, s.diag(t), t, s.where(t)};
+    lq[r] = low[r].first;
+    ldiag[r] = s.diag(t);
+    lt[r] = t;
+    lplace[r] = s.where(t);
   }
   std::vector<Index> firsts;
   for (std::size_t k = 0; k < n_first; ++k) firsts.push_back(up[k].second);
@@ -146,24 +147,42 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     const double qi = s.q(i), Kii = s.diag(i);
     const float* Ki = cols[k];
     const double min_b = ws.empty() ? 0.0 : tol;
-    double best = 0.0;
-    Index j = -1;
-    std::size_t checked = 0;
-    const std::size_t limit = min_alpha_check > 0 ? static_cast<std::size_t>(min_alpha_check) : low.size();
-    for (std::size_t r = 0; r < n_low && checked < limit; ++r) {
-      const LowEntry& e = lows[r];
-      const Index t = e.t;
-      if (used[static_cast<std::size_t>(t)] || t == i) continue;
-      ++checked;
-      const double b = qi - e.q;
-      if (b <= min_b) continue;
-      const double gain = -(b * b) / pair_curvature(Kii, e.diag, static_cast<double>(Ki[e.place]));
-      if (j < 0 || gain < best) {
-        best = gain;
-        j = t;
+    std::size_t jr = n_low;
+    if (min_alpha_check == 0) {
+      // Every candidate: a gather of K_it, then a branch-free scan. Used j
+      // are out (their q set to +inf below); so are earlier i (the i come in
+      // descending q, so b <= 0 for them) and i itself (b = 0).
+      for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
+      double best = 0.0;
+      for (std::size_t r = 0; r < n_low; ++r) {
+        const double b = qi - lq[r];
+        const double gain = b > min_b ? b * b / pair_curvature(Kii, ldiag[r], kv[r]) : 0.0;
+        if (gain > best) {
+          best = gain;
+          jr = r;
+        }
+      }
+    } else {
+      // The min_alpha_check unused candidates with the smallest q.
+      double best = 0.0;
+      std::size_t checked = 0;
+      const std::size_t limit = static_cast<std::size_t>(min_alpha_check);
+      for (std::size_t r = 0; r < n_low && checked < limit; ++r) {
+        const Index t = lt[r];
+        if (used[static_cast<std::size_t>(t)] || t == i) continue;
+        ++checked;
+        const double b = qi - lq[r];
+        if (b <= min_b) continue;
+        const double gain = b * b / pair_curvature(Kii, ldiag[r], static_cast<double>(Ki[lplace[r]]));
+        if (gain > best) {
+          best = gain;
+          jr = r;
+        }
       }
     }
-    if (j < 0) continue;
+    if (jr == n_low) continue;
+    const Index j = lt[jr];
+    lq[jr] = std::numeric_limits<double>::infinity();
     used[static_cast<std::size_t>(i)] = 1;
     used[static_cast<std::size_t>(j)] = 1;
     ws.first.push_back(i);
