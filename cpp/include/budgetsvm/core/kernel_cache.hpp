@@ -194,15 +194,14 @@ class ViewKernelSource final : public KernelColumnSource {
     gather_rows(X_, x_rows, Y);
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
-    // Per row, the stored entries of x_r against the requested columns'
-    // rows held feature-major (Yt: one contiguous row of m values per
-    // feature), vectorised over the m columns (simd.hpp); this reads each
-    // row's entries once however few the columns. Without AVX2, dense rows
-    // (or sparse ones dense enough to gather) go through Eigen's GEMM, or
-    // for a few columns through direct dot products.
+    // More than a few columns: per row, the stored entries of x_r against
+    // the working set held feature-major (Yt: one contiguous row of m
+    // values per feature), vectorised over the m columns (simd.hpp); a
+    // plain build's Eigen GEMM is the better choice for dense rows only when
+    // no AVX2 is available.
     constexpr Index kFewColumns = 4;
     const bool sparse_loop = View::is_sparse && !densify_;
-    const bool use_dots = sparse_loop || simd_.level >= simd::Level::avx2;
+    const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
     MatrixXd Yt;
     if (use_dots) Yt = Y.transpose();
     detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
@@ -217,17 +216,17 @@ class ViewKernelSource final : public KernelColumnSource {
         G.resize(size, m);
         chunk_norms.resize(size);
         for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
-        if (use_dots) {
-          for (Index r = 0; r < size; ++r) {
-            const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
-            simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
-          }
-        } else if (m <= kFewColumns) {
+        if (m <= kFewColumns) {
           // A pair or so of columns: dot products straight from the view
           // (gathering the rows would cost as much as the products).
           for (Index r = 0; r < size; ++r) {
             const Index x = row(rows[start + r]);
             for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
+          }
+        } else if (use_dots) {
+          for (Index r = 0; r < size; ++r) {
+            const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
+            simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
           }
         } else {
           // Dense rows (or sparse rows dense enough to gather): one GEMM.
