@@ -11,7 +11,7 @@ benchmark of the estimator is ``bench/exact.py``.
 
 Usage::
 
-    python bench/exact_core_profile.py ijcnn1 [--n 10000] [--pairs 16 64 128]
+    python bench/exact_core_profile.py ijcnn1 [--n 10000] [--pairs 16 32 64]
         [--repeat 3] [--n-jobs 1] [--cache 200] [--no-sklearn] [--quick]
 
 Presets (data set: C, gamma, test file): ijcnn1 (32, 2), a9a (32, 2^-7),
@@ -83,7 +83,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dataset", choices=sorted(PRESETS))
     ap.add_argument("--n", type=int, default=None, help="subsample the training set (seeded)")
-    ap.add_argument("--pairs", type=int, nargs="+", default=[16, 64, 128])
+    ap.add_argument("--pairs", type=int, nargs="+", default=[16, 32, 64])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--cache", type=float, default=200.0)

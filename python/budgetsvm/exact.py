@@ -156,8 +156,10 @@ class SVC(ClassifierMixin, BaseEstimator):
     solver : {"alfpgm", "smo"}, default="alfpgm"
         ``alfpgm``: ALFPGM with pWSS working sets; ``smo``: one pair per round,
         second-order working set selection (LIBSVM's algorithm).
-    pairs : int, default=64
-        Pairs per ALFPGM working set (the paper uses 50 to 100).
+    pairs : int, default=32
+        Pairs per ALFPGM working set. The paper found 50 to 100 best for its
+        code; with ours, 32 was the fastest of 16, 32 and 64 on a9a, ijcnn1
+        and cod-rna and within 10% on w8a (``bench/results/exact.md``).
     n_jobs : int or None, default=None
         Threads computing kernel columns (None: 1; -1: all cores).
     delta_alpha : float, default=1e-6
@@ -234,7 +236,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         break_ties: bool = False,
         random_state: Any = None,
         solver: str = "alfpgm",
-        pairs: int = 64,
+        pairs: int = 32,
         n_jobs: Optional[int] = None,
         delta_alpha: float = 1e-6,
         min_alpha_opt: int = 5,
