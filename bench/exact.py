@@ -357,7 +357,7 @@ def write_markdown(meta, results, sweep_rows, sweep_name, path: Path, png: str, 
         "once on every data set; a second pass, within a time budget of "
         f"{meta['budget_minutes']:.0f} minutes, adds runs of scikit-learn, ALFPGM p=32 and SMO (up to "
         f"{meta['repeat']} each, interleaved; the tables give the median, the column `runs` their number, the "
-        "JSON every time), then ALFPGM with p = 16 and 128 and SMO on two threads; what the budget did not allow "
+        "JSON every time), then ALFPGM with p = 64, 16 and 128 and SMO on two threads; what the budget did not allow "
         "is marked `not run`. Dual objective `1/2 c^T K c - sum |c|` and test accuracy are computed for every solver "
         "by the same code from its support vectors, coefficients and intercept. `j2` = `n_jobs=2` (2 threads "
         "computing kernel columns; on a machine with 2 cores and other load this is a lower bound "

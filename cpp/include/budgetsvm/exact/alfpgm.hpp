@@ -41,7 +41,14 @@
 // Measured and dropped (a9a, p = 64): preferring pairs whose columns are
 // cached (fewer columns, but 1.5-4x the FPGM iterations); requiring later
 // pairs to violate by a fraction of the first pair's violation; updating
-// Q x in FPGM from the moved entries only (about 93% of B moves).
+// Q x in FPGM from the moved entries only (about 93% of B moves); starting
+// each sub-problem's multiplier from the previous one's (cod-rna: still
+// 8-11 multiplier updates a sub-problem; most FPGM iterations go into the
+// first one, from the warm start to the inner tolerance).
+// Default p = 32, not the paper's 50-100: with vectorised kernel columns the
+// rounds are cheap, and a working set of 64 variables keeps Q_BB (32 KB) in
+// L1 for the FPGM products; p = 64 computed 1.3x the kernel columns of
+// p = 32 on a9a and took 1.5x the time (bench/results/exact.md).
 // The paper's delta_alpha / minAlphaOpt rules are stated loosely; the
 // reading above is ours.
 #pragma once

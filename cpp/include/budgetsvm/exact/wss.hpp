@@ -151,7 +151,9 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     if (min_alpha_check == 0) {
       // Every candidate: a gather of K_it, then a branch-free scan. Used j
       // are out (their q set to +inf below); so are earlier i (the i come in
-      // descending q, so b <= 0 for them) and i itself (b = 0).
+      // descending q, so b <= 0 for them) and i itself (b = 0). Comparing
+      // gains by cross-multiplication instead of dividing, with a branch on
+      // b, was 6% slower overall (ijcnn1, 8 alternating runs).
       for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
       double best = 0.0;
       for (std::size_t r = 0; r < n_low; ++r) {
