@@ -65,7 +65,7 @@
 namespace budgetsvm::exact {
 
 struct AlfpgmSettings {
-  int pairs = 32;  // the paper: 50-100; here 32 was the fastest of 16/32/64 (bench/results/exact.md)
+  int pairs = 32;  // the paper: 50-100; see the header and bench/results/exact.md
   double delta_alpha = 1e-6;
   int min_alpha_opt = 5;
   int max_alpha_opt = 20;
