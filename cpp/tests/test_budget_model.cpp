@@ -87,6 +87,34 @@ TEST_CASE("SIMD kernels of every level agree with a naive loop (dense and sparse
   std::printf("  detected level: %s\n", simd::level_name(simd::detect_level()));
 }
 
+TEST_CASE("SIMD dense_dots of every level agrees with a naive loop") {
+  for (Index rows : {1, 4, 7, 9}) {
+    for (Index B : {1, 5, 8, 16, 31, 33, 64, 70}) {
+      for (Index d : {1, 8, 22}) {
+        const MatrixXd X = random_matrix(rows, d, 3 + rows + B + d);
+        const MatrixXd Z = random_matrix(B, d, 5 + B + d);
+        const Index ld = B + 3, ldg = B + 2;
+        std::vector<double> Zt(static_cast<std::size_t>(d * ld), 0.0);
+        for (Index j = 0; j < B; ++j)
+          for (Index k = 0; k < d; ++k) Zt[k * ld + j] = Z(j, k);
+        std::vector<const double*> x;
+        for (Index r = rows - 1; r >= 0; --r) x.push_back(X.row(r).data());  // rows in any order
+        for (auto level : simd::supported_levels()) {
+          std::vector<double> G(static_cast<std::size_t>(rows * ldg), -7.0);
+          simd::kernels_for(level).dense_dots(x.data(), rows, d, Zt.data(), ld, B, G.data(), ldg);
+          for (Index r = 0; r < rows; ++r) {
+            for (Index j = 0; j < B; ++j) {
+              const double ref = X.row(rows - 1 - r).dot(Z.row(j));
+              CHECK_CLOSE(G[r * ldg + j], ref, 1e-13 * (1.0 + std::fabs(ref)));
+            }
+            for (Index j = B; j < ldg; ++j) CHECK(G[r * ldg + j] == -7.0);  // nothing written past B
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("SIMD exp_to_float and gemv of every level agree with a naive loop") {
   for (Index n : {1, 3, 4, 9, 16, 61, 128}) {
     const MatrixXd A = random_matrix(n, n + 5, 3 + n);

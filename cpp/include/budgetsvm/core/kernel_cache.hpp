@@ -206,6 +206,7 @@ class ViewKernelSource final : public KernelColumnSource {
     constexpr Index kFewColumns = 4;
     const bool sparse_loop = View::is_sparse && !densify_;
     const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
+    const bool dense_rows = !sparse_loop;  // dense X, or sparse rows dense enough to gather
     MatrixXd Yt;
     if (use_dots) Yt = Y.transpose();
     detail::parallel_ranges(n_rows, n_jobs_, work, [&](Index begin, Index end) {
@@ -215,6 +216,7 @@ class ViewKernelSource final : public KernelColumnSource {
       VectorXd chunk_norms;
       std::vector<Index> chunk_rows, idx;
       std::vector<double> val;
+      std::vector<const double*> row_ptrs;
       for (Index start = begin; start < end; start += chunk) {
         const Index stop = std::min(end, start + chunk), size = stop - start;
         G.resize(size, m);
@@ -227,6 +229,20 @@ class ViewKernelSource final : public KernelColumnSource {
             const Index x = row(rows[start + r]);
             for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
           }
+        } else if (use_dots && dense_rows) {
+          // Dense rows: four at a time against the columns (each load of Yt
+          // serves four rows); rows read in place when X holds them as
+          // contiguous doubles, else gathered.
+          row_ptrs.resize(static_cast<std::size_t>(size));
+          if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
+            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = X_.row_data(row(rows[start + r]));
+          } else {
+            chunk_rows.resize(static_cast<std::size_t>(size));
+            for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+            gather_rows(X_, chunk_rows, Xc);
+            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = Xc.row(r).data();
+          }
+          simd_.dense_dots(row_ptrs.data(), size, X_.cols(), Yt.data(), m, m, G.data(), m);
         } else if (use_dots) {
           for (Index r = 0; r < size; ++r) {
             const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);

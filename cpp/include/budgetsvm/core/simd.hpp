@@ -14,6 +14,10 @@
 //                   solvers, stored as float)
 //   gemv:           y = A x for a small dense row-major A (the ALFPGM
 //                   sub-problem; four rows per pass share the loads of x)
+//   dense_dots:     dots for several dense rows x_r (given by pointers):
+//                   G[r * ldg + j] = sum_k x_r[k] Zt[k * ld + j]; AVX2 and
+//                   AVX-512 hold 4 rows x 32 columns in registers, so that
+//                   each load of Zt serves four rows
 //
 // both vectorised along j (the support vectors), with our own vectorised
 // exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
@@ -143,6 +147,11 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
   for (Index i = 0; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
 
+inline void dense_dots(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B,
+                       double* G, Index ldg) {
+  for (Index r = 0; r < rows; ++r) dots(Zt, ld, B, nullptr, x[r], d, G + r * ldg);
+}
+
 }  // namespace scalar
 
 #if defined(BUDGETSVM_SIMD_X86)
@@ -231,6 +240,12 @@ BUDGETSVM_TARGET("sse2") inline void exp_to_float(const double* x, Index n, floa
 BUDGETSVM_TARGET("sse2")
 inline void gemv(const double* A, Index ld, Index rows, Index cols, const double* x, double* y) {
   for (Index i = 0; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
+}
+
+BUDGETSVM_TARGET("sse2")
+inline void dense_dots(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B,
+                       double* G, Index ldg) {
+  for (Index r = 0; r < rows; ++r) dots(Zt, ld, B, nullptr, x[r], d, G + r * ldg);
 }
 
 }  // namespace sse2
@@ -354,6 +369,50 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
     y[i + 3] = t3;
   }
   for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline void dense_dots(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B,
+                       double* G, Index ldg) {
+  const Index B16 = B & ~Index{15};
+  Index r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const double *x0 = x[r], *x1 = x[r + 1], *x2 = x[r + 2], *x3 = x[r + 3];
+    for (Index j = 0; j < B16; j += 16) {
+      __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+      __m256d b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd(), b2 = _mm256_setzero_pd(), b3 = _mm256_setzero_pd();
+      __m256d c0 = _mm256_setzero_pd(), c1 = _mm256_setzero_pd(), c2 = _mm256_setzero_pd(), c3 = _mm256_setzero_pd();
+      __m256d e0 = _mm256_setzero_pd(), e1 = _mm256_setzero_pd(), e2 = _mm256_setzero_pd(), e3 = _mm256_setzero_pd();
+      for (Index k = 0; k < d; ++k) {
+        const double* z = Zt + k * ld + j;
+        const __m256d z0 = _mm256_loadu_pd(z), z1 = _mm256_loadu_pd(z + 4);
+        const __m256d z2 = _mm256_loadu_pd(z + 8), z3 = _mm256_loadu_pd(z + 12);
+        __m256d v = _mm256_set1_pd(x0[k]);
+        a0 = _mm256_fmadd_pd(v, z0, a0); a1 = _mm256_fmadd_pd(v, z1, a1);
+        a2 = _mm256_fmadd_pd(v, z2, a2); a3 = _mm256_fmadd_pd(v, z3, a3);
+        v = _mm256_set1_pd(x1[k]);
+        b0 = _mm256_fmadd_pd(v, z0, b0); b1 = _mm256_fmadd_pd(v, z1, b1);
+        b2 = _mm256_fmadd_pd(v, z2, b2); b3 = _mm256_fmadd_pd(v, z3, b3);
+        v = _mm256_set1_pd(x2[k]);
+        c0 = _mm256_fmadd_pd(v, z0, c0); c1 = _mm256_fmadd_pd(v, z1, c1);
+        c2 = _mm256_fmadd_pd(v, z2, c2); c3 = _mm256_fmadd_pd(v, z3, c3);
+        v = _mm256_set1_pd(x3[k]);
+        e0 = _mm256_fmadd_pd(v, z0, e0); e1 = _mm256_fmadd_pd(v, z1, e1);
+        e2 = _mm256_fmadd_pd(v, z2, e2); e3 = _mm256_fmadd_pd(v, z3, e3);
+      }
+      double* g = G + r * ldg + j;
+      _mm256_storeu_pd(g, a0); _mm256_storeu_pd(g + 4, a1); _mm256_storeu_pd(g + 8, a2); _mm256_storeu_pd(g + 12, a3);
+      g += ldg;
+      _mm256_storeu_pd(g, b0); _mm256_storeu_pd(g + 4, b1); _mm256_storeu_pd(g + 8, b2); _mm256_storeu_pd(g + 12, b3);
+      g += ldg;
+      _mm256_storeu_pd(g, c0); _mm256_storeu_pd(g + 4, c1); _mm256_storeu_pd(g + 8, c2); _mm256_storeu_pd(g + 12, c3);
+      g += ldg;
+      _mm256_storeu_pd(g, e0); _mm256_storeu_pd(g + 4, e1); _mm256_storeu_pd(g + 8, e2); _mm256_storeu_pd(g + 12, e3);
+    }
+    if (B16 < B)
+      for (Index t = 0; t < 4; ++t) dots(Zt + B16, ld, B - B16, nullptr, x[r + t], d, G + (r + t) * ldg + B16);
+  }
+  for (; r < rows; ++r) dots(Zt, ld, B, nullptr, x[r], d, G + r * ldg);
 }
 
 }  // namespace avx2
@@ -483,6 +542,59 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
   for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
 
+BUDGETSVM_TARGET("avx512f")
+inline void dense_dots(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B,
+                       double* G, Index ldg) {
+  // Tiles of 4 rows x 32 columns (16 accumulators); the last tile of a row
+  // block masked (masked loads and stores do not touch the columns left out).
+  Index r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const double *x0 = x[r], *x1 = x[r + 1], *x2 = x[r + 2], *x3 = x[r + 3];
+    for (Index j = 0; j < B; j += 32) {
+      __mmask8 m[4];
+      for (Index t = 0; t < 4; ++t) {
+        const Index left = B - j - 8 * t;
+        m[t] = static_cast<__mmask8>(left >= 8 ? 0xFFu : left > 0 ? (1u << left) - 1u : 0u);
+      }
+      __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd(), a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
+      __m512d b0 = _mm512_setzero_pd(), b1 = _mm512_setzero_pd(), b2 = _mm512_setzero_pd(), b3 = _mm512_setzero_pd();
+      __m512d c0 = _mm512_setzero_pd(), c1 = _mm512_setzero_pd(), c2 = _mm512_setzero_pd(), c3 = _mm512_setzero_pd();
+      __m512d e0 = _mm512_setzero_pd(), e1 = _mm512_setzero_pd(), e2 = _mm512_setzero_pd(), e3 = _mm512_setzero_pd();
+      const __mmask8 m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3];
+      for (Index k = 0; k < d; ++k) {
+        const double* z = Zt + k * ld + j;
+        const __m512d z0 = _mm512_maskz_loadu_pd(m0, z), z1 = _mm512_maskz_loadu_pd(m1, z + 8);
+        const __m512d z2 = _mm512_maskz_loadu_pd(m2, z + 16), z3 = _mm512_maskz_loadu_pd(m3, z + 24);
+        __m512d v = _mm512_set1_pd(x0[k]);
+        a0 = _mm512_fmadd_pd(v, z0, a0); a1 = _mm512_fmadd_pd(v, z1, a1);
+        a2 = _mm512_fmadd_pd(v, z2, a2); a3 = _mm512_fmadd_pd(v, z3, a3);
+        v = _mm512_set1_pd(x1[k]);
+        b0 = _mm512_fmadd_pd(v, z0, b0); b1 = _mm512_fmadd_pd(v, z1, b1);
+        b2 = _mm512_fmadd_pd(v, z2, b2); b3 = _mm512_fmadd_pd(v, z3, b3);
+        v = _mm512_set1_pd(x2[k]);
+        c0 = _mm512_fmadd_pd(v, z0, c0); c1 = _mm512_fmadd_pd(v, z1, c1);
+        c2 = _mm512_fmadd_pd(v, z2, c2); c3 = _mm512_fmadd_pd(v, z3, c3);
+        v = _mm512_set1_pd(x3[k]);
+        e0 = _mm512_fmadd_pd(v, z0, e0); e1 = _mm512_fmadd_pd(v, z1, e1);
+        e2 = _mm512_fmadd_pd(v, z2, e2); e3 = _mm512_fmadd_pd(v, z3, e3);
+      }
+      double* g = G + r * ldg + j;
+      _mm512_mask_storeu_pd(g, m0, a0); _mm512_mask_storeu_pd(g + 8, m1, a1);
+      _mm512_mask_storeu_pd(g + 16, m2, a2); _mm512_mask_storeu_pd(g + 24, m3, a3);
+      g += ldg;
+      _mm512_mask_storeu_pd(g, m0, b0); _mm512_mask_storeu_pd(g + 8, m1, b1);
+      _mm512_mask_storeu_pd(g + 16, m2, b2); _mm512_mask_storeu_pd(g + 24, m3, b3);
+      g += ldg;
+      _mm512_mask_storeu_pd(g, m0, c0); _mm512_mask_storeu_pd(g + 8, m1, c1);
+      _mm512_mask_storeu_pd(g + 16, m2, c2); _mm512_mask_storeu_pd(g + 24, m3, c3);
+      g += ldg;
+      _mm512_mask_storeu_pd(g, m0, e0); _mm512_mask_storeu_pd(g + 8, m1, e1);
+      _mm512_mask_storeu_pd(g + 16, m2, e2); _mm512_mask_storeu_pd(g + 24, m3, e3);
+    }
+  }
+  for (; r < rows; ++r) dots(Zt, ld, B, nullptr, x[r], d, G + r * ldg);
+}
+
 }  // namespace avx512
 #endif  // BUDGETSVM_SIMD_X86
 
@@ -564,6 +676,8 @@ struct Kernels {
   double (*dot)(const double* a, const double* b, Index n);
   void (*exp_to_float)(const double* x, Index n, float* out);
   void (*gemv)(const double* A, Index ld, Index rows, Index cols, const double* x, double* y);
+  void (*dense_dots)(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B,
+                     double* G, Index ldg);
 };
 
 /// Kernels of a given level (which must not exceed detect_level()).
@@ -571,16 +685,16 @@ inline Kernels kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
     case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot,
-                                      &avx512::exp_to_float, &avx512::gemv};
+                                      &avx512::exp_to_float, &avx512::gemv, &avx512::dense_dots};
     case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot,
-                                      &avx2::exp_to_float, &avx2::gemv};
+                                      &avx2::exp_to_float, &avx2::gemv, &avx2::dense_dots};
     case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot,
-                                      &sse2::exp_to_float, &sse2::gemv};
+                                      &sse2::exp_to_float, &sse2::gemv, &sse2::dense_dots};
     case Level::scalar: break;
   }
 #endif
   return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot,
-          &scalar::exp_to_float, &scalar::gemv};
+          &scalar::exp_to_float, &scalar::gemv, &scalar::dense_dots};
 }
 
 /// The kernels of the active level.
