@@ -160,7 +160,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         Pairs per ALFPGM working set. The paper found 50 to 100 best for its
         code; with ours, 32 was the fastest of 16, 32, 64 and 128 on ijcnn1,
         cod-rna and covtype20k and within 17% of 16 on a9a and w8a
-        (``bench/results/exact.md``).
+        (``bench/results/exact_0538.md``).
     n_jobs : int or None, default=None
         Threads computing kernel columns (None: 1; -1: all cores).
     delta_alpha : float, default=1e-6

@@ -48,7 +48,7 @@
 // Default p = 32, not the paper's 50-100: with vectorised kernel columns the
 // rounds are cheap, and a working set of 64 variables keeps Q_BB (32 KB) in
 // L1 for the FPGM products; p = 64 computed 1.3x the kernel columns of
-// p = 32 on a9a and took 1.5x the time (bench/results/exact.md).
+// p = 32 on a9a and took 1.5x the time (bench/results/exact_0538.md).
 // The paper's delta_alpha / minAlphaOpt rules are stated loosely; the
 // reading above is ours.
 #pragma once
@@ -65,7 +65,7 @@
 namespace budgetsvm::exact {
 
 struct AlfpgmSettings {
-  int pairs = 32;  // the paper: 50-100; see the header and bench/results/exact.md
+  int pairs = 32;  // the paper: 50-100; see the header and bench/results/exact_0538.md
   double delta_alpha = 1e-6;
   int min_alpha_opt = 5;
   int max_alpha_opt = 20;
