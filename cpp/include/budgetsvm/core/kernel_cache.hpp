@@ -118,9 +118,8 @@ inline void dots_to_kernel(const Kernel& kernel, const simd::Kernels& simd, Matr
   K = G.cast<float>();
 }
 
-/// Row i of X as (feature, value) lists for simd::Kernels::dots: the stored
-/// entries of a sparse row; the values of a dense row (features 0..d-1,
-/// idx null), read in place when the view holds contiguous double rows.
+/// The stored entries of sparse row i as (feature, value) lists for
+/// simd::Kernels::dots (dense rows go through dense_dots instead).
 struct RowEntries {
   const Index* idx = nullptr;
   const double* val = nullptr;
@@ -129,19 +128,11 @@ struct RowEntries {
 
 template <class View>
 RowEntries row_entries(const View& X, Index i, std::vector<Index>& idx, std::vector<double>& val) {
-  if constexpr (View::is_sparse) {
-    const Index nnz = X.row_nnz(i);
-    idx.resize(static_cast<std::size_t>(nnz));
-    val.resize(static_cast<std::size_t>(nnz));
-    X.copy_entries(i, idx.data(), val.data());
-    return {idx.data(), val.data(), nnz};
-  } else if constexpr (View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
-    return {nullptr, X.row_data(i), X.cols()};
-  } else {
-    val.resize(static_cast<std::size_t>(X.cols()));
-    X.copy_row(i, val.data());
-    return {nullptr, val.data(), X.cols()};
-  }
+  const Index nnz = X.row_nnz(i);
+  idx.resize(static_cast<std::size_t>(nnz));
+  val.resize(static_cast<std::size_t>(nnz));
+  X.copy_entries(i, idx.data(), val.data());
+  return {idx.data(), val.data(), nnz};
 }
 
 }  // namespace detail
@@ -244,9 +235,11 @@ class ViewKernelSource final : public KernelColumnSource {
           }
           simd_.dense_dots(row_ptrs.data(), size, X_.cols(), Yt.data(), m, m, G.data(), m);
         } else if (use_dots) {
-          for (Index r = 0; r < size; ++r) {
-            const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
-            simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
+          if constexpr (View::is_sparse) {  // use_dots and not dense_rows: sparse rows
+            for (Index r = 0; r < size; ++r) {
+              const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
+              simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
+            }
           }
         } else {
           // Dense rows (or sparse rows dense enough to gather): one GEMM.
