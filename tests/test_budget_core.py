@@ -17,7 +17,8 @@ from conftest import load_dataset
 
 STATS_KEYS = {
     "epoch", "steps", "sv_added", "merges", "removals", "projections",
-    "n_support", "maintenance_seconds", "seconds", "objective",
+    "n_support", "maintenance_seconds", "seconds", "objective", "merge_degradation",
+    "merge_partner_weight", "progressive_loss", "sq_norm", "alpha_zero", "alpha_bound", "alpha_free",
 }
 
 
@@ -25,7 +26,7 @@ def params(**overrides):
     p = dict(
         solver="bsca", budget=50, C=32.0, kernel="rbf", gamma=2.0, degree=3, coef0=0.0,
         maintenance="merge", merge_method="lookup-wd", gss_eps=0.01, lookup_grid=400,
-        epochs=2, learning_rate="pegasos", eta0=1.0, radius=float("inf"), seed=3, n_jobs=1,
+        epochs=2, learning_rate="pegasos", eta0=1.0, radius=float("inf"), seed=3, n_jobs=1, fit_intercept=True,
     )
     p.update(overrides)
     return p
@@ -38,7 +39,7 @@ def fit(X, y, n_classes=2, callback=None, **overrides):
 def decision(X, result, gamma=2.0, kernel="rbf"):
     return _core.decision_function(
         _data.core_view(X), result["support_vectors"], result["dual_coef"], kernel, gamma, 3, 0.0, 1
-    )
+    ) + result["intercept"]
 
 
 def predict(X, result, **kw):

@@ -61,6 +61,7 @@ double accuracy(const Result& r, const MatrixXd& X, const std::vector<int>& y, d
   Index correct = 0;
   for (Index i = 0; i < X.rows(); ++i) {
     VectorXd f = VectorXd::Zero(r.n_outputs);
+    for (int c = 0; c < r.n_outputs; ++c) f[c] = r.intercept[static_cast<std::size_t>(c)];
     for (Index j = 0; j < r.support_vectors.rows(); ++j) {
       const double k = std::exp(-gamma * (r.support_vectors.row(j) - X.row(i)).squaredNorm());
       f += k * r.dual_coef.row(j).transpose();
@@ -256,11 +257,12 @@ TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate 
   CHECK(r.totals.merges == 0 && r.totals.removals == 0);
   CHECK(r.support_vectors.rows() <= 80);
   for (Index j = 0; j < r.dual_coef.rows(); ++j) CHECK(std::fabs(r.dual_coef(j, 0)) <= 1.0 + 1e-12);
-  // KKT conditions of the bias-free dual: alpha_i = y_i beta of x_i's SV (0 if none);
+  // KKT conditions of the dual with the intercept's constant feature (Q = K + 1):
+  // alpha_i = y_i beta of x_i's SV (0 if none), f includes b = sum_i alpha_i y_i;
   // alpha = 0 -> y f >= 1, 0 < alpha < C -> y f = 1, alpha = C -> y f <= 1.
   double worst = 0;
   for (Index i = 0; i < data.X.rows(); ++i) {
-    double f = 0, alpha = 0;
+    double f = r.intercept[0], alpha = 0;
     const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
     for (Index j = 0; j < r.support_vectors.rows(); ++j) {
       f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - data.X.row(i)).squaredNorm());

@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -43,7 +44,18 @@ T get(const py::dict& params, const char* key) {
   }
 }
 
+/// Every key the dict may hold: a misspelled key is an error, not a default.
+const char* const kParamKeys[] = {"solver", "budget", "C", "kernel", "gamma", "degree", "coef0", "maintenance",
+                                  "merge_method", "gss_eps", "lookup_grid", "epochs", "learning_rate", "eta0",
+                                  "radius", "seed", "n_jobs", "fit_intercept", "averaging", "after_merge",
+                                  "first_pass", "instruments"};
+
 budget::Params params_from_dict(const py::dict& d) {
+  for (const auto& item : d) {
+    const auto key = item.first.cast<std::string>();
+    if (std::find(std::begin(kParamKeys), std::end(kParamKeys), key) == std::end(kParamKeys))
+      throw std::invalid_argument("unknown parameter '" + key + "'");
+  }
   budget::Params p;
   p.solver = budget::solver_from_name(get<std::string>(d, "solver"));
   p.budget = get<Index>(d, "budget");
@@ -62,6 +74,24 @@ budget::Params params_from_dict(const py::dict& d) {
   p.radius = get<double>(d, "radius");
   p.seed = get<std::uint64_t>(d, "seed");
   p.n_jobs = get<int>(d, "n_jobs");
+  p.fit_intercept = get<bool>(d, "fit_intercept");
+  // Instruments of the solvers' departures from the papers (benchmarks).
+  if (d.contains("averaging")) {
+    const auto v = get<std::string>(d, "averaging");
+    require(v == "tail" || v == "none", "averaging must be 'tail' or 'none'");
+    p.averaging = v == "tail" ? budget::Averaging::tail : budget::Averaging::none;
+  }
+  if (d.contains("after_merge")) {
+    const auto v = get<std::string>(d, "after_merge");
+    require(v == "keep" || v == "reset", "after_merge must be 'keep' or 'reset'");
+    p.after_merge = v == "keep" ? budget::AfterMerge::keep : budget::AfterMerge::reset;
+  }
+  if (d.contains("first_pass")) {
+    const auto v = get<std::string>(d, "first_pass");
+    require(v == "growing" || v == "plain", "first_pass must be 'growing' or 'plain'");
+    p.first_pass = v == "growing" ? budget::FirstPass::growing : budget::FirstPass::plain;
+  }
+  if (d.contains("instruments")) p.instruments = get<bool>(d, "instruments");
   require(p.kernel.type == KernelType::linear || p.kernel.gamma > 0.0, "gamma must be positive");
   p.validate();
   return p;
@@ -74,6 +104,8 @@ void put_counters(py::dict& d, const budget::Counters& c) {
   d["removals"] = c.removals;
   d["projections"] = c.projections;
   d["maintenance_seconds"] = c.maintenance_seconds;
+  d["merge_degradation"] = c.merge_degradation;
+  d["merge_partner_weight"] = c.merge_partner_weight;
 }
 
 py::dict stats_to_dict(const EpochStats& s) {
@@ -83,6 +115,11 @@ py::dict stats_to_dict(const EpochStats& s) {
   d["n_support"] = s.n_support;
   d["seconds"] = s.seconds;
   d["objective"] = s.objective;
+  d["sq_norm"] = s.sq_norm;
+  d["progressive_loss"] = s.progressive_loss;
+  d["alpha_zero"] = s.alpha_zero;
+  d["alpha_bound"] = s.alpha_bound;
+  d["alpha_free"] = s.alpha_free;
   return d;
 }
 
@@ -93,7 +130,7 @@ py::array_t<double> to_array(const MatrixXd& M) {
 }
 
 py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict params_dict,
-                         py::object callback) {
+                         py::object callback, py::object sample_weight) {
   const budget::Params params = params_from_dict(params_dict);
   require(n_classes >= 2, "n_classes must be at least 2");
   if (!(y_obj.dtype().kind() == 'i' && y_obj.itemsize() == 4) || y_obj.ndim() != 1)
@@ -114,6 +151,18 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   RunControl control = python_run_control();
   const std::int32_t* labels = y.data();
   const Index n_labels = y.shape(0);
+  py::array_t<double, py::array::c_style> weights;
+  const double* weight = nullptr;
+  if (!sample_weight.is_none()) {
+    py::array w = sample_weight;
+    if (!(w.dtype().kind() == 'f' && w.itemsize() == 8) || w.ndim() != 1)
+      throw py::type_error("sample_weight must be a 1-D float64 array");
+    weights = py::array_t<double, py::array::c_style>::ensure(w);
+    if (!weights) throw py::type_error("sample_weight must be a contiguous float64 array");
+    require(weights.shape(0) == n_labels, "sample_weight has " + std::to_string(weights.shape(0)) +
+                                              " entries but y has " + std::to_string(n_labels));
+    weight = weights.data();
+  }
 
   budget::Result result = visit_data(X, [&](const auto& view) -> budget::Result {
     require(n_labels == view.rows(), "y has " + std::to_string(n_labels) + " entries but X has " +
@@ -123,12 +172,13 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     // Ctrl-C poll take the GIL back themselves.
     py::gil_scoped_release release;
     budget::ViewRows<std::decay_t<decltype(view)>> rows(view);
-    return budget::fit(rows, labels, n_classes, params, on_epoch, control);
+    return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control);
   });
 
   py::dict out;
   out["support_vectors"] = to_array(result.support_vectors);
   out["dual_coef"] = to_array(result.dual_coef);
+  out["intercept"] = py::array_t<double>(static_cast<py::ssize_t>(result.intercept.size()), result.intercept.data());
   out["n_outputs"] = result.n_outputs;
   out["epochs_run"] = result.epochs_run;
   out["stopped_early"] = result.stopped_early;
@@ -183,7 +233,7 @@ void register_budget(py::module_& m) {
         py::arg("method") = "lookup-wd", py::arg("eps") = 0.01, py::arg("grid") = 400,
         "(h, wd) of the merge sub-problem for weight m and kernel value kappa");
   m.def("fit_budgeted", &py_fit_budgeted, py::arg("X"), py::arg("y"), py::arg("n_classes"),
-        py::arg("params"), py::arg("callback") = py::none(),
+        py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),
         "Train BSGD or BSCA on a budget; returns the model and training statistics");
   m.def("budget_margin_seconds", &py_margin_seconds, py::arg("X"), py::arg("SV"), py::arg("gamma"),
         py::arg("repeats") = 1,

@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -39,10 +40,27 @@ EPOCH_KEYS = (
     "projections",
     "n_support",
     "maintenance_seconds",
+    "merge_degradation",
+    "merge_partner_weight",
     "seconds",
+    "progressive_loss",
     "objective",
+    "sq_norm",
+    "alpha_zero",
+    "alpha_bound",
+    "alpha_free",
 )
-TOTAL_KEYS = ("steps", "sv_added", "merges", "removals", "projections", "maintenance_seconds", "seconds")
+TOTAL_KEYS = (
+    "steps",
+    "sv_added",
+    "merges",
+    "removals",
+    "projections",
+    "maintenance_seconds",
+    "merge_degradation",
+    "merge_partner_weight",
+    "seconds",
+)
 
 
 def _check_lookup_grid(value: Any, name: str = "lookup_grid") -> int:
@@ -51,6 +69,45 @@ def _check_lookup_grid(value: Any, name: str = "lookup_grid") -> int:
     if value % 2:
         raise ValueError(f"{name} must be an even integer (m = 1/2 is a grid node); got {value}.")
     return value
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {value!r}.")
+    return bool(value)
+
+
+def _check_class_weight(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """scikit-learn's class weights (None, a dict or "balanced") as one factor per class."""
+    if class_weight is not None and not (isinstance(class_weight, dict) or class_weight == "balanced"):
+        raise ValueError(f"class_weight must be None, a dict or 'balanced'; got {class_weight!r}.")
+    weights = compute_class_weight(class_weight, classes=classes, y=y)
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError(f"class_weight must be finite and >= 0; got {weights}.")
+    return weights
+
+
+def _sample_factors(sample_weight: Any, class_weight: np.ndarray, y_index: np.ndarray, n: int) -> Optional[np.ndarray]:
+    """The per-sample factors of C handed to the core (None: all 1)."""
+    if sample_weight is None and np.all(class_weight == 1.0):
+        return None
+    factors = class_weight[y_index].astype(np.float64)
+    if sample_weight is not None:
+        sw = np.asarray(sample_weight, dtype=np.float64)
+        if sw.ndim != 1 or sw.shape[0] != n:
+            raise ValueError(f"sample_weight must have shape ({n},); got {sw.shape}.")
+        if not np.all(np.isfinite(sw)):
+            raise ValueError("sample_weight contains NaN or infinity.")
+        if np.any(sw < 0):
+            raise ValueError("sample_weight must be >= 0.")
+        factors *= sw
+    kept = np.unique(y_index[factors > 0])
+    if kept.size < 2:
+        raise ValueError(
+            "Fewer than two classes have samples of positive weight (sample_weight times class_weight); "
+            "BudgetedSVC needs at least two."
+        )
+    return np.ascontiguousarray(factors)
 
 
 def merge_solution(
@@ -151,8 +208,8 @@ class _EpochMonitor:
 class BudgetedSVC(ClassifierMixin, BaseEstimator):
     """Kernel SVM trained on a budget of support vectors (BSCA or BSGD).
 
-    The model is ``f(x) = sum_j beta_j k(z_j, x)`` with at most ``budget``
-    support vectors ``z_j`` (no bias). Whenever a step would exceed the
+    The model is ``f(x) = sum_j beta_j k(z_j, x) + b`` with at most ``budget``
+    support vectors ``z_j``. Whenever a step would exceed the
     budget, budget maintenance merges two support vectors into one
     (Gaussian kernel), removes one, or projects one onto the others.
     Training costs ``O(n * budget * n_features)`` per epoch and
@@ -172,7 +229,14 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         so the model holds up to ``n_classes * budget`` support vectors;
         BSGD's Crammer-Singer model shares one budget among all classes.
     C : float, default=1.0
-        Regularisation as in LIBSVM (``lambda = 1 / (C n)`` for BSGD).
+        Regularisation as in LIBSVM (``lambda = 1 / (C n)`` for BSGD);
+        sample ``i`` uses ``C * class_weight[y_i] * sample_weight[i]``.
+    fit_intercept : bool, default=True
+        Learn the offset ``b`` (``intercept_``), as the weight of a constant
+        feature of value 1 that is regularised with the rest (LIBLINEAR's
+        ``bias=1``); it is kept exactly, outside the budget. ``False``: ``b = 0``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies ``C`` per class, as in scikit-learn's ``SVC``.
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
         Merging needs ``"rbf"``; use ``maintenance="remove"`` or
         ``"project"`` with the others.
@@ -189,9 +253,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         precomputed tables (see :func:`merge_solution`).
     epochs : int, default=5
         Passes over the training data. BSCA returns the average of its
-        iterates over the last epoch (stable where the last iterate's offset
-        jitters, for example at large ``C`` with wide kernels); BSGD returns
-        the last iterate.
+        iterates over the last epoch (over the second half of a single
+        pass); BSGD returns the last iterate.
     learning_rate : {"pegasos", "norma", "perceptron"}, default="pegasos"
         BSGD's step sizes: ``1 / (lambda t)``, ``eta0 / sqrt(t)`` or the
         constant ``eta0`` of the margin perceptron (ignored by BSCA).
@@ -212,6 +275,14 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         ``-1`` all cores.
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
+    instruments : bool, default=False
+        Record per-epoch statistics that cost one extra pass over the data
+        per epoch: in ``history_``, ``objective`` (the primal objective
+        ``||w||^2 / 2 + sum_i C_i max(0, 1 - y_i f(x_i))`` of the model the
+        epoch ends with, the intercept's constant feature included), ``sq_norm``
+        (``||w||^2``) and, for BSCA, how many dual variables are at 0, at
+        their bound ``C_i``, or in between (``alpha_zero``, ``alpha_bound``,
+        ``alpha_free``). Off: those entries are NaN or -1.
     callback : callable or None, default=None
         Called after every epoch as ``callback(stats)`` with that epoch's
         entry of ``history_`` (a dict); returning ``True`` stops the training
@@ -231,6 +302,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         problems one row per class (the largest output wins). One-vs-rest
         BSCA stacks the machines' support vectors: each has a non-zero
         coefficient in its own class's row only.
+    intercept_ : ndarray of shape (n_outputs,)
+        The offsets ``b`` (zeros with ``fit_intercept=False``).
+    class_weight_ : ndarray of shape (n_classes,)
+        The factor of ``C`` for each class.
     n_support_ : int
         Number of support vectors (at most ``budget``; one-vs-rest BSCA: at
         most ``budget`` per class).
@@ -240,14 +315,16 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         The kernel coefficient used.
     fit_stats_ : dict
         Totals of the training: ``steps``, ``sv_added``, ``merges``,
-        ``removals``, ``projections``, ``maintenance_seconds``, ``seconds``,
-        ``stopped_early``.
+        ``removals``, ``projections``, ``maintenance_seconds``,
+        ``merge_degradation`` (the sum over merges of the weight degradation
+        ``||Delta||^2``), ``merge_partner_weight`` (the sum of the merge
+        partners' ``|beta|``), ``seconds``, ``stopped_early``.
     history_ : list of dict
-        Statistics at the end of every epoch, counted from the start of
-        training: ``epoch``, ``steps``, ``sv_added``, ``merges``,
-        ``removals``, ``projections``, ``maintenance_seconds``, ``seconds``;
-        and the state then: ``n_support``, ``objective`` (the solver's
-        objective where it computes one, else NaN).
+        Statistics at the end of every epoch: the totals above counted from
+        the start of training; ``progressive_loss`` (that epoch's
+        ``sum_i C_i max(0, 1 - y_i f(x_i))``, each row's loss taken with the
+        model at its visit); the state then: ``n_support``; and the
+        ``instruments`` entries (NaN or -1 unless ``instruments=True``).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -272,6 +349,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         solver: str = "bsca",
         budget: int = 500,
         C: float = 1.0,
+        fit_intercept: bool = True,
+        class_weight: Any = None,
         kernel: str = "rbf",
         gamma: Any = "scale",
         degree: int = 3,
@@ -288,10 +367,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         n_jobs: Optional[int] = None,
         verbose: int = 0,
         callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
+        instruments: bool = False,
     ):
         self.solver = solver
         self.budget = budget
         self.C = C
+        self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -308,6 +390,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.callback = callback
+        self.instruments = instruments
 
     def _solver_params(self) -> Dict[str, Any]:
         """Validated hyperparameters (all but gamma and the seed)."""
@@ -341,9 +424,11 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             "eta0": check_number("eta0", self.eta0, low=0.0, low_inclusive=False),
             "radius": radius,
             "n_jobs": effective_n_jobs(self.n_jobs),
+            "fit_intercept": _check_bool("fit_intercept", self.fit_intercept),
+            "instruments": _check_bool("instruments", self.instruments),
         }
 
-    def fit(self, X: Any, y: Any) -> "BudgetedSVC":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BudgetedSVC":
         """Train the budgeted SVM.
 
         Parameters
@@ -353,6 +438,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             read in place; anything else is converted once.
         y : array-like of shape (n_samples,)
             Class labels of any hashable type (at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample factors of ``C`` (finite, >= 0; samples of weight 0
+            are left out of the problem).
 
         Returns
         -------
@@ -378,20 +466,29 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({classes[0]!r})."
             )
+        class_weight = _check_class_weight(self.class_weight, classes, y)
+        weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])
         params["gamma"] = resolve_gamma(self.gamma, X)
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
         params["seed"] = seed
 
         monitor = _EpochMonitor(params["epochs"], verbose, self.callback)
         result = _core.fit_budgeted(
-            core_view(X), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor
+            core_view(X), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor, weight
         )
 
-        if not (np.all(np.isfinite(result["dual_coef"])) and np.all(np.isfinite(result["support_vectors"]))):
-            raise RuntimeError(
-                "Training produced non-finite coefficients; try a smaller C or eta0, or maintenance='remove'."
+        if not (
+            np.all(np.isfinite(result["dual_coef"]))
+            and np.all(np.isfinite(result["support_vectors"]))
+            and np.all(np.isfinite(result["intercept"]))
+        ):
+            raise ValueError(
+                "The dual coefficients or intercepts are not finite. The input data may contain "
+                "large values and need to be preprocessed."
             )
         self.classes_ = classes
+        self.class_weight_ = class_weight
+        self.intercept_ = np.asarray(result["intercept"], dtype=np.float64)
         self.gamma_ = params["gamma"]
         self.support_vectors_ = np.asarray(result["support_vectors"], dtype=np.float64)
         self.dual_coef_ = np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T)
@@ -404,7 +501,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Evaluate ``f(x) = sum_j beta_j k(z_j, x)``.
+        """Evaluate ``f(x) = sum_j beta_j k(z_j, x) + b``.
 
         Parameters
         ----------
@@ -424,7 +521,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         coef = np.ascontiguousarray(self.dual_coef_.T)
         kernel, gamma, degree, coef0 = self._fitted_kernel
         if self.n_support_ == 0:
-            scores = np.zeros((X.shape[0], coef.shape[1]))
+            scores = np.zeros((X.shape[0], coef.shape[1])) + self.intercept_
         else:
             scores = _core.decision_function(
                 core_view(X),
@@ -436,6 +533,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
                 coef0,
                 effective_n_jobs(self.n_jobs),
             )
+            scores += self.intercept_
         if scores.shape[1] == 1:
             return scores[:, 0]
         return scores

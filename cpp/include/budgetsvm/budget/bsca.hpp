@@ -93,6 +93,7 @@
 #include <exception>
 #include <memory>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 // MinGW-w64 with the win32 thread model has no std::thread: there the
@@ -112,13 +113,15 @@
 namespace budgetsvm::budget {
 
 /// One binary BSCA machine: labels +1 for the class `positive`, -1 else.
+/// `weight` (nullable) scales each point's box: 0 <= alpha_i <= C w_i.
 template <class Maintenance>
 class BscaMachine {
  public:
   template <class MakeMaintenance>
-  BscaMachine(const Rows& X, const int* y, int positive, const Params& params,
+  BscaMachine(const Rows& X, const int* y, const double* weight, int positive, const Params& params,
               std::uint64_t seed, MakeMaintenance& make_maintenance)
       : X_(X),
+        weight_(weight),
         params_(params),
         model_(X.cols(), params.budget, 1, params.kernel, simd::active_kernels(), X.rows()),
         maintenance_(make_maintenance(model_)),
@@ -132,48 +135,93 @@ class BscaMachine {
   }
 
   /// One epoch. Polls `control` when given (the calling thread only);
-  /// otherwise watches `stop`.
-  void run_epoch(Counters& counters, RunControl* control, const std::atomic<bool>& stop) {
+  /// otherwise watches `stop`. `average`: return the average of the
+  /// iterates over the whole epoch (Window::epoch) or its second half.
+  /// `first_pass`: the growing-problem first epoch (see "The first pass").
+  enum class Window { none, epoch, second_half };
+  void run_epoch(Counters& counters, RunControl* control, const std::atomic<bool>& stop,
+                 Window average = Window::none, bool first_pass = false) {
     rng_.shuffle(order_);
-    const double C = params_.C;
     const bool unit_diagonal = params_.kernel.type == KernelType::rbf;
+    const double bias_q = params_.fit_intercept ? 1.0 : 0.0;
+    const bool keep = params_.after_merge == AfterMerge::keep;
     unsigned tick = 0;
-    const Index n_steps = static_cast<Index>(order_.size());
+    Index n_steps = 0;  // the points in the problem (weight > 0)
+    for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
+    const double n_total = static_cast<double>(n_steps);
+    const Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
+    const Index window_start = std::max<Index>(average_from, 0);
+    const double window = static_cast<double>(n_steps - window_start);
+    // First pass: sum_{t=s..T} 1/t for the averaging weights, kept as we go.
+    double harmonic_tail = 0.0;
+    if (first_pass && average_from >= 0)
+      for (Index t = window_start + 1; t <= n_steps; ++t) harmonic_tail += 1.0 / static_cast<double>(t);
     Index step_no = 0;
+    loss_ = 0.0;
     for (const Index i : order_) {
-      ++step_no;
       if (control) {
         control->poll();
       } else if ((++tick & 1023u) == 0 && stop.load(std::memory_order_relaxed)) {
         throw Interrupted();
       }
+      const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
+      if (!(Ci > 0.0)) continue;  // weight 0: the point is not part of the problem
+      if (step_no == average_from) {
+        // First pass: the state at the window's start enters the average
+        // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
+        begin_average(first_pass ? static_cast<double>(window_start) / window * harmonic_tail : 1.0);
+      }
+      ++step_no;
       ++counters.steps;
+      const double t = static_cast<double>(step_no);
+      if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
+      // The box of this step, and the factor from its units to the final ones.
+      double C = Ci, to_final = 1.0;
+      if (first_pass) {
+        // The problem on the first t points with the same lambda: the model
+        // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
+        if (step_no == 1) {
+          model_.clear();
+          maintenance_.on_clear();
+        } else {
+          model_.shrink((t - 1.0) / t);
+        }
+        bias_ *= (t - 1.0) / t;
+        C = Ci * n_total / t;
+        to_final = t / n_total;
+      }
       X_.load(i, row_);
       model_.kernel_row(row_, krow_.data());
-      const double f = model_.margin(krow_.data());
+      const double f = model_.margin(krow_.data()) + bias_;
       const double yi = label_[static_cast<std::size_t>(i)];
-      const double qii = unit_diagonal ? 1.0 : model_.self_kernel(row_.sqnorm);
-      if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel
+      loss_ += Ci * std::max(0.0, 1.0 - yi * f);
+      const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row_.sqnorm)) + bias_q;
+      if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
       double& ai = alpha_[static_cast<std::size_t>(i)];
-      const double delta = std::clamp(ai + (1.0 - yi * f) / qii, 0.0, C) - ai;
+      const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
       if (delta == 0.0) continue;
-      ai += delta;
-      if (avg_) average_step(i, yi * delta * static_cast<double>(n_steps - step_no + 1) / static_cast<double>(n_steps), qii);
+      ai += delta * to_final;
+      bias_ += bias_q * yi * delta;
+      if (avg_) {
+        const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
+                                    : static_cast<double>(n_steps - step_no + 1) / window;
+        average_step(i, yi * delta * w, qii - bias_q);
+      }
       const Index slot = model_.slot_of(i);
       if (slot >= 0) {
         double& coef = model_.coef()[slot];
         coef += yi * delta / model_.scale();
-        if (ai == 0.0 && std::fabs(coef) <= 1e-12 * C) {
+        if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
           // The copy's coefficient returned to 0: drop it exactly.
           maintenance_.remove(model_, slot);
-          forget_lost_copies();
+          forget_lost_copies(keep);
         }
         continue;
       }
       const double beta = yi * delta;
       model_.add(row_, &beta, i);
       ++counters.sv_added;
-      if (maintenance_.on_add(model_, krow_.data(), qii)) {
+      if (maintenance_.on_add(model_, krow_.data(), qii - bias_q)) {
         // x_i lay in the span of the budget and was projected onto it
         // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
         ++counters.projections;
@@ -182,42 +230,82 @@ class BscaMachine {
       }
       if (model_.size() > params_.budget) {
         maintenance_.reduce(model_, counters, nullptr);
-        forget_lost_copies();
+        forget_lost_copies(keep);
       }
     }
+    if (first_pass) model_.fold_scale();  // later epochs step in true units
   }
 
   const std::vector<double>& alpha() const { return alpha_; }
 
   BudgetModel& model() { return model_; }
 
-  /// Starts the average of the iterates over the next epoch (see the note
-  /// on averaging above): a second budget model, a copy of the current one,
-  /// with its own maintenance.
-  void begin_average() {
-    avg_ = std::make_unique<BudgetModel>(model_);
-    avg_->lost_copies().clear();
-    // A copy of the maintenance state too: projection keeps the inverse
-    // kernel matrix of exactly these support vectors.
-    avg_maintenance_ = std::make_unique<Maintenance>(maintenance_);
-  }
+  /// The sum of C_i max(0, 1 - y_i f(x_i)) over the last epoch's steps,
+  /// each taken with the model at that step.
+  double progressive_loss() const { return loss_; }
 
   /// The model to export: the average when one was taken.
   BudgetModel& final_model() { return avg_ ? *avg_ : model_; }
+  double final_bias() const { return avg_ ? avg_bias_ : bias_; }
+
+  /// Instruments: how many alpha_i are 0, at their bound, in between.
+  void count_alpha(EpochStats& s) const {
+    if (s.alpha_zero < 0) s.alpha_zero = s.alpha_bound = s.alpha_free = 0;
+    for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
+      const double C = weight_ ? params_.C * weight_[i] : params_.C;
+      const double a = alpha_[static_cast<std::size_t>(i)];
+      if (a <= 0.0) ++s.alpha_zero;
+      else if (a >= C) ++s.alpha_bound;
+      else ++s.alpha_free;
+    }
+  }
+
+  /// Instruments: 1/2 ||w||^2 (the intercept's constant feature included)
+  /// and the summed hinge loss of the model to export, by one pass.
+  std::pair<double, double> primal() {
+    BudgetModel& M = final_model();
+    const double b = final_bias();
+    const double sq = M.squared_norm() + (params_.fit_intercept ? b * b : 0.0);
+    double loss = 0.0;
+    std::vector<double> k(static_cast<std::size_t>(M.capacity()));
+    SampleRow r;
+    for (Index i = 0; i < X_.rows(); ++i) {
+      const double C = weight_ ? params_.C * weight_[i] : params_.C;
+      if (!(C > 0.0)) continue;
+      X_.load(i, r);
+      M.kernel_row(r, k.data());
+      loss += C * std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k.data()) + b));
+    }
+    return {sq, loss};
+  }
 
  private:
-  /// The dual variables describe the unmerged copies only (see the note on
-  /// drift below): a point whose copy was merged into another support
-  /// vector, or removed, restarts at alpha_i = 0.
-  void forget_lost_copies() {
+  /// Starts the average of the iterates (see "Averaging" above): a second
+  /// budget model, a copy of the current one, with its own maintenance.
+  void begin_average(double weight) {
+    avg_ = std::make_unique<BudgetModel>(model_);
+    avg_->lost_copies().clear();
+    avg_->shrink(weight);
+    // A copy of the maintenance state too: projection keeps the inverse
+    // kernel matrix of exactly these support vectors.
+    avg_maintenance_ = std::make_unique<Maintenance>(maintenance_);
+    avg_bias_ = bias_ * weight;
+  }
+
+  /// A point whose copy was merged into another support vector, or
+  /// removed, keeps alpha_i (keep) or restarts at 0 (reset); see "Dual
+  /// variables after a merge" above.
+  void forget_lost_copies(bool keep) {
     auto& lost = model_.lost_copies();
-    for (Index j : lost) alpha_[static_cast<std::size_t>(j)] = 0.0;
+    if (!keep)
+      for (Index j : lost) alpha_[static_cast<std::size_t>(j)] = 0.0;
     lost.clear();
   }
 
   /// Adds beta x_i to the averaged model (in place on x_i's copy there).
-  void average_step(Index i, double beta, double qii) {
+  void average_step(Index i, double beta, double kself) {
     BudgetModel& A = *avg_;
+    if (params_.fit_intercept) avg_bias_ += beta;
     const Index slot = A.slot_of(i);
     if (slot >= 0) {
       A.coef()[slot] += beta / A.scale();
@@ -225,7 +313,7 @@ class BscaMachine {
     }
     A.add(row_, &beta, i);
     A.kernel_row(row_, krow_avg_.data());
-    if (avg_maintenance_->on_add(A, krow_avg_.data(), qii)) {
+    if (avg_maintenance_->on_add(A, krow_avg_.data(), kself)) {
       A.lost_copies().clear();
       return;
     }
@@ -236,6 +324,7 @@ class BscaMachine {
   }
 
   const Rows& X_;
+  const double* weight_;
   const Params& params_;
   BudgetModel model_;
   Maintenance maintenance_;
@@ -244,16 +333,19 @@ class BscaMachine {
   std::vector<Index> order_;
   SampleRow row_;
   std::vector<double> krow_;
+  double bias_ = 0.0, loss_ = 0.0;
   std::unique_ptr<BudgetModel> avg_;
   std::unique_ptr<Maintenance> avg_maintenance_;
+  double avg_bias_ = 0.0;
   std::vector<double> krow_avg_ = std::vector<double>(krow_.size());
   Counters avg_counters_;
 };
 
 /// Trains BSCA: binary for n_classes == 2 (class 1 positive), else
-/// one-vs-rest with n_jobs threads.
+/// one-vs-rest with n_jobs threads. `weight` (nullable): per-point factors
+/// of C.
 template <class MakeMaintenance>
-Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& params,
+Result train_bsca(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
                   MakeMaintenance make_maintenance, const EpochCallback& callback,
                   RunControl& control) {
   using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
@@ -262,8 +354,8 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
   Random seeder(params.seed);
   for (int c = 0; c < n_machines; ++c) {
     const int positive = n_classes == 2 ? 1 : c;
-    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(X, y, positive, params, seeder.next(),
-                                                                  make_maintenance));
+    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(X, y, weight, positive, params,
+                                                                  seeder.next(), make_maintenance));
   }
   std::vector<Counters> counters(static_cast<std::size_t>(n_machines));
   Result result;
@@ -276,8 +368,12 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
 #endif
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
-    if (epoch == params.epochs)  // average the iterates of the last epoch
-      for (auto& m : machines) m->begin_average();
+    // The averaging window: the last epoch; the second half of a single pass.
+    using Window = typename BscaMachine<Maintenance>::Window;
+    Window average = Window::none;
+    if (params.averaging == Averaging::tail && epoch == params.epochs)
+      average = params.epochs == 1 ? Window::second_half : Window::epoch;
+    const bool first_pass = epoch == 1 && params.first_pass == FirstPass::growing;
     std::atomic<int> next{0};
     std::atomic<bool> stop{false};
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n_threads));
@@ -287,7 +383,8 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
       try {
         for (int c = next++; c < n_machines; c = next++)
           machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)],
-                                                           id == 0 ? &control : nullptr, stop);
+                                                           id == 0 ? &control : nullptr, stop, average,
+                                                           first_pass);
       } catch (...) {
         errors[static_cast<std::size_t>(id)] = std::current_exception();
         stop = true;
@@ -307,8 +404,20 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
     EpochStats stats;
     stats.epoch = epoch;
     for (int c = 0; c < n_machines; ++c) {
+      auto& m = *machines[static_cast<std::size_t>(c)];
       stats.totals += counters[static_cast<std::size_t>(c)];
-      stats.n_support += machines[static_cast<std::size_t>(c)]->model().size();
+      stats.n_support += m.model().size();
+      stats.progressive_loss += m.progressive_loss();
+    }
+    if (params.instruments) {
+      stats.objective = stats.sq_norm = 0.0;
+      for (auto& m : machines) {
+        control.poll_now();
+        const auto [sq, loss] = m->primal();
+        stats.sq_norm += sq;
+        stats.objective += 0.5 * sq + loss;
+        m->count_alpha(stats);
+      }
     }
     stats.seconds = timer.seconds();
     result.history.push_back(stats);
@@ -327,12 +436,15 @@ Result train_bsca(const Rows& X, const int* y, int n_classes, const Params& para
   const Index d = X.cols();
   result.support_vectors.setZero(total, d);
   result.dual_coef.setZero(total, result.n_outputs);
+  result.intercept.assign(static_cast<std::size_t>(result.n_outputs), 0.0);
   Index r = 0;
   for (int c = 0; c < n_machines; ++c) {
     MatrixXd sv, coef;
-    machines[static_cast<std::size_t>(c)]->final_model().export_to(sv, coef);
+    auto& m = *machines[static_cast<std::size_t>(c)];
+    m.final_model().export_to(sv, coef);
     result.support_vectors.middleRows(r, sv.rows()) = sv;
     result.dual_coef.block(r, n_machines == 1 ? 0 : c, sv.rows(), 1) = coef;
+    result.intercept[static_cast<std::size_t>(c)] = m.final_bias();
     r += sv.rows();
   }
   for (auto& cnt : counters) result.totals += cnt;

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -58,10 +59,40 @@ struct PerceptronRate {
   double shrink(double) const { return 1.0; }
 };
 
+/// sum_i C w_i hinge_i of a model with intercepts `bias` over all rows
+/// (binary: y == 1 positive; more outputs: the multi-class hinge). One pass:
+/// an instrument, not part of training.
+inline double primal_loss(const Rows& X, const int* y, const double* weight, double C, const BudgetModel& model,
+                          const std::vector<double>& bias) {
+  const int n_out = model.n_outputs();
+  std::vector<double> k(static_cast<std::size_t>(model.capacity())), f(static_cast<std::size_t>(n_out));
+  SampleRow row;
+  double loss = 0.0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    const double wi = weight ? weight[i] : 1.0;
+    if (!(wi > 0.0)) continue;
+    X.load(i, row);
+    model.kernel_row(row, k.data());
+    for (int c = 0; c < n_out; ++c)
+      f[static_cast<std::size_t>(c)] = model.margin(k.data(), c) + bias[static_cast<std::size_t>(c)];
+    double hinge;
+    if (n_out == 1) {
+      hinge = 1.0 - (y[i] == 1 ? 1.0 : -1.0) * f[0];
+    } else {
+      double best_wrong = -std::numeric_limits<double>::infinity();
+      for (int c = 0; c < n_out; ++c)
+        if (c != y[i]) best_wrong = std::max(best_wrong, f[static_cast<std::size_t>(c)]);
+      hinge = 1.0 + best_wrong - f[static_cast<std::size_t>(y[i])];
+    }
+    loss += C * wi * std::max(0.0, hinge);
+  }
+  return loss;
+}
+
 /// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
 /// the binary machine (class 1 positive), more classes Crammer-Singer.
 template <bool Multiclass, class Rate, class MakeMaintenance>
-Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& params, Rate rate,
+Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params, Rate rate,
                   MakeMaintenance make_maintenance, const EpochCallback& callback,
                   RunControl& control) {
   const Index n = X.rows();
@@ -74,6 +105,10 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
   SampleRow row;
   std::vector<double> krow(static_cast<std::size_t>(model.capacity()));
   std::vector<double> f(static_cast<std::size_t>(n_outputs)), beta(static_cast<std::size_t>(n_outputs));
+  // The intercept in constant-feature form: b_c shrinks with the model and
+  // takes beta_c on every update (a feature of value 1).
+  std::vector<double> bias(static_cast<std::size_t>(n_outputs), 0.0);
+  const bool intercept = params.fit_intercept;
   Counters counters;
   Result result;
   result.n_outputs = n_outputs;
@@ -84,8 +119,11 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     rng.shuffle(order);
+    double loss = 0.0;
     for (const Index i : order) {
       control.poll();
+      const double wi = weight ? weight[i] : 1.0;
+      if (!(wi > 0.0)) continue;  // weight 0: the point is not part of the problem
       ++counters.steps;
       const long long t = counters.steps;
       X.load(i, row);
@@ -95,27 +133,34 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
       if (factor < 0.0) factor = 0.0;
       bool violated;
       if constexpr (Multiclass) {
-        for (int c = 0; c < n_outputs; ++c) f[static_cast<std::size_t>(c)] = model.margin(krow.data(), c);
+        for (int c = 0; c < n_outputs; ++c)
+          f[static_cast<std::size_t>(c)] = model.margin(krow.data(), c) + bias[static_cast<std::size_t>(c)];
         const int yi = y[i];
         int r = yi == 0 ? 1 : 0;
         for (int c = 0; c < n_outputs; ++c)
           if (c != yi && f[static_cast<std::size_t>(c)] > f[static_cast<std::size_t>(r)]) r = c;
-        violated = 1.0 + f[static_cast<std::size_t>(r)] - f[static_cast<std::size_t>(yi)] > 0.0;
+        const double hinge = 1.0 + f[static_cast<std::size_t>(r)] - f[static_cast<std::size_t>(yi)];
+        violated = hinge > 0.0;
+        loss += params.C * wi * std::max(0.0, hinge);
         std::fill(beta.begin(), beta.end(), 0.0);
-        beta[static_cast<std::size_t>(yi)] = eta;
-        beta[static_cast<std::size_t>(r)] = -eta;
+        beta[static_cast<std::size_t>(yi)] = eta * wi;
+        beta[static_cast<std::size_t>(r)] = -eta * wi;
       } else {
-        f[0] = model.margin(krow.data());
+        f[0] = model.margin(krow.data()) + bias[0];
         const double yi = y[i] == 1 ? 1.0 : -1.0;
         violated = yi * f[0] < 1.0;
-        beta[0] = eta * yi;
+        loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
+        beta[0] = eta * wi * yi;
       }
       if (factor != 1.0) {
         model.shrink(factor);
         if (model.size() == 0) maintenance.on_clear();
         sq_norm *= factor * factor;
+        for (double& b : bias) b *= factor;
       }
       if (!violated) continue;
+      if (intercept)
+        for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
       const double kself = model.self_kernel(row.sqnorm);
       if constexpr (Rate::projects) {
         // ||w + beta phi(x)||^2 = ||w||^2 + 2 beta . f(x) + |beta|^2 k(x, x)
@@ -139,6 +184,13 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
     if constexpr (Rate::projects) sq_norm = model.squared_norm();  // no drift across epochs
     EpochStats stats;
     stats.epoch = epoch;
+    stats.progressive_loss = loss;
+    if (params.instruments) {
+      control.poll_now();
+      stats.sq_norm = model.squared_norm();
+      for (double b : bias) stats.sq_norm += intercept ? b * b : 0.0;
+      stats.objective = 0.5 * stats.sq_norm + primal_loss(X, y, weight, params.C, model, bias);
+    }
     stats.totals = counters;
     stats.n_support = model.size();
     stats.seconds = timer.seconds();
@@ -151,6 +203,7 @@ Result train_bsgd(const Rows& X, const int* y, int n_classes, const Params& para
     control.poll_now();
   }
   model.export_to(result.support_vectors, result.dual_coef);
+  result.intercept = bias;
   result.totals = counters;
   result.seconds = timer.seconds();
   return result;

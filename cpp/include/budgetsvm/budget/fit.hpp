@@ -3,6 +3,7 @@
 // loops.
 #pragma once
 
+#include <cmath>
 #include <string>
 
 #include "bsca.hpp"
@@ -45,21 +46,26 @@ Result with_maintenance(const Params& p, F&& f) {
 }  // namespace detail
 
 /// Trains a budgeted SVM on the rows of X with class indices y in
-/// [0, n_classes).
-inline Result fit(const Rows& X, const int* y, int n_classes, const Params& params,
+/// [0, n_classes). `weight` (nullable, n entries >= 0): per-sample factors
+/// of C (scikit-learn's sample_weight times class_weight); weight 0 leaves
+/// a row out.
+inline Result fit(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
                   const EpochCallback& callback, RunControl& control) {
   params.validate();
   require(n_classes >= 2, "at least two classes are needed");
   require(X.rows() >= 1, "no training data");
   for (Index i = 0; i < X.rows(); ++i)
     require(y[i] >= 0 && y[i] < n_classes, "class index out of range [0, n_classes)");
+  if (weight)
+    for (Index i = 0; i < X.rows(); ++i)
+      require(std::isfinite(weight[i]) && weight[i] >= 0.0, "sample weights must be finite and >= 0");
   const double lambda = 1.0 / (params.C * static_cast<double>(X.rows()));
   return detail::with_maintenance(params, [&](auto make) -> Result {
-    if (params.solver == Solver::bsca) return train_bsca(X, y, n_classes, params, make, callback, control);
+    if (params.solver == Solver::bsca) return train_bsca(X, y, weight, n_classes, params, make, callback, control);
     auto run = [&](auto rate) -> Result {
       if (n_classes == 2)
-        return train_bsgd<false>(X, y, n_classes, params, rate, make, callback, control);
-      return train_bsgd<true>(X, y, n_classes, params, rate, make, callback, control);
+        return train_bsgd<false>(X, y, weight, n_classes, params, rate, make, callback, control);
+      return train_bsgd<true>(X, y, weight, n_classes, params, rate, make, callback, control);
     };
     switch (params.learning_rate) {
       case LearningRate::pegasos: return run(PegasosRate{lambda});
@@ -68,6 +74,12 @@ inline Result fit(const Rows& X, const int* y, int n_classes, const Params& para
     }
     throw std::invalid_argument("unknown learning rate");
   });
+}
+
+/// Unweighted training (every row's box is C).
+inline Result fit(const Rows& X, const int* y, int n_classes, const Params& params,
+                  const EpochCallback& callback, RunControl& control) {
+  return fit(X, y, nullptr, n_classes, params, callback, control);
 }
 
 }  // namespace budgetsvm::budget

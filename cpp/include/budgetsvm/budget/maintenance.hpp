@@ -298,6 +298,8 @@ class MergeMaintenance {
     const double h = std::clamp(solver_.h(m, kappa), 0.0, 1.0);
     const double g = merge::merge_g(m, merge::safe_log(kappa), h);
     beta_[0] = model.scale() * s * g;
+    counters.merge_degradation += best_cost * model.scale() * model.scale();
+    counters.merge_partner_weight += std::fabs(model.scale() * w[best]);
     apply_merge(model, a, best, h, kappa, sq_norm);
     ++counters.merges;
   }
@@ -367,6 +369,8 @@ class MergeMaintenance {
     const double a2 = (1.0 - best_h) * (1.0 - best_h), b2 = best_h * best_h;
     const double p = a2 == 0.0 ? 1.0 : std::exp(a2 * lk), q = b2 == 0.0 ? 1.0 : std::exp(b2 * lk);
     for (int c = 0; c < c_out; ++c) beta_[static_cast<std::size_t>(c)] = model.beta(a, c) * p + model.beta(best, c) * q;
+    counters.merge_degradation += best_cost * model.scale() * model.scale();
+    counters.merge_partner_weight += std::fabs(model.scale()) * std::sqrt(coef_products(best).first);
     apply_merge(model, a, best, best_h, kappa, sq_norm);
     ++counters.merges;
   }
