@@ -942,7 +942,7 @@ def report(results, stem):
               "`time.perf_counter` around `SVC.fit` for the exact SVM (ALFPGM, float64 input, cache 1000 MB). Every "
               "epochs value is a separate fit. The exact SVM runs per (problem, C) only if a 10,000-row pilot "
               "predicts (t * (n/10k)^2) that it finishes within its budget; then on the full training set. "
-              "BSCA / BSGD use lookup-WD merging, `fit_intercept=True`, no class weights.", ""]
+              "BSCA / BSGD run with their defaults (lookup-WD merging, `fit_intercept=False`, no class weights).", ""]
     if results.get("notes"):
         lines += ["Notes:", ""] + [f"- {n}" for n in results["notes"]] + [""]
     lines += ["## Results per problem", ""]

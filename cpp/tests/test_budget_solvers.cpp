@@ -253,6 +253,7 @@ TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate 
   p.budget = 200;
   p.epochs = 50;
   p.C = 1.0;
+  p.fit_intercept = true;
   const Result r = train(data.X, data.y, 2, p);
   CHECK(r.totals.merges == 0 && r.totals.removals == 0);
   CHECK(r.support_vectors.rows() <= 80);
@@ -320,3 +321,120 @@ TEST_CASE("bad parameters are rejected") {
 }
 
 int main() { return budgetsvm::test::run_all(); }
+
+TEST_CASE("BSCA first pass: the growing problem, step for step against a brute-force reference") {
+  // One epoch, budget above n (no maintenance): the model must equal the
+  // average over t in (n/2, n] of the unbudgeted recursion
+  // w_t = (t-1)/t w_{t-1} + y_t delta_t phi(x_t),
+  // delta_t = clip((1 - y_t f_{t-1}(x_t) (t-1)/t) / q, 0, C n / t), in the
+  // machine's visiting order (its seed: the first draw of Random(seed)).
+  const Checkerboard data(120, 21);
+  for (const bool intercept : {false, true}) {
+    Params p = base_params(Solver::bsca);
+    p.budget = 200;
+    p.epochs = 1;
+    p.C = 0.5;
+    p.fit_intercept = intercept;
+    const Result r = train(data.X, data.y, 2, p);
+    const Index n = data.X.rows();
+    Random seeder(p.seed);
+    Random rng(seeder.next());
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    rng.shuffle(order);
+    std::vector<double> coef(static_cast<std::size_t>(n), 0.0), avg(coef);
+    double b = 0.0, t = 0.0, avg_b = 0.0;
+    const Index half = n / 2;
+    const double window = static_cast<double>(n - half);
+    const double q = 1.0 + (intercept ? 1.0 : 0.0);
+    for (const Index i : order) {
+      t += 1.0;
+      for (double& c : coef) c *= (t - 1.0) / t;
+      b *= (t - 1.0) / t;
+      double f = b;
+      for (Index j = 0; j < n; ++j)
+        f += coef[static_cast<std::size_t>(j)] * std::exp(-(data.X.row(j) - data.X.row(i)).squaredNorm());
+      const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
+      const double delta = std::clamp((1.0 - yi * f) / q, 0.0, p.C * static_cast<double>(n) / t);
+      coef[static_cast<std::size_t>(i)] += yi * delta;
+      if (intercept) b += yi * delta;
+      if (t > static_cast<double>(half)) {
+        for (Index j = 0; j < n; ++j) avg[static_cast<std::size_t>(j)] += coef[static_cast<std::size_t>(j)] / window;
+        avg_b += b / window;
+      }
+    }
+    coef = avg;
+    b = avg_b;
+    double worst = std::fabs(r.intercept[0] - b);
+    Index matched = 0;
+    for (Index j = 0; j < r.support_vectors.rows(); ++j)
+      for (Index i = 0; i < n; ++i)
+        if (r.support_vectors.row(j) == data.X.row(i)) {
+          worst = std::max(worst, std::fabs(r.dual_coef(j, 0) - coef[static_cast<std::size_t>(i)]));
+          ++matched;
+        }
+    CHECK(matched == r.support_vectors.rows());
+    Index nonzero = 0;
+    for (double c : coef) nonzero += c != 0.0;
+    CHECK(matched == nonzero);
+    // each iterate of the second half has |beta_i| <= C n / t <= 2 C
+    for (Index j = 0; j < r.dual_coef.rows(); ++j) CHECK(std::fabs(r.dual_coef(j, 0)) <= 2 * p.C + 1e-12);
+    CHECK(worst < 1e-9);
+  }
+}
+
+TEST_CASE("BSCA per-sample boxes: KKT conditions with C_i = C w_i; weight 0 leaves a point out") {
+  const Blobs data(80, 2, 23);
+  Params p = base_params(Solver::bsca);
+  p.budget = 200;
+  p.epochs = 60;
+  p.C = 1.0;
+  p.fit_intercept = true;
+  std::vector<double> w(static_cast<std::size_t>(data.X.rows()));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0 : (i % 3 == 0 ? 0.05 : 2.0);
+  ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()));
+  RunControl control;
+  const Result r = fit(rows, data.y.data(), w.data(), 2, p, {}, control);
+  double worst = 0;
+  for (Index i = 0; i < data.X.rows(); ++i) {
+    const double Ci = p.C * w[static_cast<std::size_t>(i)];
+    double f = r.intercept[0], alpha = 0;
+    const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
+    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
+      f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - data.X.row(i)).squaredNorm());
+      if (r.support_vectors.row(j) == data.X.row(i)) alpha = yi * r.dual_coef(j, 0);
+    }
+    if (Ci == 0.0) {
+      CHECK(alpha == 0.0);
+      continue;
+    }
+    CHECK(alpha >= -1e-12 && alpha <= Ci + 1e-12);
+    const double margin = yi * f;
+    double violation;
+    if (alpha <= 1e-12) violation = std::max(0.0, 1 - margin);
+    else if (alpha >= Ci - 1e-12) violation = std::max(0.0, margin - 1);
+    else violation = std::fabs(margin - 1);
+    worst = std::max(worst, violation);
+  }
+  std::printf("  largest KKT violation with per-sample boxes: %.2e\n", worst);
+  CHECK(worst < 1e-2);
+  std::vector<double> bad = w;
+  bad[2] = -1.0;
+  CHECK_THROWS(fit(rows, data.y.data(), bad.data(), 2, p, {}, control), std::invalid_argument);
+}
+
+TEST_CASE("instruments: the primal objective and the alpha counts are reported only when asked") {
+  const Checkerboard data(400, 24);
+  Params p = base_params(Solver::bsca);
+  p.epochs = 3;
+  const Result off = train(data.X, data.y, 2, p);
+  CHECK(std::isnan(off.history.back().objective) && off.history.back().alpha_zero == -1);
+  CHECK(off.history.back().progressive_loss > 0.0);
+  p.instruments = true;
+  const Result on = train(data.X, data.y, 2, p);
+  CHECK(identical(off, on));  // instruments do not change the training
+  const EpochStats& s = on.history.back();
+  CHECK(std::isfinite(s.objective) && s.objective > 0.5 * s.sq_norm && s.sq_norm > 0.0);
+  CHECK(s.alpha_zero + s.alpha_bound + s.alpha_free == 400);
+  CHECK(on.totals.merges > 0 && on.totals.merge_degradation > 0.0 && on.totals.merge_partner_weight > 0.0);
+}

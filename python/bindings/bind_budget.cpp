@@ -48,7 +48,7 @@ T get(const py::dict& params, const char* key) {
 const char* const kParamKeys[] = {"solver", "budget", "C", "kernel", "gamma", "degree", "coef0", "maintenance",
                                   "merge_method", "gss_eps", "lookup_grid", "epochs", "learning_rate", "eta0",
                                   "radius", "seed", "n_jobs", "fit_intercept", "averaging", "after_merge",
-                                  "first_pass", "instruments"};
+                                  "first_pass", "average_window", "instruments"};
 
 budget::Params params_from_dict(const py::dict& d) {
   for (const auto& item : d) {
@@ -91,6 +91,7 @@ budget::Params params_from_dict(const py::dict& d) {
     require(v == "growing" || v == "plain", "first_pass must be 'growing' or 'plain'");
     p.first_pass = v == "growing" ? budget::FirstPass::growing : budget::FirstPass::plain;
   }
+  if (d.contains("average_window")) p.average_window = get<int>(d, "average_window");
   if (d.contains("instruments")) p.instruments = get<bool>(d, "instruments");
   require(p.kernel.type == KernelType::linear || p.kernel.gamma > 0.0, "gamma must be positive");
   p.validate();

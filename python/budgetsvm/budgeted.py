@@ -231,10 +231,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Regularisation as in LIBSVM (``lambda = 1 / (C n)`` for BSGD);
         sample ``i`` uses ``C * class_weight[y_i] * sample_weight[i]``.
-    fit_intercept : bool, default=True
+    fit_intercept : bool, default=False
         Learn the offset ``b`` (``intercept_``), as the weight of a constant
         feature of value 1 that is regularised with the rest (LIBLINEAR's
-        ``bias=1``); it is kept exactly, outside the budget. ``False``: ``b = 0``.
+        ``bias=1``); it is kept exactly, outside the budget. ``False``: ``b = 0``
+        (the default for both solvers: measured, the offset helps BSCA on
+        imbalanced noisy data at large ``C`` and costs accuracy elsewhere,
+        most of all BSGD's; see ``bench/results/noisy.md``).
     class_weight : dict, "balanced" or None, default=None
         Multiplies ``C`` per class, as in scikit-learn's ``SVC``.
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
@@ -349,7 +352,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         solver: str = "bsca",
         budget: int = 500,
         C: float = 1.0,
-        fit_intercept: bool = True,
+        fit_intercept: bool = False,
         class_weight: Any = None,
         kernel: str = "rbf",
         gamma: Any = "scale",

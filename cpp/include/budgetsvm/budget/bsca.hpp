@@ -149,7 +149,11 @@ class BscaMachine {
     Index n_steps = 0;  // the points in the problem (weight > 0)
     for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
     const double n_total = static_cast<double>(n_steps);
-    const Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
+    // The window: the epoch (second half of a single pass), at most the last
+    // average_window_factor * B steps (see "Averaging").
+    Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
+    if (average_from >= 0)
+      average_from = std::max(average_from, n_steps - static_cast<Index>(params_.average_window) * params_.budget);
     const Index window_start = std::max<Index>(average_from, 0);
     const double window = static_cast<double>(n_steps - window_start);
     // First pass: sum_{t=s..T} 1/t for the averaging weights, kept as we go.
@@ -370,10 +374,10 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     // The averaging window: the last epoch; the second half of a single pass.
     using Window = typename BscaMachine<Maintenance>::Window;
+    const bool first_pass = epoch == 1 && params.first_pass == FirstPass::growing;
     Window average = Window::none;
     if (params.averaging == Averaging::tail && epoch == params.epochs)
       average = params.epochs == 1 ? Window::second_half : Window::epoch;
-    const bool first_pass = epoch == 1 && params.first_pass == FirstPass::growing;
     std::atomic<int> next{0};
     std::atomic<bool> stop{false};
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n_threads));

@@ -73,10 +73,12 @@ struct Params {
   /// Adds an offset b to f(x) = sum_j beta_j k(z_j, x) + b, in the
   /// constant-feature form (a feature of value 1 in every row, regularised
   /// with the rest: Q_ii = k(x_i, x_i) + 1).
-  bool fit_intercept = true;
+  bool fit_intercept = false;
   Averaging averaging = Averaging::tail;
   AfterMerge after_merge = AfterMerge::keep;
   FirstPass first_pass = FirstPass::growing;
+  /// BSCA's averaging window: at most the last average_window * B steps.
+  int average_window = 100;
   /// Per-epoch instruments that cost a pass over the data or O(B^2 d): the
   /// primal objective of the returned model and its norm; the alpha
   /// distribution (BSCA). Off: those statistics are NaN / -1.
@@ -96,6 +98,7 @@ struct Params {
     require(std::isfinite(eta0) && eta0 > 0.0, "eta0 must be a positive finite number");
     require(radius > 0.0, "radius must be positive (inf for no projection)");
     require(n_jobs >= 1, "n_jobs must be at least 1");
+    require(average_window >= 1, "average_window must be at least 1");
   }
 };
 
