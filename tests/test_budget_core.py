@@ -26,7 +26,7 @@ def params(**overrides):
     p = dict(
         solver="bsca", budget=50, C=32.0, kernel="rbf", gamma=2.0, degree=3, coef0=0.0,
         maintenance="merge", merge_method="lookup-wd", gss_eps=0.01, lookup_grid=400,
-        epochs=2, learning_rate="pegasos", eta0=1.0, radius=float("inf"), seed=3, n_jobs=1, fit_intercept=True,
+        epochs=2, learning_rate="pegasos", eta0=1.0, radius=float("inf"), seed=3, n_jobs=1, fit_intercept=False,
     )
     p.update(overrides)
     return p

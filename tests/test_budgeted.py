@@ -42,12 +42,25 @@ def rbf(A, B, gamma):
 # ---------------------------------------------------------------- scikit-learn conventions
 
 
+# A weight of 2 scales that row's C (or BSGD's step) by 2; scikit-learn's
+# check compares with the row repeated, which for a stochastic solver also
+# changes n (BSGD's lambda = 1/(C n)), the order of the steps and the budget
+# pressure: the same problem, not the same iterates.
+_WEIGHT_EQUIVALENCE = (
+    "a weight of 2 is C scaled by 2, not a repeated row: the order of the stochastic steps and n differ"
+)
+
+
 @parametrize_with_checks(
     [
         BudgetedSVC(budget=40, epochs=4, C=10.0, random_state=0),
         BudgetedSVC(solver="bsgd", budget=40, epochs=4, C=10.0, random_state=0),
         BudgetedSVC(budget=20, epochs=3, C=10.0, maintenance="project", random_state=0),
-    ]
+    ],
+    expected_failed_checks=lambda est: {
+        "check_sample_weight_equivalence_on_dense_data": _WEIGHT_EQUIVALENCE,
+        "check_sample_weight_equivalence_on_sparse_data": _WEIGHT_EQUIVALENCE,
+    },
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

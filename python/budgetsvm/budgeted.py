@@ -100,6 +100,8 @@ def _sample_factors(sample_weight: Any, class_weight: np.ndarray, y_index: np.nd
             raise ValueError("sample_weight contains NaN or infinity.")
         if np.any(sw < 0):
             raise ValueError("sample_weight must be >= 0.")
+        if not np.any(sw > 0):
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
         factors *= sw
     kept = np.unique(y_index[factors > 0])
     if kept.size < 2:

@@ -1,0 +1,148 @@
+"""BudgetedSVC on noisy data, per-sample C, the intercept and the instruments.
+
+The regression test is issue 10's failure in small: one pass of BSCA over a
+noisy problem at large C. Before the growing first pass and the capped
+averaging window, BSCA's single pass scored 61-67% here (the average of the
+whole epoch started from the empty model) where BSGD scores 68-72%; now it
+is at least on a par with BSGD.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from budgetsvm import BudgetedSVC
+
+
+def noisy_xor(n, seed, noise=0.10, test=False):
+    """20 standard normal features, a non-linear rule on seven of them, a
+    `noise` fraction of the labels flipped (bench/datagen.py's xor20)."""
+    rng = np.random.default_rng([seed, 99] if test else [seed])
+    X = rng.standard_normal((n, 20))
+    score = X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) + 0.5 * (X[:, 3] ** 2 - 1) + 0.3 * X[:, 4] * X[:, 5] * X[:, 6]
+    y = np.where(score > 0, 1, -1)
+    flip = rng.random(n) < noise
+    y[flip] = -y[flip]
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def xor_data():
+    X, y = noisy_xor(30_000, 0)
+    Xt, yt = noisy_xor(20_000, 0, test=True)
+    return X, y, Xt, yt
+
+
+@pytest.mark.parametrize("C", [1.0, 10.0])
+def test_single_pass_bsca_at_large_C_keeps_up_with_bsgd(xor_data, C):
+    X, y, Xt, yt = xor_data
+    bsca = np.median([BudgetedSVC(solver="bsca", C=C, gamma=0.05, epochs=1, random_state=s).fit(X, y).score(Xt, yt)
+                      for s in (1, 2, 3)])
+    bsgd = np.median([BudgetedSVC(solver="bsgd", C=C, gamma=0.05, epochs=1, random_state=s).fit(X, y).score(Xt, yt)
+                      for s in (1, 2, 3)])
+    # measured (seeds 1-3): C = 1: BSCA 72.8-73.7%, BSGD 69.1-71.6%; C = 10: BSCA 71.0-72.0%,
+    # BSGD 68.2-69.2%. The code before issue 10: BSCA 64.1-67.4% and 60.7-62.4%: both asserts fail.
+    assert bsca >= bsgd - 0.005, (bsca, bsgd)
+    assert bsca > 0.68, bsca
+
+
+def test_more_epochs_do_not_lose_accuracy_at_large_C(xor_data):
+    X, y, Xt, yt = xor_data
+    acc = {e: np.median([BudgetedSVC(C=8.0, gamma=0.05, epochs=e, random_state=s).fit(X, y).score(Xt, yt)
+                         for s in (1, 2)]) for e in (3, 10)}
+    # measured 70.9% -> 73.4%; the code before issue 10 (alpha restarted at 0 after a merge, the
+    # first pass from alpha = 0): 68.6% -> 68.7%, and the last assert fails
+    assert acc[10] >= acc[3] - 0.005, acc
+    assert acc[10] > 0.71, acc
+
+
+def test_sample_weight_scales_C(xor_data):
+    X, y = xor_data[0][:3000], xor_data[1][:3000]
+    for solver in ("bsca", "bsgd"):
+        a = BudgetedSVC(solver=solver, C=2.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(X, y)
+        b = BudgetedSVC(solver=solver, C=1.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(
+            X, y, sample_weight=np.full(len(y), 2.0))
+        np.testing.assert_allclose(a.decision_function(X[:200]), b.decision_function(X[:200]), rtol=1e-6, atol=1e-8)
+
+
+def test_class_weight_equals_sample_weight_and_zero_weight_leaves_rows_out(xor_data):
+    X, y = xor_data[0][:3000], xor_data[1][:3000]
+    a = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, class_weight={-1: 1.0, 1: 3.0}, random_state=0).fit(X, y)
+    b = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(X, y, sample_weight=np.where(y == 1, 3.0, 1.0))
+    np.testing.assert_array_equal(a.decision_function(X[:200]), b.decision_function(X[:200]))
+    np.testing.assert_array_equal(a.class_weight_, [1.0, 3.0])
+    # rows of weight 0 are not part of the problem: no step is taken on them
+    w = np.ones(len(y))
+    w[::2] = 0.0
+    c = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(X, y, sample_weight=w)
+    assert c.fit_stats_["steps"] == 2 * (len(y) // 2)
+    balanced = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=1, class_weight="balanced", random_state=0).fit(X, y)
+    assert balanced.class_weight_.shape == (2,)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.full(3000, np.nan), "NaN or infinity"),
+    (-np.ones(3000), ">= 0"),
+    (np.ones(10), "shape"),
+    (np.zeros(3000), "all samples have zero"),
+    ("one class", "two classes"),
+])
+def test_bad_sample_weight(xor_data, bad, match):
+    X, y = xor_data[0][:3000], xor_data[1][:3000]
+    if isinstance(bad, str):
+        bad = np.where(y == 1, 1.0, 0.0)
+    with pytest.raises(ValueError, match=match):
+        BudgetedSVC(budget=20, epochs=1).fit(X, y, sample_weight=bad)
+
+
+def test_bad_class_weight(xor_data):
+    X, y = xor_data[0][:500], xor_data[1][:500]
+    with pytest.raises(ValueError, match="class_weight"):
+        BudgetedSVC(budget=20, epochs=1, class_weight="uniform").fit(X, y)
+    with pytest.raises(TypeError, match="fit_intercept"):
+        BudgetedSVC(budget=20, epochs=1, fit_intercept="yes").fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_intercept(solver):
+    # an offset problem: the class boundary is x0 = 2, far from the origin
+    rng = np.random.default_rng(3)
+    X = rng.uniform(0, 4, size=(4000, 2))
+    y = (X[:, 0] > 2).astype(int)
+    on = BudgetedSVC(solver=solver, budget=30, C=1.0, gamma=0.5, fit_intercept=True, random_state=0).fit(X, y)
+    off = BudgetedSVC(solver=solver, budget=30, C=1.0, gamma=0.5, random_state=0).fit(X, y)
+    assert on.intercept_.shape == (1,) and on.intercept_[0] != 0.0
+    np.testing.assert_array_equal(off.intercept_, [0.0])
+    # the decision function is the kernel expansion plus the intercept
+    K = np.exp(-0.5 * ((X[:50, None, :] - on.support_vectors_[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(on.decision_function(X[:50]), K @ on.dual_coef_[0] + on.intercept_[0], rtol=1e-9, atol=1e-9)
+    assert on.score(X, y) > 0.97
+
+
+def test_instruments(xor_data):
+    X, y = xor_data[0][:4000], xor_data[1][:4000]
+    plain = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=4, random_state=0).fit(X, y)
+    assert all(np.isnan(h["objective"]) and h["alpha_zero"] == -1 for h in plain.history_)
+    assert all(h["progressive_loss"] > 0 for h in plain.history_)
+    inst = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=4, random_state=0, instruments=True).fit(X, y)
+    np.testing.assert_array_equal(plain.dual_coef_, inst.dual_coef_)  # instruments do not change training
+    objective = [h["objective"] for h in inst.history_]
+    assert all(np.isfinite(objective))
+    assert objective[-1] < objective[0]  # the averaged last epoch beats the first pass
+    last = inst.history_[-1]
+    assert last["alpha_zero"] + last["alpha_bound"] + last["alpha_free"] == 4000
+    assert inst.fit_stats_["merge_degradation"] > 0 and inst.fit_stats_["merge_partner_weight"] > 0
+
+
+def test_overflowing_weights_raise_value_error():
+    # C so large that BSGD's steps overflow: scikit-learn's message, never NaN coefficients
+    X, y = noisy_xor(500, 1)
+    with pytest.raises(ValueError, match="not finite"):
+        BudgetedSVC(solver="bsgd", C=1e308, budget=10, gamma=0.05, epochs=2, random_state=0).fit(X, y)
+    # BSCA's steps are bounded by the margin, not by C: a finite model
+    clf = BudgetedSVC(solver="bsca", C=1e308, budget=10, gamma=0.05, epochs=2, random_state=0).fit(X, y)
+    assert np.all(np.isfinite(clf.dual_coef_)) and clf.score(X, y) > 0.5
+    # one class left (after label noise, say): a clear error
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        BudgetedSVC(budget=10).fit(X, np.ones(len(y)))
