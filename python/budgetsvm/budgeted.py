@@ -3,7 +3,7 @@
 The solvers (BSGD, BSCA) and the budget maintenance (merging, removal,
 projection) live in the C++ core (``cpp/include/budgetsvm/budget/``); this
 module validates parameters and data once, calls in, and keeps the fitted
-model. See ``SPEC.md`` of the project for the formulas.
+model. ``docs/budgeted.md`` states the formulas.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// Budget maintenance strategies (SPEC.md, "Budget maintenance"; Wang,
+// Budget maintenance strategies (docs/budgeted.md, "The budget model"; Wang,
 // Crammer & Vucetic, JMLR 2012, Section 4): called when the model holds
 // B + 1 support vectors, each brings it back to B.
 //

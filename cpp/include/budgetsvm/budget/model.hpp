@@ -1,4 +1,4 @@
-// The budget model shared by BSGD and BSCA (SPEC.md, "Budget model"):
+// The budget model shared by BSGD and BSCA (docs/budgeted.md, "The budget model"):
 // f(x) = sum_j beta_j k(z_j, x), at most B support vectors (one more while
 // budget maintenance runs), binary (one coefficient) or multi-class (one
 // coefficient per class and support vector).
