@@ -148,7 +148,7 @@ class BscaMachine {
     for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
     const double n_total = static_cast<double>(n_steps);
     // The window: the epoch (second half of a single pass), at most the last
-    // average_window_factor * B steps (see "Averaging").
+    // average_window * B steps (see "Averaging").
     Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
     if (average_from >= 0)
       average_from = std::max(average_from, n_steps - static_cast<Index>(params_.average_window) * params_.budget);
