@@ -265,6 +265,12 @@ def test_bad_labels(blobs):
         fit(X, yb.astype(np.int64))
     with pytest.raises(ValueError):
         _core.fit_budgeted(_data.core_view(X), yb, 2, {"solver": "bsca"}, None)  # missing keys
+    with pytest.raises(ValueError, match="unknown parameter 'bugdet'"):
+        _core.fit_budgeted(_data.core_view(X), yb, 2, params(bugdet=10), None)  # a misspelled key
+    with pytest.raises(ValueError, match="sample_weight"):
+        _core.fit_budgeted(_data.core_view(X), yb, 2, params(), None, np.ones(3))
+    with pytest.raises(TypeError, match="sample_weight"):
+        _core.fit_budgeted(_data.core_view(X), yb, 2, params(), None, np.ones(len(yb), dtype=np.float32))
 
 
 @pytest.fixture(scope="module")
