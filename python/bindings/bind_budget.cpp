@@ -183,6 +183,7 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   out["n_outputs"] = result.n_outputs;
   out["epochs_run"] = result.epochs_run;
   out["stopped_early"] = result.stopped_early;
+  out["averaged"] = result.averaged;
   py::list history;
   for (const auto& s : result.history) history.append(stats_to_dict(s));
   out["history"] = history;

@@ -323,7 +323,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         ``removals``, ``projections``, ``maintenance_seconds``,
         ``merge_degradation`` (the sum over merges of the weight degradation
         ``||Delta||^2``), ``merge_partner_weight`` (the sum of the merge
-        partners' ``|beta|``), ``seconds``, ``stopped_early``.
+        partners' ``|beta|``), ``seconds``, ``stopped_early``, ``averaged``
+        (BSCA: how many of its machines return the average of their
+        iterates; the others return the last iterate, whose primal objective
+        on a sample of the training rows was lower).
     history_ : list of dict
         Statistics at the end of every epoch: the totals above counted from
         the start of training; ``progressive_loss`` (that epoch's
@@ -502,6 +505,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.history_ = [dict(s) for s in result["history"]]
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
         self.fit_stats_["stopped_early"] = bool(result["stopped_early"])
+        self.fit_stats_["averaged"] = int(result["averaged"])
         self._fitted_kernel = (params["kernel"], params["gamma"], params["degree"], params["coef0"])
         return self
 

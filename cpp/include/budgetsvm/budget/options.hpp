@@ -157,6 +157,9 @@ struct Result {
   MatrixXd support_vectors;  // n_sv x d
   MatrixXd dual_coef;        // n_sv x n_outputs
   std::vector<double> intercept;  // n_outputs (zeros without fit_intercept)
+  /// BSCA: how many machines return the average of their iterates (the
+  /// rest return the last iterate; see bsca.hpp, "Averaging").
+  int averaged = 0;
   int n_outputs = 1;
   int epochs_run = 0;
   bool stopped_early = false;
