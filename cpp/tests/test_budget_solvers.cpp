@@ -86,6 +86,35 @@ Result train(const MatrixXd& X, const std::vector<int>& y, int classes, const Pa
   return fit(rows, y.data(), classes, p, cb, control);
 }
 
+// The largest violation of the dual's KKT conditions by a BSCA result
+// without maintenance (every SV a copy of its point): alpha_i = y_i beta of
+// x_i's SV (0 if none, and 0 wherever box[i] = 0); f includes the intercept;
+// alpha = 0 -> y f >= 1, 0 < alpha < C_i -> y f = 1, alpha = C_i -> y f <= 1.
+double kkt_violation(const Result& r, const MatrixXd& X, const std::vector<int>& y, const std::vector<double>& box) {
+  double worst = 0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    const double Ci = box[static_cast<std::size_t>(i)];
+    double f = r.intercept[0], alpha = 0;
+    const double yi = y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
+    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
+      f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - X.row(i)).squaredNorm());
+      if (r.support_vectors.row(j) == X.row(i)) alpha = yi * r.dual_coef(j, 0);
+    }
+    if (Ci == 0.0) {
+      CHECK(alpha == 0.0);
+      continue;
+    }
+    CHECK(alpha >= -1e-12 && alpha <= Ci + 1e-12);
+    const double margin = yi * f;
+    double violation;
+    if (alpha <= 1e-12) violation = std::max(0.0, 1 - margin);
+    else if (alpha >= Ci - 1e-12) violation = std::max(0.0, margin - 1);
+    else violation = std::fabs(margin - 1);
+    worst = std::max(worst, violation);
+  }
+  return worst;
+}
+
 bool identical(const Result& a, const Result& b) {
   return a.support_vectors.rows() == b.support_vectors.rows() && a.support_vectors == b.support_vectors &&
          a.dual_coef == b.dual_coef;
@@ -258,25 +287,8 @@ TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate 
   CHECK(r.totals.merges == 0 && r.totals.removals == 0);
   CHECK(r.support_vectors.rows() <= 80);
   for (Index j = 0; j < r.dual_coef.rows(); ++j) CHECK(std::fabs(r.dual_coef(j, 0)) <= 1.0 + 1e-12);
-  // KKT conditions of the dual with the intercept's constant feature (Q = K + 1):
-  // alpha_i = y_i beta of x_i's SV (0 if none), f includes b = sum_i alpha_i y_i;
-  // alpha = 0 -> y f >= 1, 0 < alpha < C -> y f = 1, alpha = C -> y f <= 1.
-  double worst = 0;
-  for (Index i = 0; i < data.X.rows(); ++i) {
-    double f = r.intercept[0], alpha = 0;
-    const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
-    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
-      f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - data.X.row(i)).squaredNorm());
-      if (r.support_vectors.row(j) == data.X.row(i)) alpha = yi * r.dual_coef(j, 0);
-    }
-    CHECK(alpha >= -1e-12 && alpha <= 1.0 + 1e-12);
-    const double margin = yi * f;
-    double violation = 0;
-    if (alpha <= 1e-12) violation = std::max(0.0, 1 - margin);
-    else if (alpha >= 1.0 - 1e-12) violation = std::max(0.0, margin - 1);
-    else violation = std::fabs(margin - 1);
-    worst = std::max(worst, violation);
-  }
+  // KKT conditions of the dual with the intercept's constant feature (Q = K + 1).
+  const double worst = kkt_violation(r, data.X, data.y, std::vector<double>(80, 1.0));
   std::printf("  largest KKT violation after 50 epochs: %.2e\n", worst);
   CHECK(worst < 1e-2);
 }
@@ -395,27 +407,9 @@ TEST_CASE("BSCA per-sample boxes: KKT conditions with C_i = C w_i; weight 0 leav
   ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()));
   RunControl control;
   const Result r = fit(rows, data.y.data(), w.data(), 2, p, {}, control);
-  double worst = 0;
-  for (Index i = 0; i < data.X.rows(); ++i) {
-    const double Ci = p.C * w[static_cast<std::size_t>(i)];
-    double f = r.intercept[0], alpha = 0;
-    const double yi = data.y[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0;
-    for (Index j = 0; j < r.support_vectors.rows(); ++j) {
-      f += r.dual_coef(j, 0) * std::exp(-(r.support_vectors.row(j) - data.X.row(i)).squaredNorm());
-      if (r.support_vectors.row(j) == data.X.row(i)) alpha = yi * r.dual_coef(j, 0);
-    }
-    if (Ci == 0.0) {
-      CHECK(alpha == 0.0);
-      continue;
-    }
-    CHECK(alpha >= -1e-12 && alpha <= Ci + 1e-12);
-    const double margin = yi * f;
-    double violation;
-    if (alpha <= 1e-12) violation = std::max(0.0, 1 - margin);
-    else if (alpha >= Ci - 1e-12) violation = std::max(0.0, margin - 1);
-    else violation = std::fabs(margin - 1);
-    worst = std::max(worst, violation);
-  }
+  std::vector<double> box(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) box[i] = p.C * w[i];
+  const double worst = kkt_violation(r, data.X, data.y, box);
   std::printf("  largest KKT violation with per-sample boxes: %.2e\n", worst);
   CHECK(worst < 1e-2);
   std::vector<double> bad = w;
