@@ -133,6 +133,10 @@ def test_instruments(xor_data):
     last = inst.history_[-1]
     assert last["alpha_zero"] + last["alpha_bound"] + last["alpha_free"] == 4000
     assert inst.fit_stats_["merge_degradation"] > 0 and inst.fit_stats_["merge_partner_weight"] > 0
+    # the average of the last epoch was compared with the last iterate and kept
+    assert inst.fit_stats_["averaged"] == 1
+    stopped = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=4, random_state=0, callback=lambda s: True).fit(X, y)
+    assert stopped.fit_stats_["averaged"] == 0 and stopped.fit_stats_["stopped_early"]
 
 
 def test_overflowing_weights_raise_value_error():
