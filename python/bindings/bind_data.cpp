@@ -140,6 +140,19 @@ void register_data(py::module_& m) {
   m.def("entry_moments", &py_entry_moments, py::arg("X"),
         "(sum, sum of squares, count) over all entries of X, implicit zeros included");
   m.def("all_finite", &py_all_finite, py::arg("X"));
+  m.def(
+      "check_csr",
+      [](const py::array& indices, const py::array& indptr, Index rows, Index cols) {
+        std::string problem;
+        {
+          py::gil_scoped_release release;  // reads the caller's arrays, which it keeps alive
+          problem = csr_structure_error(indices, indptr, rows, cols);
+        }
+        if (!problem.empty()) throw std::invalid_argument("malformed CSR matrix: " + problem);
+      },
+      py::arg("indices"), py::arg("indptr"), py::arg("n_rows"), py::arg("n_cols"),
+      "Raises ValueError when CSR index arrays are malformed (indptr not starting at 0, decreasing or "
+      "not ending at nnz; a column index outside [0, n_cols)); O(nnz)");
   py::class_<PySvmlightParser>(m, "SvmlightParser")
       .def(py::init<bool, bool>(), py::arg("float32"), py::arg("zero_based"))
       .def("feed", &PySvmlightParser::feed, py::arg("chunk"))

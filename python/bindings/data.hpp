@@ -45,6 +45,43 @@ decltype(auto) visit_csr(const py::array& values, const py::array& indices,
   return with_index(double{});
 }
 
+/// What is wrong with the structure of CSR index arrays, or "" when nothing
+/// is: indptr starts at 0, never decreases and ends at nnz; every column
+/// index lies in [0, cols). O(nnz), reads only; run before anything (scipy
+/// included) indexes with them, so that malformed input is an error, never a
+/// read or write out of bounds.
+template <class I>
+std::string csr_structure_error(const I* indices, const I* indptr, Index rows, Index cols, Index nnz) {
+  if (indptr[0] != 0) return "indptr[0] is " + std::to_string(indptr[0]) + ", not 0";
+  for (Index r = 0; r < rows; ++r)
+    if (indptr[r + 1] < indptr[r])
+      return "indptr decreases at row " + std::to_string(r) + " (" + std::to_string(indptr[r]) + " -> " +
+             std::to_string(indptr[r + 1]) + ")";
+  if (static_cast<Index>(indptr[rows]) != nnz)
+    return "indptr ends at " + std::to_string(indptr[rows]) + " but there are " + std::to_string(nnz) + " stored values";
+  for (Index q = 0; q < nnz; ++q)
+    if (indices[q] < 0 || static_cast<Index>(indices[q]) >= cols)
+      return "column index " + std::to_string(indices[q]) + " at position " + std::to_string(q) +
+             " is outside [0, " + std::to_string(cols) + ")";
+  return "";
+}
+
+/// The same for numpy index arrays of one integer type (int32 or int64).
+inline std::string csr_structure_error(const py::array& indices, const py::array& indptr, Index rows, Index cols) {
+  if (indptr.ndim() != 1 || indices.ndim() != 1) return "indices and indptr must be 1-D";
+  if (indptr.size() != rows + 1)
+    return "indptr has " + std::to_string(indptr.size()) + " entries for " + std::to_string(rows) + " rows";
+  const auto contiguous = py::array::c_style;
+  if (!(indices.flags() & contiguous) || !(indptr.flags() & contiguous)) return "index arrays must be contiguous";
+  if (has_dtype(indices, 'i', 4) && has_dtype(indptr, 'i', 4))
+    return csr_structure_error(array_data<std::int32_t>(indices), array_data<std::int32_t>(indptr), rows, cols,
+                               static_cast<Index>(indices.size()));
+  if (has_dtype(indices, 'i', 8) && has_dtype(indptr, 'i', 8))
+    return csr_structure_error(array_data<std::int64_t>(indices), array_data<std::int64_t>(indptr), rows, cols,
+                               static_cast<Index>(indices.size()));
+  return "indices and indptr must both be int32 or both int64";
+}
+
 /// Calls f(view) with the view of X: a 2-D float32/float64 C- or
 /// F-contiguous ndarray, or a tuple (data, indices, indptr, n_rows, n_cols)
 /// describing a canonical CSR matrix with int32 or int64 indices. Anything
@@ -67,6 +104,8 @@ decltype(auto) visit_data(const py::handle& X, F&& f) {
         !(indices.flags() & contiguous) || !(indptr.flags() & contiguous) ||
         indptr.size() != rows + 1 || values.size() < 0 || indices.size() != values.size())
       throw py::type_error("CSR buffers are not of a supported type or layout");
+    const std::string problem = csr_structure_error(indices, indptr, rows, cols);
+    if (!problem.empty()) throw std::invalid_argument("malformed CSR matrix: " + problem);
     return visit_csr(values, indices, indptr, rows, cols, std::forward<F>(f));
   }
   auto a = py::reinterpret_borrow<py::object>(X);

@@ -55,6 +55,15 @@ def as_supported(X: Any) -> Any:
             X = X.copy()
             X.indices = X.indices.astype(np.int64)
             X.indptr = X.indptr.astype(np.int64)
+        # Before anything indexes with them (scipy's own canonical-format
+        # routines included): malformed index arrays crash or read out of bounds.
+        if X.data.shape[0] != X.indices.shape[0]:
+            raise ValueError(
+                f"malformed CSR matrix: {X.data.shape[0]} stored values but {X.indices.shape[0]} column indices"
+            )
+        _core.check_csr(
+            np.ascontiguousarray(X.indices), np.ascontiguousarray(X.indptr), int(X.shape[0]), int(X.shape[1])
+        )
         if not X.has_canonical_format or X.indptr[0] != 0:
             X = X.copy()  # never sort or sum the caller's matrix in place
             X.sum_duplicates()
