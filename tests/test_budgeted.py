@@ -91,7 +91,7 @@ def test_sklearn_compatible(estimator, check):
         ({"learning_rate": "adam"}, ValueError, "learning_rate must be one of"),
         ({"eta0": 0.0}, ValueError, "eta0 must be > 0"),
         ({"radius": -1.0}, ValueError, "radius must be > 0"),
-        ({"gss_eps": 0.0}, ValueError, "gss_eps must be > 0"),
+        ({"gss_eps": 0.0}, ValueError, "gss_eps must be >= 1e-12"),
         ({"lookup_grid": 1}, ValueError, "lookup_grid must be >= 2"),
         ({"lookup_grid": 401}, ValueError, "lookup_grid must be an even integer"),
         ({"n_jobs": 0}, ValueError, "n_jobs must be a positive integer"),
@@ -513,7 +513,7 @@ def test_merge_solution_bad_input():
         merge_solution(0.5, 0.0)
     with pytest.raises(ValueError, match="method must be one of"):
         merge_solution(0.5, 0.5, method="newton")
-    with pytest.raises(ValueError, match="eps must be > 0"):
+    with pytest.raises(ValueError, match="eps must be >= 1e-12"):
         merge_solution(0.5, 0.5, method="gss", eps=0.0)
     with pytest.raises(TypeError, match="m must be a real number"):
         merge_solution("half", 0.5)

@@ -150,3 +150,16 @@ def test_overflowing_weights_raise_value_error():
     # one class left (after label noise, say): a clear error
     with pytest.raises(ValueError, match="at least 2 classes"):
         BudgetedSVC(budget=10).fit(X, np.ones(len(y)))
+
+
+def test_unreachable_gss_tolerance_is_rejected_not_a_hang():
+    # issue 15, item 3: gss_eps = 1e-20 looped for ever (the interval on [0, 1] stops shrinking in float64)
+    from budgetsvm import merge_solution
+
+    with pytest.raises(ValueError, match="eps"):
+        merge_solution(0.3, 0.5, method="gss", eps=1e-20)
+    X, y = noisy_xor(300, 2)
+    with pytest.raises(ValueError, match="gss_eps"):
+        BudgetedSVC(merge_method="gss", gss_eps=1e-20, budget=10, epochs=1).fit(X, y)
+    h, wd = merge_solution(0.3, 0.5, method="gss", eps=1e-12)  # the smallest accepted tolerance returns
+    assert 0.0 <= h <= 1.0 and wd >= 0.0

@@ -26,6 +26,7 @@ using budget::EpochStats;
 py::tuple py_merge_solution(double m, double kappa, const std::string& method, double eps, int grid) {
   const auto kind = merge::method_from_name(method);
   require(grid >= 2 && grid % 2 == 0 && grid <= 100000, "grid must be an even number in [2, 100000]");
+  require(eps >= merge::kMinGssEps && eps < 1.0, "eps must lie in [1e-12, 1)");
   merge::Solution s;
   {
     py::gil_scoped_release release;  // pure C++ (may build a lookup table once)

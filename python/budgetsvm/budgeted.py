@@ -29,6 +29,9 @@ KERNELS = ("rbf", "linear", "poly", "sigmoid")
 MAINTENANCE = ("merge", "remove", "project")
 MERGE_METHODS = ("gss", "lookup-h", "lookup-wd")
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
+# The golden section search's smallest tolerance (below it the interval on
+# [0, 1] cannot shrink in float64; merge.hpp's kMinGssEps).
+MIN_GSS_EPS = 1e-12
 
 # Per-epoch statistics reported by the core (and kept in ``history_``).
 EPOCH_KEYS = (
@@ -140,7 +143,7 @@ def merge_solution(
         a precomputed table of ``h*``; ``lookup-wd``: interpolation of a table of
         ``WD`` (and of ``h*`` for the returned ``h``).
     eps : float, default=0.01
-        Precision of the golden section search (``gss`` only).
+        Precision of the golden section search (``gss`` only), in [1e-12, 1).
     grid : int, default=400
         Table resolution per axis (lookup methods only; even, so that
         ``m = 1/2`` is a grid node).
@@ -165,7 +168,7 @@ def merge_solution(
     m = check_number("m", m, low=0.0, high=1.0)
     kappa = check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
     method = check_choice("method", method, MERGE_METHODS)
-    eps = check_number("eps", eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False)
+    eps = check_number("eps", eps, low=MIN_GSS_EPS, high=1.0, high_inclusive=False)
     grid = _check_lookup_grid(grid, "grid")
     h, wd = _core.merge_solution(m, kappa, method=method, eps=eps, grid=grid)
     return float(h), float(wd)
@@ -269,7 +272,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         Radius of the ball the perceptron's model is projected onto
         (``None``: no projection).
     gss_eps : float, default=0.01
-        Precision of the golden section search (``merge_method="gss"``).
+        Precision of the golden section search (``merge_method="gss"``), in
+        [1e-12, 1).
     lookup_grid : int, default=400
         Resolution per axis of the merge tables (lookup methods; even).
     random_state : int, RandomState instance or None, default=None
@@ -425,7 +429,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             "coef0": check_number("coef0", self.coef0),
             "maintenance": maintenance,
             "merge_method": check_choice("merge_method", self.merge_method, MERGE_METHODS),
-            "gss_eps": check_number("gss_eps", self.gss_eps, low=0.0, low_inclusive=False, high=1.0, high_inclusive=False),
+            "gss_eps": check_number("gss_eps", self.gss_eps, low=MIN_GSS_EPS, high=1.0, high_inclusive=False),
             "lookup_grid": _check_lookup_grid(self.lookup_grid),
             "epochs": check_number("epochs", self.epochs, integer=True, low=1),
             "learning_rate": check_choice("learning_rate", self.learning_rate, LEARNING_RATES),

@@ -83,13 +83,20 @@ inline double safe_log(double kappa) {
 
 constexpr double kGoldenRatio = 0.6180339887498949;  // (sqrt(5) - 1) / 2
 
-/// Golden section maximisation of f on [lo, hi] until hi - lo <= tol;
-/// returns the better of the two final interior points and its value.
+/// The smallest tolerance of the golden section search: on [0, 1] the
+/// interval stops shrinking near float64's resolution, and a smaller
+/// tolerance would never be reached.
+constexpr double kMinGssEps = 1e-12;
+
+/// Golden section maximisation of f on [lo, hi] until hi - lo <= tol (at
+/// most 200 rounds: 0.618^200 < 1e-41, so the bound only guards against a
+/// tolerance the arithmetic cannot reach); returns the better of the two
+/// final interior points and its value.
 template <class F>
 std::pair<double, double> golden_section_max(F&& f, double lo, double hi, double tol) {
   double c = hi - kGoldenRatio * (hi - lo), d = lo + kGoldenRatio * (hi - lo);
   double fc = f(c), fd = f(d);
-  while (hi - lo > tol) {
+  for (int round = 0; round < 200 && hi - lo > tol; ++round) {
     if (fc >= fd) {
       hi = d;
       d = c;

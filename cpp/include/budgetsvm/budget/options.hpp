@@ -91,7 +91,8 @@ struct Params {
     require(kernel.type == KernelType::linear || kernel.gamma > 0.0, "gamma must be positive");
     require(maintenance != Maintenance::merge || kernel.type == KernelType::rbf,
             "maintenance='merge' needs the Gaussian ('rbf') kernel; use 'remove' or 'project'");
-    require(gss_eps > 0.0 && gss_eps < 1.0, "gss_eps must lie in (0, 1)");
+    require(gss_eps >= merge::kMinGssEps && gss_eps < 1.0,
+            "gss_eps must lie in [1e-12, 1): a smaller tolerance is below what float64 resolves on [0, 1]");
     require(lookup_grid >= 2 && lookup_grid % 2 == 0 && lookup_grid <= 100000,
             "lookup_grid must be an even number in [2, 100000]");
     require(epochs >= 1, "epochs must be at least 1");
