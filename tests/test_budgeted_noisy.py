@@ -163,3 +163,19 @@ def test_unreachable_gss_tolerance_is_rejected_not_a_hang():
         BudgetedSVC(merge_method="gss", gss_eps=1e-20, budget=10, epochs=1).fit(X, y)
     h, wd = merge_solution(0.3, 0.5, method="gss", eps=1e-12)  # the smallest accepted tolerance returns
     assert 0.0 <= h <= 1.0 and wd >= 0.0
+
+
+def test_threads_are_capped_at_the_cores():
+    # issue 15, item 6: SVC(n_jobs=1000) started 1000 threads on 2 cores
+    import joblib
+
+    from budgetsvm._params import effective_n_jobs
+
+    cores = joblib.cpu_count()
+    assert effective_n_jobs(1000) == cores
+    assert effective_n_jobs(-1) == cores
+    assert effective_n_jobs(None) == 1
+    X, y = noisy_xor(400, 3)
+    a = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1000).fit(X, y)
+    b = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))

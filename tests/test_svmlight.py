@@ -115,3 +115,23 @@ def test_result_is_accepted_by_scikit_learn_svc():
 
     X, y = load_svmlight(dataset_path("dna.scale.bz2"))
     SVC(kernel="linear").fit(X[:300], y[:300])
+
+
+def test_zero_based_auto_and_empty_file(tmp_path):
+    # issue 15, item 7: "auto" was taken as truthy (a 1-based file got an empty column 0)
+    one = tmp_path / "one.svm"
+    one.write_text("+1 1:0.5 3:2\n-1 2:1\n")
+    zero = tmp_path / "zero.svm"
+    zero.write_text("+1 0:0.5 2:2\n-1 1:1\n")
+    X1, _ = load_svmlight(one, zero_based="auto")
+    X0, _ = load_svmlight(zero, zero_based="auto")
+    expected = np.array([[0.5, 0.0, 2.0], [0.0, 1.0, 0.0]])
+    np.testing.assert_array_equal(X1.toarray(), expected)
+    np.testing.assert_array_equal(X0.toarray(), expected)
+    np.testing.assert_array_equal(load_svmlight(one, zero_based=False)[0].toarray(), expected)
+    with pytest.raises(ValueError, match="zero_based"):
+        load_svmlight(one, zero_based="yes")
+    empty = tmp_path / "empty.svm"
+    empty.write_text("")
+    X, y = load_svmlight(empty)
+    assert X.shape == (0, 1) and y.shape == (0,)

