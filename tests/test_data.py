@@ -181,3 +181,13 @@ def test_supported_input_is_never_copied(kind):
     # X (>= 128 MB) is not.
     assert size > 100_000_000
     assert grown < 0.1 * size, f"peak RSS grew by {grown} bytes for an input of {size} bytes"
+
+
+def test_gamma_scale_for_offset_features():
+    # issue 15, item 4: a one-pass variance returned gamma 1.0 instead of 0.201 for features offset by 1e8
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((1000, 5)) + 1e8
+    expected = 1.0 / (X.shape[1] * X.var())
+    assert resolve_gamma("scale", X) == pytest.approx(expected, rel=1e-6)
+    Xs = sp.csr_matrix(rng.standard_normal((200, 4)) * (rng.random((200, 4)) < 0.3) + 0.0)
+    assert resolve_gamma("scale", Xs) == pytest.approx(1.0 / (4 * Xs.toarray().var()), rel=1e-12)

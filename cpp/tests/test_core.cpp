@@ -141,7 +141,18 @@ TEST_CASE("data views: entry moments count implicit zeros") {
     CHECK_CLOSE(m.sum, sum, 1e-12);
     CHECK_CLOSE(m.sum_of_squares, squares, 1e-12);
     CHECK_CLOSE(m.count, static_cast<double>(L.n * L.d), 0.0);
+    const double mean = sum / static_cast<double>(L.n * L.d);
+    double centred = 0.0;
+    for (double v : L.dense_rm) centred += (v - mean) * (v - mean);
+    CHECK_CLOSE(m.centred_sum_of_squares, centred, 1e-12);
   }
+}
+
+TEST_CASE("data views: the variance of features offset by 1e8 does not cancel") {
+  // x = 1e8 + {0, 1, 2, 3}: variance 1.25 (E[x^2] - E[x]^2 gives 0 or garbage)
+  const std::vector<double> x = {1e8, 1e8 + 1, 1e8 + 2, 1e8 + 3};
+  const auto m = entry_moments(DenseView<double, Eigen::RowMajor>(x.data(), 4, 1));
+  CHECK_CLOSE(m.variance(), 1.25, 1e-9);
 }
 
 TEST_CASE("kernels: blocked kernel_matrix equals pointwise k(x, z) for every kernel and layout") {

@@ -46,7 +46,7 @@ py::tuple py_entry_moments(py::object X) {
     py::gil_scoped_release release;
     return entry_moments(view);
   });
-  return py::make_tuple(m.sum, m.sum_of_squares, m.count);
+  return py::make_tuple(m.sum, m.sum_of_squares, m.count, m.centred_sum_of_squares);
 }
 
 py::array_t<double> py_decision_function(py::object X, py::object SV, const Eigen::Ref<const MatrixXd>& coef,
@@ -138,7 +138,8 @@ void register_data(py::module_& m) {
         py::arg("kernel"), py::arg("gamma"), py::arg("degree"), py::arg("coef0"), py::arg("n_jobs") = 1,
         "K(X, SV) @ coef, computed in blocks with the GIL released");
   m.def("entry_moments", &py_entry_moments, py::arg("X"),
-        "(sum, sum of squares, count) over all entries of X, implicit zeros included");
+        "(sum, sum of squares, count, sum of squared deviations from the mean) over all entries of X, implicit "
+        "zeros included; the last by a second pass");
   m.def("all_finite", &py_all_finite, py::arg("X"));
   m.def(
       "check_csr",

@@ -114,14 +114,16 @@ def resolve_gamma(gamma: Any, X: Any) -> float:
     ``1 / (n_features * X.var())`` or ``"auto"`` = ``1 / n_features``.
 
     ``X.var()`` is computed in C++ over the supported view (no temporary copy
-    of ``X``); it counts implicit zeros of a sparse ``X``.
+    of ``X``), in two passes (mean, then squared deviations); it counts
+    implicit zeros of a sparse ``X``.
     """
     n_features = X.shape[1]
     if isinstance(gamma, str):
         if gamma == "scale":
-            total, squares, count = _core.entry_moments(core_view(X))
-            mean = total / count
-            variance = squares / count - mean * mean
+            # the variance from squared deviations (a second pass), not from
+            # E[x^2] - E[x]^2, which cancels for offset features
+            _, _, count, centred = _core.entry_moments(core_view(X))
+            variance = centred / count
             return 1.0 / (n_features * variance) if variance > 0 else 1.0
         if gamma == "auto":
             return 1.0 / n_features

@@ -158,11 +158,10 @@ struct EntryMoments {
   double sum = 0.0;
   double sum_of_squares = 0.0;
   double count = 0.0;
-  double variance() const {
-    if (count == 0.0) return 0.0;
-    const double mean = sum / count;
-    return sum_of_squares / count - mean * mean;
-  }
+  /// sum (x - mean)^2 by a second pass: sum_of_squares / count - mean^2
+  /// cancels catastrophically for features offset far from 0 (1e8 + x).
+  double centred_sum_of_squares = 0.0;
+  double variance() const { return count == 0.0 ? 0.0 : centred_sum_of_squares / count; }
 };
 
 template <class View>
@@ -170,14 +169,22 @@ EntryMoments entry_moments(const View& X) {
   EntryMoments m;
   m.count = static_cast<double>(X.rows()) * static_cast<double>(X.cols());
   if constexpr (View::is_sparse) {
+    double stored = 0.0;
     for (Index i = 0; i < X.rows(); ++i)
-      X.for_each(i, [&](Index, double v) { m.sum += v; m.sum_of_squares += v * v; });
+      X.for_each(i, [&](Index, double v) {
+        m.sum += v;
+        m.sum_of_squares += v * v;
+        stored += 1.0;
+      });
+    const double mean = m.count > 0 ? m.sum / m.count : 0.0;
+    for (Index i = 0; i < X.rows(); ++i)
+      X.for_each(i, [&](Index, double v) { m.centred_sum_of_squares += (v - mean) * (v - mean); });
+    m.centred_sum_of_squares += (m.count - stored) * mean * mean;  // the implicit zeros
   } else {
-    // Two passes (mean, then centred squares) for accuracy on dense data.
     m.sum = X.matrix().template cast<double>().sum();
     const double mean = m.count > 0 ? m.sum / m.count : 0.0;
-    m.sum_of_squares =
-        (X.matrix().template cast<double>().array() - mean).square().sum() + m.count * mean * mean;
+    m.centred_sum_of_squares = (X.matrix().template cast<double>().array() - mean).square().sum();
+    m.sum_of_squares = X.matrix().template cast<double>().array().square().sum();
   }
   return m;
 }
