@@ -22,9 +22,8 @@
 // Sample weights w_i scale a point's loss (its step: eta_t w_i), so that
 // C_i = C w_i as in the dual. The intercept (fit_intercept, off by default)
 // is a constant feature of value 1: b shrinks with the model and takes every
-// update's coefficient. Measured, it costs accuracy at large C (its step
-// sum is a random walk over all points; xor20 10% noise, 1M rows, C = 1:
-// 74.3% against 77.3% without), so it stays off; docs/budgeted.md.
+// update's coefficient; its step sum is a random walk over all points, which
+// costs accuracy at large C, so it is off by default (docs/budgeted.md).
 //
 // Where we differ from the paper: merging uses the correct m (the papers'
 // pseudo-code puts h on the wrong point), multi-class merging maximises
