@@ -25,9 +25,9 @@
 // its own random stream (results do not depend on n_jobs); classes run in
 // parallel threads, epoch by epoch, so that the callback sees every epoch.
 //
-// Where we differ from the paper, and why (issue 10: on 1M noisy rows at
-// C = 1 the earlier version scored 55%, BSGD 77%; measurements in
-// bench/results/noisy.md and single_pass.md).
+// Where we differ from the paper, and why. Each departure answers a failure
+// at scale or on noisy data; docs/budgeted.md gives the measurements, and
+// bench/results/noisy.md, single_pass.md and dual_after_merge.md the runs.
 //
 // The first pass. Plain coordinate steps from alpha = 0 are, in a single
 // pass, a passive-aggressive online learner: nothing is ever shrunk, so on
@@ -41,54 +41,37 @@
 // exact dual step for that problem. A point visited at t with step delta
 // ends the epoch with alpha_i = delta t / n <= C_i, so later epochs continue
 // plain BSCA from a feasible alpha. (Against BSGD this is Pegasos with the
-// step length optimised per point instead of the full eta_t.) xor20 with 10%
-// noise, 1M rows, one pass, seed 1: C = 0.01 75.4% -> 77.3% (BSGD 77.3%);
-// on the benchmark sets the results after 3 epochs move within the seeds'
-// spread.
+// step length optimised per point instead of the full eta_t.)
 //
 // Averaging. The output is the average of the iterates over a window: the
 // last epoch, or the second half of a single pass (SDCA's averaged output:
 // for the hinge loss the duality-gap bound holds for an average of
 // iterates, not for the last one; with a bias-free model at large C the
-// last iterate's offset jitters by +-1 from step to step, see
-// bench/results/budget_core_profile.md). The average is a second budget
-// model that takes each step with its weight; over the last epoch
-// (T - t + 1) / T, over the growing pass (t / W) sum_{u=t..T} 1/u (the
-// shrinking makes w_u = sum_{s<=u} (s/u) Delta_s). The window is capped at
-// the last 100 B steps: the averaged model never sees the data, so its own
-// merges are not corrected by later steps and their errors add up with the
-// window's length. Averaging the whole epoch of 1M rows (the earlier rule)
-// gave 56% at C = 1 where the last iterate gave 77%; with the cap, 77.5%
-// (seed 1; BSGD 77.3%).
-// Sets of <= 50k rows at B = 500 are unaffected by the cap. After the last
-// of several epochs the average is kept only if its primal objective,
-// estimated on an even sample of <= 10,000 rows, is not above the last
-// iterate's (one pass over the sample per model). At large C the merges of
-// the averaged model can still outweigh what it gains: xor20 10% noise, 30k
-// rows, C = 32, B = 2000, 10 epochs, objective 1.31e6 averaged against
-// 5.4e5 last iterate, 53.0% against 68.3% test accuracy.
+// last iterate's offset jitters from step to step). The average is a
+// second budget model that takes each step with its weight; over the last
+// epoch (T - t + 1) / T, over the growing pass (t / W) sum_{u=t..T} 1/u
+// (the shrinking makes w_u = sum_{s<=u} (s/u) Delta_s). The window is
+// capped at the last 100 B steps: the averaged model never sees the data,
+// so its own merges are not corrected by later steps and their errors add
+// up with the window's length. After the last of several epochs the average
+// is kept only if its primal objective, estimated on an even sample of
+// <= 10,000 rows, is not above the last iterate's: at large C the averaged
+// model's merges can still outweigh what averaging gains.
 //
 // Dual variables after a merge: kept (the paper's rule). When maintenance
 // merges or removes x_i's copy, alpha_i keeps counting x_i's weight against
 // its box, though the merged vector carries it elsewhere and with less mass.
-// The earlier version restarted alpha_i at 0 instead (alpha consistent with
-// the model); on noisy data that lets each mislabelled point add C again in
-// every epoch, into a merged remainder that no dual variable can take back,
-// so the effective C grew with the epochs: xor20 10% noise, 30k rows, C = 8,
-// medians of 3 seeds: 10 epochs 68.3% restarted against 72.8% kept (3
-// epochs: 71.9% / 70.4%); 1:9 imbalanced, C = 1 (measured before the
-// growing first pass): 81.3% / 84.0%. On the
-// benchmark sets (ijcnn1, a9a, w8a, cod-rna) both rules agree within 0.1
-// points, but kept alpha makes negative steps that add opposite-sign copies
-// (a9a, 3 epochs: 33% more insertions and merges; 1.2-1.6x the time). The
-// restart remains available as an instrument (Params::after_merge).
+// Restarting alpha_i at 0 instead (alpha consistent with the model; our
+// earlier rule, kept as the instrument Params::after_merge) lets each
+// mislabelled point add C again in every epoch, into a merged remainder
+// that no dual variable can take back, so the effective C grows with the
+// epochs. The price of keeping: negative steps add opposite-sign copies,
+// hence more insertions and merges per epoch.
 //
 // The intercept (fit_intercept, off by default): in the constant-feature
 // form single coordinate steps keep every constraint (an unregularised b
 // would add sum_i alpha_i y_i = 0). b is a scalar kept exactly, outside the
-// budget. Measured: +1.3 to +8 points on xor20 1:9 imbalanced at C = 10
-// after 3-10 epochs, -0.1..-0.2 on w8a and ijcnn1, a larger seed spread in a
-// single pass (b takes every early step's full weight): off by default.
+// budget; in a single pass it takes every early step's full weight.
 #pragma once
 
 #include <algorithm>
@@ -263,22 +246,10 @@ class BscaMachine {
   /// outweigh what averaging gains). Returns true when the average is kept.
   bool settle_average() {
     if (!avg_) return false;
-    const Index n = X_.rows();
-    const Index m = std::min<Index>(n, 10000);
-    const double stride = static_cast<double>(n) / static_cast<double>(m);
+    const Index m = std::min<Index>(X_.rows(), 10000);
     auto objective = [&](BudgetModel& M, double b) {
-      std::vector<double> k(static_cast<std::size_t>(M.capacity()));
-      SampleRow r;
-      double loss = 0.0;
-      for (Index q = 0; q < m; ++q) {
-        const Index i = static_cast<Index>(static_cast<double>(q) * stride);
-        const double C = weight_ ? params_.C * weight_[i] : params_.C;
-        if (!(C > 0.0)) continue;
-        X_.load(i, r);
-        M.kernel_row(r, k.data());
-        loss += C * std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k.data()) + b));
-      }
-      return 0.5 * (M.squared_norm() + (params_.fit_intercept ? b * b : 0.0)) + loss * stride;
+      const auto [sq, loss] = norm_and_loss(M, b, m);
+      return 0.5 * sq + loss;
     };
     if (objective(*avg_, avg_bias_) <= objective(model_, bias_)) return true;
     avg_.reset();
@@ -301,24 +272,30 @@ class BscaMachine {
 
   /// Instruments: 1/2 ||w||^2 (the intercept's constant feature included)
   /// and the summed hinge loss of the model to export, by one pass.
-  std::pair<double, double> primal() {
-    BudgetModel& M = final_model();
-    const double b = final_bias();
-    const double sq = M.squared_norm() + (params_.fit_intercept ? b * b : 0.0);
-    double loss = 0.0;
+  std::pair<double, double> primal() { return norm_and_loss(final_model(), final_bias(), X_.rows()); }
+
+
+ private:
+  /// ||w||^2 (+ b^2 with the intercept) of model M with offset b, and
+  /// sum_i C_i max(0, 1 - y_i f(x_i)) over m evenly spaced rows, scaled by
+  /// n / m (m = n: every row, exact).
+  std::pair<double, double> norm_and_loss(BudgetModel& M, double b, Index m) {
+    const Index n = X_.rows();
+    const double stride = static_cast<double>(n) / static_cast<double>(m);
     std::vector<double> k(static_cast<std::size_t>(M.capacity()));
     SampleRow r;
-    for (Index i = 0; i < X_.rows(); ++i) {
+    double loss = 0.0;
+    for (Index q = 0; q < m; ++q) {
+      const Index i = static_cast<Index>(static_cast<double>(q) * stride);
       const double C = weight_ ? params_.C * weight_[i] : params_.C;
       if (!(C > 0.0)) continue;
       X_.load(i, r);
       M.kernel_row(r, k.data());
       loss += C * std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k.data()) + b));
     }
-    return {sq, loss};
+    return {M.squared_norm() + (params_.fit_intercept ? b * b : 0.0), loss * stride};
   }
 
- private:
   /// Starts the average of the iterates (see "Averaging" above): a second
   /// budget model, a copy of the current one, with its own maintenance.
   void begin_average(double weight) {
