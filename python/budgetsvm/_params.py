@@ -58,3 +58,25 @@ def effective_n_jobs(n_jobs: Optional[int]) -> int:
     if n_jobs < 0:
         return max(1, cores + 1 + n_jobs)
     return min(n_jobs, cores)
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int, allow_negative: bool = True) -> np.ndarray:
+    """``sample_weight`` as a float64 array of shape (n_samples,) with finite
+    entries, at least one of them positive; negative entries only where
+    ``allow_negative`` (scikit-learn's SVC drops them like zeros)."""
+    sw = np.asarray(sample_weight, dtype=np.float64)
+    if sw.ndim != 1 or sw.shape[0] != n_samples:
+        raise ValueError(f"sample_weight must have shape ({n_samples},); got {sw.shape}.")
+    if not np.all(np.isfinite(sw)):
+        raise ValueError("sample_weight contains NaN or infinity.")
+    if not allow_negative and np.any(sw < 0):
+        raise ValueError("sample_weight must be >= 0.")
+    if not np.any(sw > 0):
+        raise ValueError("Invalid input - all samples have zero or negative weights.")
+    return sw
+
+
+def check_class_weight_spec(class_weight: Any) -> None:
+    """scikit-learn's ``class_weight``: None, a dict or "balanced"."""
+    if class_weight is not None and not (isinstance(class_weight, dict) or class_weight == "balanced"):
+        raise ValueError(f"class_weight must be None, a dict or 'balanced'; got {class_weight!r}.")

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_choice, check_number, effective_n_jobs
+from ._params import check_choice, check_class_weight_spec, check_number, check_sample_weight, effective_n_jobs
 
 SOLVERS = ("bsca", "bsgd")
 KERNELS = ("rbf", "linear", "poly", "sigmoid")
@@ -82,8 +82,7 @@ def _check_bool(name: str, value: Any) -> bool:
 
 def _check_class_weight(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
     """scikit-learn's class weights (None, a dict or "balanced") as one factor per class."""
-    if class_weight is not None and not (isinstance(class_weight, dict) or class_weight == "balanced"):
-        raise ValueError(f"class_weight must be None, a dict or 'balanced'; got {class_weight!r}.")
+    check_class_weight_spec(class_weight)
     weights = compute_class_weight(class_weight, classes=classes, y=y)
     if not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise ValueError(f"class_weight must be finite and >= 0; got {weights}.")
@@ -96,16 +95,7 @@ def _sample_factors(sample_weight: Any, class_weight: np.ndarray, y_index: np.nd
         return None
     factors = class_weight[y_index].astype(np.float64)
     if sample_weight is not None:
-        sw = np.asarray(sample_weight, dtype=np.float64)
-        if sw.ndim != 1 or sw.shape[0] != n:
-            raise ValueError(f"sample_weight must have shape ({n},); got {sw.shape}.")
-        if not np.all(np.isfinite(sw)):
-            raise ValueError("sample_weight contains NaN or infinity.")
-        if np.any(sw < 0):
-            raise ValueError("sample_weight must be >= 0.")
-        if not np.any(sw > 0):
-            raise ValueError("Invalid input - all samples have zero or negative weights.")
-        factors *= sw
+        factors *= check_sample_weight(sample_weight, n, allow_negative=False)
     kept = np.unique(y_index[factors > 0])
     if kept.size < 2:
         raise ValueError(
@@ -240,9 +230,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         Learn the offset ``b`` (``intercept_``), as the weight of a constant
         feature of value 1 that is regularised with the rest (LIBLINEAR's
         ``bias=1``); it is kept exactly, outside the budget. ``False``: ``b = 0``
-        (the default for both solvers: measured, the offset helps BSCA on
-        imbalanced noisy data at large ``C`` and costs accuracy elsewhere,
-        most of all BSGD's; see ``bench/results/noisy.md``).
+        (the default for both solvers: the offset helps BSCA on imbalanced
+        noisy data at large ``C`` and costs accuracy elsewhere, most of all
+        BSGD's; ``docs/budgeted.md``).
     class_weight : dict, "balanced" or None, default=None
         Multiplies ``C`` per class, as in scikit-learn's ``SVC``.
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"

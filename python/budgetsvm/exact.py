@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import effective_n_jobs
+from ._params import check_class_weight_spec, check_sample_weight, effective_n_jobs
 from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
@@ -288,10 +288,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         for name in ("shrinking", "probability", "break_ties"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool; got {getattr(self, name)!r}.")
-        if self.class_weight is not None and not (
-            isinstance(self.class_weight, dict) or self.class_weight == "balanced"
-        ):
-            raise ValueError(f"class_weight must be None, a dict or 'balanced'; got {self.class_weight!r}.")
+        check_class_weight_spec(self.class_weight)
         max_iter = _check_int("max_iter", self.max_iter, -1)
         if max_iter == 0:
             raise ValueError("max_iter must be -1 (no limit) or >= 1; got 0.")
@@ -396,16 +393,8 @@ class SVC(ClassifierMixin, BaseEstimator):
     def _check_sample_weight(sample_weight, y_index, n_classes, n_samples):
         """(weights, keep): the validated weights, and the mask of samples
         with a positive weight (None when all are kept)."""
-        sw = np.asarray(sample_weight, dtype=np.float64)
-        if sw.ndim != 1 or sw.shape[0] != n_samples:
-            raise ValueError(
-                f"sample_weight must have shape ({n_samples},); got {sw.shape}."
-            )
-        if not np.all(np.isfinite(sw)):
-            raise ValueError("sample_weight contains NaN or infinity.")
+        sw = check_sample_weight(sample_weight, n_samples)
         keep = sw > 0
-        if not np.any(keep):
-            raise ValueError("Invalid input - all samples have zero or negative weights.")
         remaining = np.unique(y_index[keep])
         if remaining.size < 2:
             raise ValueError(
