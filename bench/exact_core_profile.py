@@ -102,12 +102,10 @@ def main() -> None:
         Xs = Xs.copy()
         Xs.indices = Xs.indices.astype(np.int32)
         Xs.indptr = Xs.indptr.astype(np.int32)
-    defaults = _core.exact_defaults()
+    # every other option at the registry's default (_core.options("exact"))
+    base = dict(C=C, kernel="rbf", gamma=gamma, tol=args.tol, cache_size=args.cache, n_jobs=args.n_jobs)
     if args.min_alpha_check is not None:
-        defaults["min_alpha_check"] = args.min_alpha_check
-    base = dict(C=C, weight_pos=1.0, weight_neg=1.0, kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
-                tol=args.tol, cache_size=args.cache, max_iter=-1, shrinking=True, n_jobs=args.n_jobs,
-                seed=0, **defaults)
+        base["min_alpha_check"] = args.min_alpha_check
     runs = []
     if not args.no_sklearn:
         runs.append(("sklearn SVC", None))

@@ -143,7 +143,7 @@ def test_same_seed_same_model(ijcnn1, solver):
     a, b = fit(X, y, solver=solver), fit(X, y, solver=solver)
     np.testing.assert_array_equal(a["support_vectors"], b["support_vectors"])
     np.testing.assert_array_equal(a["dual_coef"], b["dual_coef"])
-    c = fit(X, y, solver=solver, seed=2**64 - 1)
+    c = fit(X, y, solver=solver, seed=2**63 - 1)
     assert not np.array_equal(a["dual_coef"], c["dual_coef"])
 
 
@@ -263,8 +263,18 @@ def test_bad_labels(blobs):
         fit(X, np.zeros_like(yb), n_classes=1)
     with pytest.raises(TypeError):
         fit(X, yb.astype(np.int64))
-    with pytest.raises(ValueError):
-        _core.fit_budgeted(_data.core_view(X), yb, 2, {"solver": "bsca"}, None)  # missing keys
+    with pytest.raises(ValueError, match="unknown parameter 'budgt'"):
+        _core.fit_budgeted(_data.core_view(X), yb, 2, {"budgt": 10}, None)  # a misspelled key
+
+
+def test_missing_keys_take_the_registry_defaults(blobs):
+    X, y = blobs
+    yb = (y > 1).astype(np.int32)
+    defaults = {o["name"]: o["default"] for o in _core.options("budgeted")}
+    a = _core.fit_budgeted(_data.core_view(X), yb, 2, {"budget": 20, "epochs": 1}, None)
+    b = _core.fit_budgeted(_data.core_view(X), yb, 2, dict(defaults, budget=20, epochs=1), None)
+    np.testing.assert_array_equal(a["dual_coef"], b["dual_coef"])
+    np.testing.assert_array_equal(a["support_vectors"], b["support_vectors"])
     with pytest.raises(ValueError, match="unknown parameter 'bugdet'"):
         _core.fit_budgeted(_data.core_view(X), yb, 2, params(bugdet=10), None)  # a misspelled key
     with pytest.raises(ValueError, match="sample_weight"):

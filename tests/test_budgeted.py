@@ -93,7 +93,7 @@ def test_sklearn_compatible(estimator, check):
         ({"radius": -1.0}, ValueError, "radius must be > 0"),
         ({"gss_eps": 0.0}, ValueError, "gss_eps must be >= 1e-12"),
         ({"lookup_grid": 1}, ValueError, "lookup_grid must be >= 2"),
-        ({"lookup_grid": 401}, ValueError, "lookup_grid must be an even integer"),
+        ({"lookup_grid": 401}, ValueError, "lookup_grid must be even"),
         ({"n_jobs": 0}, ValueError, "n_jobs must be a positive integer"),
         ({"callback": 3}, TypeError, "callback must be callable"),
     ],

@@ -51,8 +51,8 @@ def expected_folded(X, y, weight):
 def fit_core(X, y, C, weight, loss, merge, tol=1e-4, bias=1.0):
     labels = y.astype(np.int32)
     Xc = _data.as_supported(X)
-    W, A, stats = _core.linear_fit(_data.core_view(Xc), labels, 2, C, np.ones(2), weight, loss, "shrinking",
-                                   tol, 0, bias, 0, 1, merge_duplicates=merge)
+    params = dict(C=C, loss=loss, selection="shrinking", tol=tol, bias_scale=bias, merge_duplicates=merge)
+    W, A, stats = _core.linear_fit(_data.core_view(Xc), labels, 2, np.ones(2), weight, params)
     return W[0], A[0], stats[0]
 
 
@@ -115,7 +115,7 @@ def test_off_by_default():
     X, y = with_repeats()
     assert LinearSVC().fit(X, y).fit_stats_[0]["merged_rows"] == 0
     assert LinearSVC(merge_duplicates=True).fit(X, y).fit_stats_[0]["merged_rows"] > 0
-    with pytest.raises(ValueError, match="merge_duplicates"):
+    with pytest.raises(TypeError, match="merge_duplicates"):
         LinearSVC(merge_duplicates="yes").fit(X, y)
 
 

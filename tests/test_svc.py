@@ -165,17 +165,6 @@ def test_iris_default_parameters_same_predictions():
     np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), atol=0.02)
 
 
-def test_estimator_defaults_are_the_cores():
-    # One source of truth for the pWSS defaults: the estimator's constructor
-    # defaults equal what the C++ core uses when given nothing else.
-    from budgetsvm import _core
-
-    params = SVC().get_params()
-    for name, value in _core.exact_defaults().items():
-        assert params[name] == value, name
-    assert params["pairs"] == 32
-
-
 def test_break_ties_predicts_argmax_of_ovr():
     X, y = load_iris(return_X_y=True)
     clf = SVC(break_ties=True, C=0.1).fit(X, y)

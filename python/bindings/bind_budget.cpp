@@ -15,6 +15,7 @@
 #include "budgetsvm/budget/merge.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "data.hpp"
+#include "options.hpp"
 #include "register.hpp"
 
 namespace budgetsvm::python {
@@ -25,8 +26,6 @@ using budget::EpochStats;
 
 py::tuple py_merge_solution(double m, double kappa, const std::string& method, double eps, int grid) {
   const auto kind = merge::method_from_name(method);
-  require(grid >= 2 && grid % 2 == 0 && grid <= 100000, "grid must be an even number in [2, 100000]");
-  require(eps >= merge::kMinGssEps && eps < 1.0, "eps must lie in [1e-12, 1)");
   merge::Solution s;
   {
     py::gil_scoped_release release;  // pure C++ (may build a lookup table once)
@@ -35,66 +34,8 @@ py::tuple py_merge_solution(double m, double kappa, const std::string& method, d
   return py::make_tuple(s.h, s.wd);
 }
 
-template <class T>
-T get(const py::dict& params, const char* key) {
-  if (!params.contains(key)) throw std::invalid_argument(std::string("params lacks the key '") + key + "'");
-  try {
-    return params[key].cast<T>();
-  } catch (const py::cast_error&) {
-    throw std::invalid_argument(std::string("params['") + key + "'] has the wrong type");
-  }
-}
-
-/// Every key the dict may hold: a misspelled key is an error, not a default.
-const char* const kParamKeys[] = {"solver", "budget", "C", "kernel", "gamma", "degree", "coef0", "maintenance",
-                                  "merge_method", "gss_eps", "lookup_grid", "epochs", "learning_rate", "eta0",
-                                  "radius", "seed", "n_jobs", "fit_intercept", "averaging", "after_merge",
-                                  "first_pass", "average_window", "instruments"};
-
 budget::Params params_from_dict(const py::dict& d) {
-  for (const auto& item : d) {
-    const auto key = item.first.cast<std::string>();
-    if (std::find(std::begin(kParamKeys), std::end(kParamKeys), key) == std::end(kParamKeys))
-      throw std::invalid_argument("unknown parameter '" + key + "'");
-  }
-  budget::Params p;
-  p.solver = budget::solver_from_name(get<std::string>(d, "solver"));
-  p.budget = get<Index>(d, "budget");
-  p.C = get<double>(d, "C");
-  p.kernel.type = kernel_type_from_name(get<std::string>(d, "kernel"));
-  p.kernel.gamma = get<double>(d, "gamma");
-  p.kernel.degree = get<int>(d, "degree");
-  p.kernel.coef0 = get<double>(d, "coef0");
-  p.maintenance = budget::maintenance_from_name(get<std::string>(d, "maintenance"));
-  p.merge_method = merge::method_from_name(get<std::string>(d, "merge_method"));
-  p.gss_eps = get<double>(d, "gss_eps");
-  p.lookup_grid = d.contains("lookup_grid") ? get<int>(d, "lookup_grid") : 400;
-  p.epochs = get<int>(d, "epochs");
-  p.learning_rate = budget::learning_rate_from_name(get<std::string>(d, "learning_rate"));
-  p.eta0 = get<double>(d, "eta0");
-  p.radius = get<double>(d, "radius");
-  p.seed = get<std::uint64_t>(d, "seed");
-  p.n_jobs = get<int>(d, "n_jobs");
-  p.fit_intercept = get<bool>(d, "fit_intercept");
-  // Instruments of the solvers' departures from the papers (benchmarks).
-  if (d.contains("averaging")) {
-    const auto v = get<std::string>(d, "averaging");
-    require(v == "tail" || v == "none", "averaging must be 'tail' or 'none'");
-    p.averaging = v == "tail" ? budget::Averaging::tail : budget::Averaging::none;
-  }
-  if (d.contains("after_merge")) {
-    const auto v = get<std::string>(d, "after_merge");
-    require(v == "keep" || v == "reset", "after_merge must be 'keep' or 'reset'");
-    p.after_merge = v == "keep" ? budget::AfterMerge::keep : budget::AfterMerge::reset;
-  }
-  if (d.contains("first_pass")) {
-    const auto v = get<std::string>(d, "first_pass");
-    require(v == "growing" || v == "plain", "first_pass must be 'growing' or 'plain'");
-    p.first_pass = v == "growing" ? budget::FirstPass::growing : budget::FirstPass::plain;
-  }
-  if (d.contains("average_window")) p.average_window = get<int>(d, "average_window");
-  if (d.contains("instruments")) p.instruments = get<bool>(d, "instruments");
-  require(p.kernel.type == KernelType::linear || p.kernel.gamma > 0.0, "gamma must be positive");
+  const budget::Params p = read_options(budget::params_options(), d, "budgeted");
   p.validate();
   return p;
 }
@@ -233,7 +174,7 @@ double py_margin_seconds(py::object X, py::object SV, double gamma, int repeats)
 
 void register_budget(py::module_& m) {
   m.def("merge_solution", &py_merge_solution, py::arg("m"), py::arg("kappa"),
-        py::arg("method") = "lookup-wd", py::arg("eps") = 0.01, py::arg("grid") = 400,
+        py::arg("method") = "lookup-wd", py::arg("eps") = 0.01, py::arg("grid") = merge::kDefaultGrid,
         "(h, wd) of the merge sub-problem for weight m and kernel value kappa");
   m.def("fit_budgeted", &py_fit_budgeted, py::arg("X"), py::arg("y"), py::arg("n_classes"),
         py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),

@@ -10,56 +10,34 @@
 
 #include "budgetsvm/exact/fit.hpp"
 #include "data.hpp"
+#include "options.hpp"
 #include "register.hpp"
 
 namespace budgetsvm::python {
 
 namespace {
 
-template <class T>
-T param(const py::dict& params, const char* key) {
-  if (!params.contains(key)) throw std::invalid_argument(std::string("params is missing '") + key + "'");
-  return params[key].cast<T>();
-}
-
-// Defaults of the tuning parameters, for the Python layer to fill params.
-py::dict exact_defaults() {
-  const exact::AlfpgmSettings a;
-  py::dict d;
-  d["pairs"] = a.pairs;
-  d["delta_alpha"] = a.delta_alpha;
-  d["min_alpha_opt"] = a.min_alpha_opt;
-  d["max_alpha_opt"] = a.max_alpha_opt;
-  d["min_alpha_check"] = static_cast<std::int64_t>(a.min_alpha_check);
-  return d;
-}
-
 py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py::array::forcecast> y,
-                      py::dict params, py::object rows) {
-  exact::ExactSettings s;
-  s.C = param<double>(params, "C");
-  s.weight_pos = param<double>(params, "weight_pos");
-  s.weight_neg = param<double>(params, "weight_neg");
-  s.tol = param<double>(params, "tol");
-  s.cache_mb = param<double>(params, "cache_size");
-  s.solver = exact::exact_solver_from_name(param<std::string>(params, "solver"));
-  s.alfpgm.pairs = param<int>(params, "pairs");
-  s.alfpgm.delta_alpha = param<double>(params, "delta_alpha");
-  s.alfpgm.min_alpha_opt = param<int>(params, "min_alpha_opt");
-  s.alfpgm.max_alpha_opt = param<int>(params, "max_alpha_opt");
-  s.alfpgm.min_alpha_check = param<Index>(params, "min_alpha_check");
-  s.max_iter = param<std::int64_t>(params, "max_iter");
-  s.shrinking = param<bool>(params, "shrinking");
-  const int n_jobs = param<int>(params, "n_jobs");
-  require(n_jobs >= 1, "n_jobs must be at least 1");
-  s.n_jobs = n_jobs;
-  (void)param<std::int64_t>(params, "seed");  // the solvers are deterministic
-  // Optional: per-sample multipliers of C (scikit-learn's sample_weight),
-  // one per used row, in the order of `rows`.
-  if (params.contains("sample_weight") && !params["sample_weight"].is_none())
-    s.sample_weight = params["sample_weight"].cast<std::vector<double>>();
+                      py::dict params, py::object rows, double weight_pos, double weight_neg,
+                      py::object sample_weight) {
+  // kernel="precomputed" is not a kernel function: X is the kernel matrix.
+  py::dict kernel_params = params;
+  bool precomputed = false;
+  if (params.contains("kernel") && py::isinstance<py::str>(params["kernel"]) &&
+      params["kernel"].cast<std::string>() == "precomputed") {
+    precomputed = true;
+    kernel_params = py::reinterpret_steal<py::dict>(PyDict_Copy(params.ptr()));  // a copy, not an alias
+    PyDict_DelItemString(kernel_params.ptr(), "kernel");
+  }
+  exact::Params p = read_options(exact::params_options(), kernel_params, "exact");
+  exact::ExactSettings& s = p.settings;
+  s.weight_pos = weight_pos;
+  s.weight_neg = weight_neg;
+  // Per-sample multipliers of C (scikit-learn's sample_weight), one per used
+  // row, in the order of `rows`.
+  if (!sample_weight.is_none()) s.sample_weight = sample_weight.cast<std::vector<double>>();
   s.validate();
-  const std::string kernel_name = param<std::string>(params, "kernel");
+  const int n_jobs = s.n_jobs;
 
   std::vector<Index> subset;
   if (!rows.is_none()) {
@@ -75,7 +53,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
 
   RunControl control = python_run_control();
   exact::ExactResult result;
-  if (kernel_name == "precomputed") {
+  if (precomputed) {
     auto K = X.cast<py::array>();
     if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
       throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
@@ -91,8 +69,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
       result = exact::fit_exact(source, labels, s, control);
     }
   } else {
-    Kernel kernel{kernel_type_from_name(kernel_name), param<double>(params, "gamma"),
-                  param<double>(params, "coef0"), param<int>(params, "degree")};
+    const Kernel kernel = p.kernel;
     kernel.validate();
     result = visit_data(X, [&](const auto& view) {
       for (Index r : subset) require(r >= 0 && r < view.rows(), "rows index out of range");
@@ -108,7 +85,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   out["intercept"] = result.intercept;
   out["objective"] = result.objective;
   out["iterations"] = result.iterations;
-  out["status"] = result.converged ? "converged" : "max_iter";
+  out["status"] = result.converged ? "converged" : "max_iter_reached";
   out["max_violation"] = result.max_violation;
   out["cache_hits"] = result.cache.hits;
   out["cache_misses"] = result.cache.misses;
@@ -126,14 +103,13 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
 
 void register_exact(py::module_& m) {
   m.def("fit_exact", &py_fit_exact, py::arg("X"), py::arg("y"), py::arg("params"),
-        py::arg("rows") = py::none(),
+        py::arg("rows") = py::none(), py::arg("weight_pos") = 1.0, py::arg("weight_neg") = 1.0,
+        py::arg("sample_weight") = py::none(),
         "Binary C-SVC dual by ALFPGM or SMO; see budgetsvm/exact/fit.hpp.\n\n"
         "Returns a dict: alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
-        "iterations, status ('converged'|'max_iter'), max_violation, cache_hits,\n"
+        "iterations, status ('converged'|'max_iter_reached'), max_violation, cache_hits,\n"
         "cache_misses, kernel_columns_computed (kernel values / n), seconds,\n"
         "inner_iterations, smo_fallbacks, readmissions.");
-  m.def("exact_defaults", &exact_defaults,
-        "Default pWSS settings: pairs, delta_alpha, min_alpha_opt, max_alpha_opt, min_alpha_check");
 }
 
 }  // namespace budgetsvm::python

@@ -2,12 +2,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <limits>
 #include <string>
 #include <vector>
 
-#include "budgetsvm/linear/train.hpp"
+#include "budgetsvm/linear/params.hpp"
 #include "data.hpp"
+#include "options.hpp"
 #include "register.hpp"
 
 namespace budgetsvm::python {
@@ -27,23 +27,11 @@ const char* status_name(linear::Status s) {
 }
 
 py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::array::forcecast> labels,
-                        int n_classes, double C,
-                        py::array_t<double, py::array::c_style | py::array::forcecast> class_weight,
+                        int n_classes, py::array_t<double, py::array::c_style | py::array::forcecast> class_weight,
                         py::array_t<double, py::array::c_style | py::array::forcecast> sample_weight,
-                        const std::string& loss, const std::string& selection, double tol,
-                        std::int64_t max_iter, double bias_scale, std::uint64_t seed, int n_jobs,
-                        double target_objective, std::int64_t auto_switch_sweeps,
-                        bool merge_duplicates) {
-  linear::Options options;
-  options.tol = tol;
-  options.max_iter = max_iter;
-  options.bias_scale = bias_scale;
-  options.seed = seed;
-  options.target_objective = target_objective;
-  options.auto_switch_sweeps = auto_switch_sweeps;
-  options.merge_duplicates = merge_duplicates;
-  const auto loss_type = linear::loss_from_name(loss);
-  const auto selection_type = linear::selection_from_name(selection);
+                        py::dict params) {
+  const linear::Params p = read_options(linear::params_options(), params, "linear");
+  p.cd.validate();
   std::vector<int> label_vec(labels.data(), labels.data() + labels.size());
   std::vector<double> cw(class_weight.data(), class_weight.data() + class_weight.size());
   std::vector<double> sw(sample_weight.data(), sample_weight.data() + sample_weight.size());
@@ -57,8 +45,8 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
     // (the caller holds X), and the solver touches no Python object; the
     // run control re-acquires the GIL only to check for Ctrl-C.
     py::gil_scoped_release release;
-    results = linear::one_vs_rest(view, label_vec, n_classes, C, cw, sw, loss_type, selection_type,
-                                  options, n_jobs, control);
+    results = linear::one_vs_rest(view, label_vec, n_classes, p.C, cw, sw, p.loss, p.selection, p.cd, p.n_jobs,
+                                  control);
   });
   const auto P = static_cast<py::ssize_t>(results.size());
   py::array_t<double> W({P, static_cast<py::ssize_t>(d + 1)});
@@ -86,12 +74,9 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
 
 void register_linear(py::module_& m) {
   m.def("linear_fit", &py_linear_fit, py::arg("X"), py::arg("labels"), py::arg("n_classes"),
-        py::arg("C"), py::arg("class_weight"), py::arg("sample_weight"), py::arg("loss"),
-        py::arg("selection"), py::arg("tol"), py::arg("max_iter"), py::arg("bias_scale"),
-        py::arg("seed"), py::arg("n_jobs"),
-        py::arg("target_objective") = std::numeric_limits<double>::infinity(),
-        py::arg("auto_switch_sweeps") = 50, py::arg("merge_duplicates") = false,
-        "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats)");
+        py::arg("class_weight"), py::arg("sample_weight"), py::arg("params"),
+        "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats); "
+        "params: the options of options('linear')");
 }
 
 }  // namespace budgetsvm::python

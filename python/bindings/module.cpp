@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "budgetsvm/core/errors.hpp"
+#include "budgetsvm/core/options.hpp"
 #include "budgetsvm/version.hpp"
 #include "register.hpp"
 
@@ -19,6 +20,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const budgetsvm::Interrupted&) {
       if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } catch (const budgetsvm::OptionTypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());  // a hyperparameter of the wrong kind
     }
   });
 
@@ -26,4 +29,5 @@ PYBIND11_MODULE(_core, m) {
   budgetsvm::python::register_budget(m);
   budgetsvm::python::register_exact(m);
   budgetsvm::python::register_linear(m);
+  budgetsvm::python::register_options(m);
 }

@@ -1,7 +1,7 @@
 """Type stubs of the compiled module budgetsvm._core (private: use the
 estimators and functions of the budgetsvm package)."""
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -54,26 +54,22 @@ def linear_fit(
     X: CoreData,
     labels: npt.NDArray[np.int32],
     n_classes: int,
-    C: float,
     class_weight: npt.NDArray[np.float64],
     sample_weight: npt.NDArray[np.float64],
-    loss: str,
-    selection: str,
-    tol: float,
-    max_iter: int,
-    bias_scale: float,
-    seed: int,
-    n_jobs: int,
-    target_objective: float = ...,
-    auto_switch_sweeps: int = 50,
-    merge_duplicates: bool = False,
-) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], Any]: ...
+    params: Dict[str, Any],
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], List[Dict[str, Any]]]: ...
 
-# Exact kernel SVM (ALFPGM, SMO)
-def exact_defaults() -> Dict[str, Any]: ...
+# Exact kernel SVM (ALFPGM / SMO)
 def fit_exact(
     X: Union[CoreData, npt.NDArray[np.float64]],
     y: npt.NDArray[np.float64],
     params: Dict[str, Any],
     rows: Optional[npt.NDArray[np.int64]] = None,
+    weight_pos: float = 1.0,
+    weight_neg: float = 1.0,
+    sample_weight: Optional[Sequence[float]] = None,
 ) -> Dict[str, Any]: ...
+
+# Hyperparameter registries ('budgeted', 'exact', 'linear')
+def options(family: str) -> List[Dict[str, Any]]: ...
+def check_options(family: str, params: Dict[str, Any]) -> None: ...

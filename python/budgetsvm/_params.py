@@ -1,13 +1,64 @@
-"""Checks of hyperparameters shared by the estimators."""
+"""Hyperparameters: the C++ registries, and the checks the estimators share.
+
+Every hyperparameter the core reads is described once, in C++ (the
+registries of ``cpp/include/budgetsvm/*/options.hpp``, ``exact/fit.hpp`` and
+``linear/params.hpp``: name, kind, default, range, one-line description) and
+reaches Python through ``_core.options(family)``. An estimator passes the
+attributes that share a registry name through unchanged (``core_params``) and
+translates only scikit-learn's conventions (``gamma="scale"``, ``n_jobs``,
+``random_state``, ``class_weight``, ``None`` for "no limit").
+"""
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import joblib
 import numpy as np
+
+from . import _core
+
+FAMILIES = ("budgeted", "exact", "linear")
+
+
+@functools.lru_cache(maxsize=None)
+def options(family: str) -> Dict[str, Dict[str, Any]]:
+    """The registry of a solver family: option name -> its description
+    (``kind``, ``default``, ``doc``, and ``low`` / ``high`` / ``low_open`` /
+    ``high_open`` or ``choices``)."""
+    return {entry["name"]: dict(entry) for entry in _core.options(family)}
+
+
+def defaults(family: str) -> Dict[str, Any]:
+    """Default value of every option of a solver family."""
+    return {name: entry["default"] for name, entry in options(family).items()}
+
+
+def choices(family: str, name: str) -> Tuple[str, ...]:
+    """The allowed values of a text option."""
+    return tuple(options(family)[name]["choices"])
+
+
+def core_params(estimator: Any, family: str, later: Tuple[str, ...] = (), **translated: Any) -> Dict[str, Any]:
+    """The options of ``family`` read from ``estimator``: every constructor
+    parameter that has a registry name is passed as given, ``translated``
+    adds or overrides the rest, and the names in ``later`` are left out (the
+    caller adds them once the data are known, as ``gamma="scale"``).
+    Checked at once by the core (``TypeError`` for a value of the wrong type,
+    ``ValueError`` for one out of range, both naming the parameter), so a bad
+    value fails before any data is touched."""
+    names = options(family)
+    params = {
+        name: value
+        for name, value in estimator.get_params(deep=False).items()
+        if name in names and name not in translated and name not in later
+    }
+    params.update(translated)
+    _core.check_options(family, params)
+    return params
 
 
 def check_number(

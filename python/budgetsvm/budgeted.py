@@ -22,37 +22,18 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_choice, check_class_weight_spec, check_number, check_sample_weight, effective_n_jobs
-
-SOLVERS = ("bsca", "bsgd")
-KERNELS = ("rbf", "linear", "poly", "sigmoid")
-MAINTENANCE = ("merge", "remove", "project")
-MERGE_METHODS = ("gss", "lookup-h", "lookup-wd")
-LEARNING_RATES = ("pegasos", "norma", "perceptron")
-# The golden section search's smallest tolerance (below it the interval on
-# [0, 1] cannot shrink in float64; merge.hpp's kMinGssEps).
-MIN_GSS_EPS = 1e-12
-
-# Per-epoch statistics reported by the core (and kept in ``history_``).
-EPOCH_KEYS = (
-    "epoch",
-    "steps",
-    "sv_added",
-    "merges",
-    "removals",
-    "projections",
-    "n_support",
-    "maintenance_seconds",
-    "merge_degradation",
-    "merge_partner_weight",
-    "seconds",
-    "progressive_loss",
-    "objective",
-    "sq_norm",
-    "alpha_zero",
-    "alpha_bound",
-    "alpha_free",
+from ._params import (
+    check_choice,
+    check_class_weight_spec,
+    check_number,
+    check_sample_weight,
+    choices,
+    core_params,
+    effective_n_jobs,
 )
+
+MERGE_METHODS = choices("budgeted", "merge_method")
+
 TOTAL_KEYS = (
     "steps",
     "sv_added",
@@ -64,20 +45,6 @@ TOTAL_KEYS = (
     "merge_partner_weight",
     "seconds",
 )
-
-
-def _check_lookup_grid(value: Any, name: str = "lookup_grid") -> int:
-    """The merge tables hold ``m = 1/2`` as a grid node: an even resolution."""
-    value = check_number(name, value, integer=True, low=2, high=100_000)
-    if value % 2:
-        raise ValueError(f"{name} must be an even integer (m = 1/2 is a grid node); got {value}.")
-    return value
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
 
 
 def _check_class_weight(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -136,7 +103,7 @@ def merge_solution(
         Precision of the golden section search (``gss`` only), in [1e-12, 1).
     grid : int, default=400
         Table resolution per axis (lookup methods only; even, so that
-        ``m = 1/2`` is a grid node).
+        ``m = 1/2`` is a grid node; at most 2000).
 
     Returns
     -------
@@ -158,8 +125,8 @@ def merge_solution(
     m = check_number("m", m, low=0.0, high=1.0)
     kappa = check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
     method = check_choice("method", method, MERGE_METHODS)
-    eps = check_number("eps", eps, low=MIN_GSS_EPS, high=1.0, high_inclusive=False)
-    grid = _check_lookup_grid(grid, "grid")
+    eps = check_number("eps", eps)  # ranges: the core's (gss_eps and lookup_grid)
+    grid = check_number("grid", grid, integer=True)
     h, wd = _core.merge_solution(m, kappa, method=method, eps=eps, grid=grid)
     return float(h), float(wd)
 
@@ -395,40 +362,17 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.instruments = instruments
 
     def _solver_params(self) -> Dict[str, Any]:
-        """Validated hyperparameters (all but gamma and the seed)."""
-        kernel = check_choice("kernel", self.kernel, KERNELS)
-        maintenance = check_choice("maintenance", self.maintenance, MAINTENANCE)
-        if maintenance == "merge" and kernel != "rbf":
-            raise ValueError(
-                f"maintenance='merge' needs the Gaussian kernel (kernel='rbf'); got kernel={kernel!r}. "
-                "Use maintenance='remove' or maintenance='project' with other kernels."
-            )
+        """The core's hyperparameters, checked (all but gamma and the seed,
+        which need the data and the random state)."""
         if self.callback is not None and not callable(self.callback):
             raise TypeError(f"callback must be callable or None; got {self.callback!r}.")
-        radius = self.radius
-        if radius is None:
-            radius = math.inf
-        else:
-            radius = check_number("radius", radius, low=0.0, low_inclusive=False)
-        return {
-            "solver": check_choice("solver", self.solver, SOLVERS),
-            "budget": check_number("budget", self.budget, integer=True, low=2),
-            "C": check_number("C", self.C, low=0.0, low_inclusive=False),
-            "kernel": kernel,
-            "degree": check_number("degree", self.degree, integer=True, low=0),
-            "coef0": check_number("coef0", self.coef0),
-            "maintenance": maintenance,
-            "merge_method": check_choice("merge_method", self.merge_method, MERGE_METHODS),
-            "gss_eps": check_number("gss_eps", self.gss_eps, low=MIN_GSS_EPS, high=1.0, high_inclusive=False),
-            "lookup_grid": _check_lookup_grid(self.lookup_grid),
-            "epochs": check_number("epochs", self.epochs, integer=True, low=1),
-            "learning_rate": check_choice("learning_rate", self.learning_rate, LEARNING_RATES),
-            "eta0": check_number("eta0", self.eta0, low=0.0, low_inclusive=False),
-            "radius": radius,
-            "n_jobs": effective_n_jobs(self.n_jobs),
-            "fit_intercept": _check_bool("fit_intercept", self.fit_intercept),
-            "instruments": _check_bool("instruments", self.instruments),
-        }
+        return core_params(
+            self,
+            "budgeted",
+            later=("gamma",),
+            radius=math.inf if self.radius is None else self.radius,
+            n_jobs=effective_n_jobs(self.n_jobs),
+        )
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BudgetedSVC":
         """Train the budgeted SVM.

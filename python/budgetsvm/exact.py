@@ -14,7 +14,6 @@ coupling (``_platt``).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Union
 
@@ -30,39 +29,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_class_weight_spec, check_sample_weight, effective_n_jobs
+from ._params import check_class_weight_spec, check_number, check_sample_weight, choices, core_params, effective_n_jobs
 from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
 
-KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
-SOLVERS = ("alfpgm", "smo")
-
-#: Default of ``min_alpha_check``: the j search of pWSS looks at the whole of
-#: I_low (0 = no limit), the exact-core default.
-DEFAULT_MIN_ALPHA_CHECK = 0
+KERNELS = choices("exact", "kernel") + ("precomputed",)
 
 #: Folds of the internal cross-validation for Platt scaling (as LIBSVM).
 _PROBABILITY_FOLDS = 5
-
-
-def _check_real(name: str, value: Any, *, positive: bool = False, non_negative: bool = False) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {value!r}.")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite; got {value!r}.")
-    if positive and value <= 0:
-        raise ValueError(f"{name} must be > 0; got {value!r}.")
-    if non_negative and value < 0:
-        raise ValueError(f"{name} must be >= 0; got {value!r}.")
-    return value
-
-
-def _check_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}; got {value!r}.")
-    return int(value)
 
 
 def _ovr_from_ovo(dec: np.ndarray, n_classes: int) -> np.ndarray:
@@ -242,7 +215,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         delta_alpha: float = 1e-6,
         min_alpha_opt: int = 5,
         max_alpha_opt: int = 20,
-        min_alpha_check: int = DEFAULT_MIN_ALPHA_CHECK,
+        min_alpha_check: int = 0,
     ):
         self.C = C
         self.kernel = kernel
@@ -276,51 +249,27 @@ class SVC(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ fit
 
     def _check_params(self) -> Dict[str, Any]:
-        """Validate the constructor arguments; return the solver's params."""
+        """Validate the constructor arguments; return the core's options
+        (all but gamma, which needs the data)."""
         if not (callable(self.kernel) or (isinstance(self.kernel, str) and self.kernel in KERNELS)):
             raise ValueError(f"kernel must be one of {KERNELS} or a callable; got {self.kernel!r}.")
-        if not (isinstance(self.solver, str) and self.solver in SOLVERS):
-            raise ValueError(f"solver must be one of {SOLVERS}; got {self.solver!r}.")
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
                 f"decision_function_shape must be 'ovr' or 'ovo'; got {self.decision_function_shape!r}."
             )
-        for name in ("shrinking", "probability", "break_ties"):
+        for name in ("probability", "break_ties"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool; got {getattr(self, name)!r}.")
         check_class_weight_spec(self.class_weight)
-        max_iter = _check_int("max_iter", self.max_iter, -1)
-        if max_iter == 0:
-            raise ValueError("max_iter must be -1 (no limit) or >= 1; got 0.")
-        min_alpha_opt = _check_int("min_alpha_opt", self.min_alpha_opt, 1)
-        max_alpha_opt = _check_int("max_alpha_opt", self.max_alpha_opt, 1)
-        if max_alpha_opt < min_alpha_opt:
-            raise ValueError(
-                f"max_alpha_opt ({max_alpha_opt}) must be >= min_alpha_opt ({min_alpha_opt})."
-            )
         if not isinstance(self.verbose, (bool, np.bool_)):
-            _check_int("verbose", self.verbose, 0)
-        return {
-            "C": _check_real("C", self.C, positive=True),
-            "weight_pos": 1.0,
-            "weight_neg": 1.0,
-            "kernel": "precomputed" if callable(self.kernel) else self.kernel,
-            "gamma": 1.0,
-            "degree": _check_int("degree", self.degree, 0),
-            "coef0": _check_real("coef0", self.coef0),
-            "tol": _check_real("tol", self.tol, positive=True),
-            "cache_size": _check_real("cache_size", self.cache_size, positive=True),
-            "solver": self.solver,
-            "pairs": _check_int("pairs", self.pairs, 1),
-            "delta_alpha": _check_real("delta_alpha", self.delta_alpha, non_negative=True),
-            "min_alpha_opt": min_alpha_opt,
-            "max_alpha_opt": max_alpha_opt,
-            "min_alpha_check": _check_int("min_alpha_check", self.min_alpha_check, 0),
-            "max_iter": max_iter,
-            "shrinking": bool(self.shrinking),
-            "n_jobs": effective_n_jobs(self.n_jobs),
-            "seed": 0,
-        }
+            check_number("verbose", self.verbose, integer=True, low=0)
+        return core_params(
+            self,
+            "exact",
+            later=("gamma",),
+            kernel="precomputed" if callable(self.kernel) else self.kernel,
+            n_jobs=effective_n_jobs(self.n_jobs),
+        )
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "SVC":
         """Fit the SVM on training data.
@@ -381,8 +330,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             self._gamma = 0.0
         else:
             self._gamma = resolve_gamma(self.gamma, X)  # validated even where unused (linear)
-        params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
-        params["seed"] = int(rng.randint(np.iinfo(np.int32).max))
+        if not precomputed:
+            params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
 
         self.classes_ = classes
         self.shape_fit_ = X.shape
@@ -408,9 +357,10 @@ class SVC(ClassifierMixin, BaseEstimator):
             )
         return sw, (None if np.all(keep) else keep)
 
-    def _solve(self, X_core, rows, y_pm, params):
-        """One binary problem through the core; rows=None means all of X."""
-        result = _core.fit_exact(X_core, y_pm, params, rows)
+    def _solve(self, X_core, rows, y_pm, params, weights):
+        """One binary problem through the core; rows=None means all of X;
+        ``weights``: weight_pos, weight_neg and sample_weight (or None)."""
+        result = _core.fit_exact(X_core, y_pm, params, rows, **weights)
         if self.verbose:
             print(
                 f"[budgetsvm.SVC] {params['solver']}: {result['iterations']} rounds, "
@@ -445,19 +395,19 @@ class SVC(ClassifierMixin, BaseEstimator):
             for j in range(i + 1, n_classes):
                 rows = np.concatenate([members[i], members[j]])
                 y_pm = np.concatenate([np.ones(len(members[i])), -np.ones(len(members[j]))])
-                pair_params = dict(params, weight_pos=float(weighted[i]), weight_neg=float(weighted[j]),
-                                   sample_weight=None if weights is None else weights[rows])
+                pair_weights = dict(weight_pos=float(weighted[i]), weight_neg=float(weighted[j]),
+                                    sample_weight=None if weights is None else weights[rows])
                 if self.probability:
-                    prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, pair_params, rng)
+                    prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, params, pair_weights, rng)
                 if n_classes == 2 and keep is None:
                     # all samples take part: no index list; labels in the order of X
                     y_full = np.where(y_index == 0, 1.0, -1.0)
-                    pair_params["sample_weight"] = weights
-                    result = self._solve(X_core, None, y_full, pair_params)
+                    pair_weights["sample_weight"] = weights
+                    result = self._solve(X_core, None, y_full, params, pair_weights)
                     alpha_rows = np.concatenate([members[0], members[1]])
                     alpha = np.asarray(result["alpha"])[alpha_rows]
                 else:
-                    result = self._solve(X_core, rows, y_pm, pair_params)
+                    result = self._solve(X_core, rows, y_pm, params, pair_weights)
                     alpha = np.asarray(result["alpha"])
                 status_ok &= result["status"] == "converged"
                 is_sv[rows[alpha > 0]] = True
@@ -532,12 +482,12 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------- Platt scaling in fit
 
-    def _platt_for_pair(self, X, X_core, rows, y_pm, params, rng):
+    def _platt_for_pair(self, X, X_core, rows, y_pm, params, pair_weights, rng):
         """Platt's (A, B) from 5-fold cross-validated decision values (LIBSVM's procedure)."""
         n = rows.size
         perm = rng.permutation(n)
         decision = np.empty(n)
-        weights = params.get("sample_weight")
+        weights = pair_weights["sample_weight"]
         for fold in range(_PROBABILITY_FOLDS):
             begin = fold * n // _PROBABILITY_FOLDS
             end = (fold + 1) * n // _PROBABILITY_FOLDS
@@ -555,8 +505,8 @@ class SVC(ClassifierMixin, BaseEstimator):
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                cv_params = dict(params, sample_weight=None if weights is None else weights[train])
-                result = _core.fit_exact(X_core, y_train, cv_params, rows[train])
+                cv_weights = dict(pair_weights, sample_weight=None if weights is None else weights[train])
+                result = _core.fit_exact(X_core, y_train, params, rows[train], **cv_weights)
             alpha = np.asarray(result["alpha"])
             sv = alpha > 0
             coef = (y_train[sv] * alpha[sv])[:, None]

@@ -9,9 +9,8 @@ shrinking (``"shrinking"``), adaptive variable selection frequencies
 
 from __future__ import annotations
 
-import numbers
 import warnings
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -23,19 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
-from ._params import effective_n_jobs
-
-_SELECTIONS = ("auto", "avsf", "shrinking", "uniform")
-_LOSSES = ("hinge", "squared_hinge")
-
-#: selection="auto": sweeps of liblinear's shrinking before AVSF takes over
-#: (see README, "Linear SVM", for the measurements behind it).
-AUTO_SWITCH_SWEEPS = 50
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (numbers.Real, np.floating, np.integer)) and not isinstance(x, (bool, np.bool_))
-
+from ._params import check_number, core_params, effective_n_jobs
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier trained in the dual, to convergence.
@@ -179,7 +166,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         self.merge_duplicates = merge_duplicates
 
     # ------------------------------------------------------------------ checks
-    def _check_params(self) -> None:
+    def _check_params(self) -> Dict[str, Any]:
+        """Validate the constructor arguments; return the core's options."""
         if self.penalty != "l2":
             raise ValueError(
                 f"penalty={self.penalty!r} is not supported: budgetsvm.LinearSVC solves the "
@@ -195,23 +183,18 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                 f"multi_class={self.multi_class!r} is not supported: only one-vs-rest ('ovr') is "
                 "implemented (use sklearn.svm.LinearSVC for 'crammer_singer')."
             )
-        if self.loss not in _LOSSES:
-            raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {self.loss!r}.")
-        if self.selection not in _SELECTIONS:
-            raise ValueError(f"selection must be one of {_SELECTIONS}; got {self.selection!r}.")
-        if not _is_number(self.C) or not np.isfinite(self.C) or self.C <= 0:
-            raise ValueError(f"C must be a positive finite number; got {self.C!r}.")
-        if not _is_number(self.tol) or not np.isfinite(self.tol) or self.tol <= 0:
-            raise ValueError(f"tol must be a positive finite number; got {self.tol!r}.")
-        if not _is_number(self.intercept_scaling) or not np.isfinite(self.intercept_scaling) or self.intercept_scaling <= 0:
-            raise ValueError(f"intercept_scaling must be a positive finite number; got {self.intercept_scaling!r}.")
-        if self.max_iter is not None and (
-            not isinstance(self.max_iter, (numbers.Integral, np.integer)) or isinstance(self.max_iter, bool) or self.max_iter < 1
-        ):
-            raise ValueError(f"max_iter must be None or a positive integer; got {self.max_iter!r}.")
-        if not isinstance(self.merge_duplicates, (bool, np.bool_)):
-            raise ValueError(f"merge_duplicates must be True or False; got {self.merge_duplicates!r}.")
-        effective_n_jobs(self.n_jobs)
+        if self.max_iter is not None:
+            check_number("max_iter", self.max_iter, integer=True, low=1)
+        check_number("intercept_scaling", self.intercept_scaling, low=0.0, low_inclusive=False)
+        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        return core_params(
+            self,
+            "linear",
+            max_iter=0 if self.max_iter is None else self.max_iter,  # 0: until convergence
+            bias_scale=float(self.intercept_scaling) if self.fit_intercept else 0.0,
+            seed=seed,
+            n_jobs=effective_n_jobs(self.n_jobs),
+        )
 
     # --------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LinearSVC":
@@ -228,7 +211,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         -------
         self : LinearSVC
         """
-        self._check_params()
+        params = self._check_params()
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", accept_large_sparse=True
         )
@@ -256,24 +239,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                 raise ValueError("Sample weights are all zero: at least one weight must be positive.")
             sw = np.ascontiguousarray(sw)
         cw = compute_class_weight(self.class_weight, classes=classes, y=y)
-        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        bias = float(self.intercept_scaling) if self.fit_intercept else 0.0
+        bias = params["bias_scale"]
         W, alpha, stats = _core.linear_fit(
             _data.core_view(X),
             labels.astype(np.int32),
             int(classes.shape[0]),
-            float(self.C),
             np.ascontiguousarray(cw, dtype=np.float64),
             sw,
-            self.loss,
-            self.selection,
-            float(self.tol),
-            0 if self.max_iter is None else int(self.max_iter),
-            bias,
-            seed,
-            effective_n_jobs(self.n_jobs),
-            auto_switch_sweeps=AUTO_SWITCH_SWEEPS,
-            merge_duplicates=bool(self.merge_duplicates),
+            params,
         )
         d = X.shape[1]
         self.coef_ = np.ascontiguousarray(W[:, :d])

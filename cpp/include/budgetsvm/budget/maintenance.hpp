@@ -325,7 +325,7 @@ class MergeMaintenance {
     // table. So cost >= A + D + 2 C kappa - that, minus a slack far above
     // the table's interpolation error; only candidates whose bound beats
     // the best exact cost so far get the exact 1-D search.
-    const merge::LookupTable& table = merge::lookup_table(400);
+    const merge::LookupTable& table = merge::lookup_table(merge::kDefaultGrid);
     const double sqrt_a = std::sqrt(na);
     lower_.resize(static_cast<std::size_t>(n));
     Index first = -1;

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "../core/errors.hpp"
+#include "../core/options.hpp"
 
 namespace budgetsvm::merge {
 
@@ -157,14 +158,24 @@ inline Solution solve_global(double m, double kappa, double tol = 1e-10) {
   return {best_h, weight_degradation(m, kappa, best_g)};
 }
 
+/// The merge tables' default resolution per axis (the lookup paper's), and
+/// the largest accepted: building a table costs O(grid^2) searches.
+inline constexpr int kDefaultGrid = 400;
+inline constexpr int kMaxGrid = 2000;
+
+inline void check_grid(int grid) {
+  require(grid >= 2 && grid % 2 == 0 && grid <= kMaxGrid,
+          "lookup_grid must be an even number in [2, " + std::to_string(kMaxGrid) + "]; got " +
+              std::to_string(grid) + ".");
+}
+
 /// h*(m, kappa) and WD(m, kappa) on a grid over m in [0, 1/2] (grid/2
 /// intervals, non-uniform, see m_of_u) and kappa in [0, 1] (grid
 /// intervals): the lookup paper's resolution `grid` per axis.
 class LookupTable {
  public:
   explicit LookupTable(int grid) : grid_(grid), half_(grid / 2) {
-    require(grid >= 2 && grid % 2 == 0 && grid <= 100000,
-            "lookup_grid must be an even number in [2, 100000]");
+    check_grid(grid);
     const int rows = half_ + 1, cols = grid_ + 1;
     h_.resize(static_cast<std::size_t>(rows) * cols);
     wd_.resize(h_.size());
@@ -183,7 +194,7 @@ class LookupTable {
   /// nodes twice as far apart as a uniform grid at m = 0 and ever denser
   /// towards m = 1/2, where h* bifurcates (at kappa = e^-2, h* - 1/2 grows
   /// like (1/2 - m)^(1/3), so WD has an unbounded second derivative there
-  /// and a uniform 400 grid interpolates WD with errors near 8e-5).
+  /// and a uniform grid of 400 interpolates WD with errors near 8e-5).
   static double m_of_u(double u) { return 0.5 * (1.0 - (1.0 - u) * (1.0 - u)); }
   static double u_of_m(double m) { return 1.0 - std::sqrt(std::max(0.0, 1.0 - 2.0 * m)); }
 
@@ -220,7 +231,7 @@ class LookupTable {
   int grid_, half_;
   std::vector<double> h_;
   // WD in single precision (rounding <= 6e-8, far below the interpolation
-  // error): the 400 grid then takes 320 KB and stays in L2 during the
+  // error): the default grid then takes 320 KB and stays in L2 during the
   // partner search, which reads it at B random places per merge.
   std::vector<float> wd_;
 };
@@ -232,8 +243,8 @@ class LookupTable {
 /// that loses the race to publish the same size discards its copy. Tables
 /// stay alive (and reachable) for the life of the process.
 inline const LookupTable& lookup_table(int grid) {
-  if (grid == 400) {
-    static const LookupTable table(400);
+  if (grid == kDefaultGrid) {
+    static const LookupTable table(kDefaultGrid);
     return table;
   }
   struct Node {
@@ -260,12 +271,15 @@ inline const LookupTable& lookup_table(int grid) {
 /// The merge sub-problem by any method. For gss and lookup-h, wd is WD at the
 /// returned h (exact formula); for lookup-wd it is the interpolated WD, the
 /// value that method ranks merge partners by.
-inline Solution solve(Method method, double m, double kappa, double eps = 0.01, int grid = 400) {
+inline Solution solve(Method method, double m, double kappa, double eps = 0.01, int grid = kDefaultGrid) {
   require(m >= 0.0 && m <= 1.0, "m must lie in [0, 1]");
   require(kappa >= 0.0 && kappa <= 1.0, "kappa must lie in [0, 1]");
+  if (method != Method::gss) check_grid(grid);
   switch (method) {
     case Method::gss:
-      require(eps > 0.0 && eps < 1.0, "gss_eps must lie in (0, 1)");
+      require(eps >= kMinGssEps && eps < 1.0,
+              "gss_eps must be >= 1e-12 and < 1 (a smaller tolerance is below what float64 resolves on [0, 1]); "
+              "got " + value_text(OptionValue(eps)) + ".");
       return solve_gss(m, kappa, eps);
     case Method::lookup_h: {
       const double h = lookup_table(grid).h(m, kappa);

@@ -9,6 +9,8 @@
 
 #include "../core/errors.hpp"
 #include "../core/kernel.hpp"
+#include "../core/kernel_options.hpp"
+#include "../core/options.hpp"
 #include "merge.hpp"
 
 namespace budgetsvm::budget {
@@ -63,7 +65,7 @@ struct Params {
   Maintenance maintenance = Maintenance::merge;
   merge::Method merge_method = merge::Method::lookup_wd;
   double gss_eps = 0.01;
-  int lookup_grid = 400;
+  int lookup_grid = merge::kDefaultGrid;
   int epochs = 5;
   LearningRate learning_rate = LearningRate::pegasos;
   double eta0 = 1.0;
@@ -84,24 +86,85 @@ struct Params {
   /// distribution (BSCA). Off: those statistics are NaN / -1.
   bool instruments = false;
 
-  void validate() const {
-    require(budget >= 2, "budget must be at least 2");
-    require(std::isfinite(C) && C > 0.0, "C must be a positive finite number");
-    kernel.validate();
-    require(kernel.type == KernelType::linear || kernel.gamma > 0.0, "gamma must be positive");
-    require(maintenance != Maintenance::merge || kernel.type == KernelType::rbf,
-            "maintenance='merge' needs the Gaussian ('rbf') kernel; use 'remove' or 'project'");
-    require(gss_eps >= merge::kMinGssEps && gss_eps < 1.0,
-            "gss_eps must lie in [1e-12, 1): a smaller tolerance is below what float64 resolves on [0, 1]");
-    require(lookup_grid >= 2 && lookup_grid % 2 == 0 && lookup_grid <= 100000,
-            "lookup_grid must be an even number in [2, 100000]");
-    require(epochs >= 1, "epochs must be at least 1");
-    require(std::isfinite(eta0) && eta0 > 0.0, "eta0 must be a positive finite number");
-    require(radius > 0.0, "radius must be positive (inf for no projection)");
-    require(n_jobs >= 1, "n_jobs must be at least 1");
-    require(average_window >= 1, "average_window must be at least 1");
-  }
+  /// Ranges from the registry (params_options); the rules that tie two
+  /// options together here.
+  void validate() const;
 };
+
+/// The budgeted solvers' hyperparameters: names, ranges, one-line
+/// descriptions; defaults are Params' initialisers (core/options.hpp).
+inline const std::vector<Option<Params>>& params_options() {
+  static const std::vector<Option<Params>> registry = [] {
+    using P = Params;
+    std::vector<Option<P>> r;
+    r.push_back(choice_option<P>("solver", &P::solver,
+                                 std::vector<std::pair<std::string, Solver>>{{"bsca", Solver::bsca}, {"bsgd", Solver::bsgd}},
+                                 "budgeted stochastic coordinate ascent (dual) or gradient descent (primal)"));
+    r.push_back(int_option<P>("budget", &P::budget, 2, "most support vectors the model keeps"));
+    r.push_back(real_option<P>("C", &P::C, RealRange::positive(), "regularisation: the bound of the dual variables"));
+    add_kernel_options(r, &P::kernel);
+    r.push_back(choice_option<P>("maintenance", &P::maintenance,
+                                 std::vector<std::pair<std::string, Maintenance>>{
+                                     {"merge", Maintenance::merge}, {"remove", Maintenance::remove},
+                                     {"project", Maintenance::project}},
+                                 "how the budget is kept when it overflows"));
+    r.push_back(choice_option<P>("merge_method", &P::merge_method,
+                                 std::vector<std::pair<std::string, merge::Method>>{
+                                     {"gss", merge::Method::gss}, {"lookup-h", merge::Method::lookup_h},
+                                     {"lookup-wd", merge::Method::lookup_wd}},
+                                 "how a merge's coefficient h is found (golden section search or tables)"));
+    r.push_back(real_option<P>("gss_eps", &P::gss_eps, RealRange{merge::kMinGssEps, 1.0, false, true, false},
+                               "tolerance of the golden section search on h in [0, 1]"));
+    auto grid = int_option<P>("lookup_grid", &P::lookup_grid, 2, "resolution of the merge tables (even)",
+                              merge::kMaxGrid);
+    grid.rule = [](const OptionValue& v) {
+      return std::get<std::int64_t>(v) % 2 == 0 ? std::string()
+                                                 : "lookup_grid must be even (m = 1/2 is a grid node); got " +
+                                                       value_text(v) + ".";
+    };
+    r.push_back(grid);
+    r.push_back(int_option<P>("epochs", &P::epochs, 1, "passes over the data"));
+    r.push_back(choice_option<P>("learning_rate", &P::learning_rate,
+                                 std::vector<std::pair<std::string, LearningRate>>{
+                                     {"pegasos", LearningRate::pegasos}, {"norma", LearningRate::norma},
+                                     {"perceptron", LearningRate::perceptron}},
+                                 "BSGD's step size schedule"));
+    r.push_back(real_option<P>("eta0", &P::eta0, RealRange::positive(), "BSGD's initial step size (norma)"));
+    r.push_back(real_option<P>("radius", &P::radius,
+                               RealRange{0.0, std::numeric_limits<double>::infinity(), true, false, true},
+                               "BSGD: project the model onto the ball of this radius (inf: never)"));
+    r.push_back(int_option<P>("seed", &P::seed, 0, "seed of the visiting order"));
+    r.push_back(int_option<P>("n_jobs", &P::n_jobs, 1, "threads (one-vs-rest machines in parallel)"));
+    r.push_back(bool_option<P>("fit_intercept", &P::fit_intercept, "add an offset b (a constant feature)"));
+    r.push_back(bool_option<P>("instruments", &P::instruments,
+                               "per-epoch primal objective, ||w||^2 and BSCA's alpha counts (costs a pass)"));
+    // Instruments of BSCA's departures from the paper (benchmarks only).
+    r.push_back(choice_option<P>("averaging", &P::averaging,
+                                 std::vector<std::pair<std::string, Averaging>>{{"tail", Averaging::tail},
+                                                                                {"none", Averaging::none}},
+                                 "BSCA: return the average of the iterates or the last one"));
+    r.push_back(choice_option<P>("after_merge", &P::after_merge,
+                                 std::vector<std::pair<std::string, AfterMerge>>{{"keep", AfterMerge::keep},
+                                                                                 {"reset", AfterMerge::reset}},
+                                 "BSCA: a merged point's dual variable is kept or restarted at 0"));
+    r.push_back(choice_option<P>("first_pass", &P::first_pass,
+                                 std::vector<std::pair<std::string, FirstPass>>{{"growing", FirstPass::growing},
+                                                                                {"plain", FirstPass::plain}},
+                                 "BSCA's first epoch: the growing problem or plain coordinate steps"));
+    r.push_back(int_option<P>("average_window", &P::average_window, 1,
+                              "BSCA: average over at most the last average_window * budget steps"));
+    return r;
+  }();
+  return registry;
+}
+
+inline void Params::validate() const {
+  check_options(params_options(), *this);
+  kernel.validate();
+  require(maintenance != Maintenance::merge || kernel.type == KernelType::rbf,
+          "maintenance='merge' needs the Gaussian kernel (kernel='rbf'); use maintenance='remove' or 'project' "
+          "with other kernels");
+}
 
 /// Counters of one training run (totals so far).
 struct Counters {

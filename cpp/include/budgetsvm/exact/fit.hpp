@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../core/kernel_options.hpp"
+#include "../core/options.hpp"
 #include "alfpgm.hpp"
 #include "dual_state.hpp"
 #include "smo.hpp"
@@ -39,24 +41,70 @@ struct ExactSettings {
   bool shrinking = true;
   int n_jobs = 1;  // threads for gradient updates (the column source has its own)
 
-  void validate() const {
-    require(std::isfinite(C) && C > 0.0, "C must be a positive finite number");
-    require(std::isfinite(weight_pos) && weight_pos > 0.0 && std::isfinite(weight_neg) &&
-                weight_neg > 0.0,
-            "class weights must be positive finite numbers");
-    for (double w : sample_weight)
-      require(std::isfinite(w) && w >= 0.0, "sample weights must be non-negative finite numbers");
-    require(std::isfinite(tol) && tol > 0.0, "tol must be a positive finite number");
-    require(std::isfinite(cache_mb) && cache_mb > 0.0, "cache_size must be a positive number");
-    require(alfpgm.pairs >= 1, "pairs must be at least 1");
-    require(alfpgm.delta_alpha >= 0.0, "delta_alpha must be non-negative");
-    require(alfpgm.min_alpha_opt >= 1 && alfpgm.max_alpha_opt >= alfpgm.min_alpha_opt,
-            "need 1 <= min_alpha_opt <= max_alpha_opt");
-    require(alfpgm.min_alpha_check >= 0, "min_alpha_check must be non-negative (0 = no limit)");
-    require(max_iter >= -1, "max_iter must be -1 (no limit) or non-negative");
-    require(n_jobs >= 1, "n_jobs must be at least 1");
-  }
+  /// Ranges from the registry (params_options); the per-problem weights and
+  /// the rules that tie two options together here.
+  void validate() const;
 };
+
+/// What a user sets for the exact solvers: the kernel and the solver's
+/// settings (per-problem class and sample weights are set by the caller).
+struct Params {
+  Kernel kernel{};
+  ExactSettings settings{};
+};
+
+/// The exact solvers' hyperparameters: names, ranges, one-line
+/// descriptions; defaults are the structs' initialisers (core/options.hpp).
+inline const std::vector<Option<Params>>& params_options() {
+  static const std::vector<Option<Params>> registry = [] {
+    using P = Params;
+    std::vector<Option<P>> r;
+    r.push_back(real_option<P>("C", [](auto& p) -> auto& { return p.settings.C; }, RealRange::positive(),
+                               "regularisation: the bound of the dual variables"));
+    add_kernel_options(r, &P::kernel);
+    r.push_back(real_option<P>("tol", [](auto& p) -> auto& { return p.settings.tol; }, RealRange::positive(),
+                               "stop when the largest KKT violation (maximal violating pair) is below tol"));
+    r.push_back(real_option<P>("cache_size", [](auto& p) -> auto& { return p.settings.cache_mb; },
+                               RealRange::positive(), "kernel column cache in MB"));
+    r.push_back(choice_option<P>("solver", [](auto& p) -> auto& { return p.settings.solver; },
+                                 std::vector<std::pair<std::string, ExactSolver>>{{"alfpgm", ExactSolver::alfpgm},
+                                                                                  {"smo", ExactSolver::smo}},
+                                 "ALFPGM (working sets of many pairs) or SMO (one pair)"));
+    r.push_back(int_option<P>("pairs", [](auto& p) -> auto& { return p.settings.alfpgm.pairs; }, 1,
+                              "ALFPGM: pairs per working set"));
+    r.push_back(real_option<P>("delta_alpha", [](auto& p) -> auto& { return p.settings.alfpgm.delta_alpha; },
+                               RealRange::non_negative(), "ALFPGM: smallest change of alpha that counts as progress"));
+    r.push_back(int_option<P>("min_alpha_opt", [](auto& p) -> auto& { return p.settings.alfpgm.min_alpha_opt; }, 1,
+                              "ALFPGM: fewest sub-problem rounds before the working set is renewed"));
+    r.push_back(int_option<P>("max_alpha_opt", [](auto& p) -> auto& { return p.settings.alfpgm.max_alpha_opt; }, 1,
+                              "ALFPGM: most sub-problem rounds before the working set is renewed"));
+    r.push_back(int_option<P>("min_alpha_check", [](auto& p) -> auto& { return p.settings.alfpgm.min_alpha_check; },
+                              0, "ALFPGM: candidates searched for each pair's second index (0: all)"));
+    auto max_iter = int_option<P>("max_iter", [](auto& p) -> auto& { return p.settings.max_iter; }, -1,
+                                  "most iterations (-1: no limit but max(10^7, 100 n))");
+    max_iter.rule = [](const OptionValue& v) {
+      return std::get<std::int64_t>(v) != 0 ? std::string() : "max_iter must be -1 (no limit) or >= 1; got 0.";
+    };
+    r.push_back(max_iter);
+    r.push_back(bool_option<P>("shrinking", [](auto& p) -> auto& { return p.settings.shrinking; },
+                               "leave out bounded variables that look final (LIBSVM's shrinking)"));
+    r.push_back(int_option<P>("n_jobs", [](auto& p) -> auto& { return p.settings.n_jobs; }, 1,
+                              "threads for kernel columns and gradient updates"));
+    return r;
+  }();
+  return registry;
+}
+
+inline void ExactSettings::validate() const {
+  check_options(params_options(), Params{Kernel{}, *this});
+  require(std::isfinite(weight_pos) && weight_pos > 0.0 && std::isfinite(weight_neg) && weight_neg > 0.0,
+          "class weights must be positive finite numbers");
+  for (double w : sample_weight)
+    require(std::isfinite(w) && w >= 0.0, "sample weights must be non-negative finite numbers");
+  require(alfpgm.max_alpha_opt >= alfpgm.min_alpha_opt, "max_alpha_opt (" + std::to_string(alfpgm.max_alpha_opt) +
+                                                            ") must be >= min_alpha_opt (" +
+                                                            std::to_string(alfpgm.min_alpha_opt) + ").");
+}
 
 struct ExactResult {
   std::vector<double> alpha;
