@@ -1,8 +1,12 @@
-"""Shared fixtures: where the benchmark data sets live, and loading them.
+"""Shared fixtures: the real data sets, and our own reference files.
 
-Data sets are read at run time from ``../shared/datasets`` (relative to the
-repository root) or from ``$BUDGETSVM_DATA``; a test that needs one that is
-absent skips with the reason.
+Real data sets (LIBSVM's a9a, ijcnn1, w8a, ...) are never part of the
+repository: they are read at run time from ``$BUDGETSVM_DATA`` or else from
+``../shared/datasets`` beside the repository; a test that needs one that is
+absent skips and says where it looked. To run them, download the files named
+in the tests (bz2 as LIBSVM's data page serves them) into a folder and set
+``BUDGETSVM_DATA`` to it. Every other reference value lives in
+``tests/fixtures``, written by a script beside it.
 """
 
 from __future__ import annotations
@@ -43,9 +47,7 @@ def load_dataset(filename: str, n_features=None):
     return X.copy(), y.copy()
 
 
-def testdata_path(filename: str) -> Path:
-    """Path of a file in ``../shared/testdata`` (reference values), or skip."""
-    path = REPO_ROOT.parent / "shared" / "testdata" / filename
-    if not path.exists():
-        pytest.skip(f"reference file {filename} not found at {path}")
-    return path
+def fixture_path(filename: str) -> Path:
+    """Path of a reference file of our own in ``tests/fixtures`` (each is
+    written by a script beside it, e.g. ``make_merge_golden.py``)."""
+    return REPO_ROOT / "tests" / "fixtures" / filename

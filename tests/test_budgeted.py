@@ -2,7 +2,7 @@
 
 References are independent of the code under test: brute-force kernel sums
 in numpy, the exact dual optimum found by scipy's L-BFGS-B, scikit-learn's
-exact SVC, and the brute-force merge table in ../shared/testdata.
+exact SVC, and the brute-force merge table in tests/fixtures.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from budgetsvm import BudgetedSVC, merge_solution
 
 from conftest import load_dataset
-from conftest import testdata_path as reference_path  # not named test*: pytest would collect it
+from conftest import fixture_path
 
 
 def checkerboard(n, seed=0, cells=4):
@@ -486,9 +486,12 @@ def test_verbose_prints_a_progress_line_per_epoch(capsys):
 
 
 def _golden_rows():
-    with open(reference_path("merge_golden.csv")) as f:
+    """The fixture's rows in merge_solution's domain (kappa > 0: two distinct
+    points; the core's kappa = 0 rows are tested in test_merge.py)."""
+    with open(fixture_path("merge_golden.csv")) as f:
         rows = [line for line in f if not line.startswith("#")]
-    return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(rows)]
+    rows = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(rows)]
+    return [row for row in rows if row["kappa"] > 0]
 
 
 @pytest.mark.parametrize("method, tol", [("gss", 5e-4), ("lookup-h", 5e-4), ("lookup-wd", 5e-5)])

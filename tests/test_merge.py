@@ -1,5 +1,6 @@
 """The merge sub-problem through ``_core.merge_solution`` against brute force
-and the golden values of ``testdata/merge_golden.csv``."""
+and the golden values of ``tests/fixtures/merge_golden.csv`` (written by
+the brute-force script beside it)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from budgetsvm import _core
 
-from conftest import testdata_path as reference_file  # (not collected as a test)
+from conftest import fixture_path
 
 TOLERANCE = {"gss": 5e-4, "lookup-h": 5e-4, "lookup-wd": 5e-5}
 
@@ -58,12 +59,25 @@ def test_every_method_is_close_to_brute_force(method):
 
 
 def test_golden_values():
-    path = reference_file("merge_golden.csv")
+    path = fixture_path("merge_golden.csv")
     rows = np.loadtxt(path, delimiter=",", comments="#", skiprows=6)
     assert rows.shape[1] == 5 and len(rows) > 300
     for method, tol in TOLERANCE.items():
         errors = [abs(_core.merge_solution(m, k, method)[1] - wd) for m, k, _, _, wd in rows]
         assert max(errors) <= tol, method
+
+
+def test_golden_values_are_reproducible():
+    # the fixture is what its script computes, not a stale dump
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_merge_golden", fixture_path("make_merge_golden.py"))
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rows = np.loadtxt(fixture_path("merge_golden.csv"), delimiter=",", comments="#", skiprows=6)
+    assert len(rows) == len(script.M_VALUES) * len(script.KAPPA_VALUES)
+    for m, kappa, _, _, wd in rows[::37]:
+        assert script.solve(m, kappa)[2] == pytest.approx(wd, abs=1e-14)
 
 
 def test_symmetry_and_the_jump_at_one_half():
