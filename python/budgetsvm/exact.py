@@ -2,7 +2,7 @@
 
 The binary C-SVM dual ``min 1/2 a^T Q a - e^T a`` subject to ``y^T a = 0``,
 ``0 <= a_i <= C_i`` is solved in C++ (``_core.fit_exact``) by ALFPGM with
-pWSS working sets of ``pairs`` pairs (papers/alfpgm-augmented-lagrangian-fpgm)
+pWSS working sets of ``pairs`` pairs (Aregbesola & Griva 2022; docs/exact.md)
 or by an SMO reference path (``solver="smo"``), both with an LRU kernel cache
 of ``cache_size`` MB. Multi-class problems are split one-vs-one exactly as
 LIBSVM does it (same pair order, same signs, same attribute layout), so that
@@ -131,9 +131,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         second-order working set selection (LIBSVM's algorithm).
     pairs : int, default=32
         Pairs per ALFPGM working set. The paper found 50 to 100 best for its
-        code; with ours, 32 was the fastest of 16, 32, 64 and 128 on ijcnn1,
-        cod-rna and covtype20k and within 17% of 16 on a9a and w8a
-        (``bench/results/exact_0538.md``).
+        code; with ours 32 was the fastest or near it on the benchmark sets
+        (docs/exact.md gives the measurements).
     n_jobs : int or None, default=None
         Threads computing kernel columns (None: 1; -1: all cores).
     delta_alpha : float, default=1e-6

@@ -3,14 +3,14 @@
 // Two support vectors (beta_a, z_a), (beta_b, z_b) with beta_a, beta_b of the
 // same sign are replaced by one (beta_z, z), z = h z_a + (1 - h) z_b. With
 // s = beta_a + beta_b, m = beta_a / s (the weight of the point h multiplies)
-// and kappa = k(z_a, z_b) in [0, 1] (SPEC.md, "Merging"):
+// and kappa = k(z_a, z_b) in [0, 1] (docs/budgeted.md, "The budget model"):
 //
 //   g(h)        = m kappa^((1-h)^2) + (1-m) kappa^(h^2)
 //   h*          = argmax_{h in [0,1]} g(h),    beta_z = s g(h*)
 //   WD(m,kappa) = m^2 + (1-m)^2 + 2 m (1-m) kappa - g(h*)^2,
 //   ||Delta||^2 = s^2 WD(m, kappa).
 //
-// We follow SPEC.md, not the papers' Algorithm 1: there m = beta / (beta +
+// We follow docs/budgeted.md, not the papers' Algorithm 1: there m = beta / (beta +
 // beta_min) is the weight of the *other* point while z = h x_min + (1-h) x,
 // so h lands on the wrong point; and the lookup paper's WD carries the factor
 // (a_i + a_j) where it must be (a_i + a_j)^2.
@@ -32,7 +32,7 @@
 //
 // Multi-class merging (BSGD, Crammer-Singer) maximises
 // F(h) = sum_c (beta_a^c kappa^((1-h)^2) + beta_b^c kappa^(h^2))^2, the
-// exact minimiser of sum_c ||Delta^c||^2 (SPEC.md; not the BSGD paper's
+// exact minimiser of sum_c ||Delta^c||^2 (docs/budgeted.md; not the BSGD paper's
 // eq. (17), undefined when beta_a^c + beta_b^c = 0), on a coarse grid and
 // then by golden section around the best cell, endpoints included.
 #pragma once
@@ -116,7 +116,8 @@ std::pair<double, double> golden_section_max(F&& f, double lo, double hi, double
 }
 
 /// The `gss` method: golden section to eps on [0, 1], then the best of the
-/// final point and the endpoints (SPEC.md).
+/// final point and the endpoints (for tiny kappa the maximum sits at an
+/// endpoint, which the search's midpoints never reach).
 inline Solution solve_gss(double m, double kappa, double eps) {
   const double lk = safe_log(kappa);
   auto g = [&](double h) { return merge_g(m, lk, h); };

@@ -1,56 +1,26 @@
 // ALFPGM with pWSS working sets for the exact kernel SVM dual
 // (dual_state.hpp); Aregbesola and Griva (2022), "A Fast Algorithm for
-// Training Large Scale Support Vector Machines", Algorithm 1 (decomposition)
-// with Algorithm 2 (augmented Lagrangian - fast projected gradient) for the
-// sub-problems and the pWSS selection of section 3.
+// Training Large Scale Support Vector Machines": Algorithm 1 (decomposition),
+// Algorithm 2 (augmented Lagrangian - fast projected gradient) for the
+// sub-problems, the pWSS selection of section 3. docs/exact.md states the
+// algorithm, our departures and the measurements behind them.
 //
 // Each decomposition round:
 //   1. pWSS (wss.hpp) picks up to p pairs B among the active, non-excluded
-//      positions; i columns in one block, then the j columns in one block;
-//   2. the sub-problem min 1/2 a_B^T Q_BB a_B + chi^T a_B, y_B^T a_B = y_B^T a_B^old,
-//      0 <= a_B <= C_B with chi = G_B - Q_BB a_B^old is solved by
-//      alfpgm_subproblem.hpp, warm-started at a_B^old;
-//   3. G is updated with the columns of B (G += Q_:B delta), G_bar where
-//      upper-bound status changed;
-//   4. MinMaxLimiter (section 3.2): position t counts its working-set uses;
-//      it is excluded from selection once uses >= max_alpha_opt, or once
-//      uses >= min_alpha_opt while it sits at a bound and moved by less
-//      than delta_alpha in the last round.
-// Stopping: when the candidates hold no pair violating by tol, excluded
-// positions are re-admitted (their gradient is current: exclusion only
-// hides them from selection); when the active set then holds no violating
-// pair either, shrunk ones are restored (gradient rebuilt); the run ends
-// only when the gap over all n is below tol, so the optimum is the true one
-// (SPEC.md).
+//      positions: the i columns in one block, then the j columns in another;
+//   2. the sub-problem on B (alfpgm_subproblem.hpp), warm-started at a_B;
+//   3. G += Q_:B delta from the kernel cache (G_bar where a bound changed);
+//   4. MinMaxLimiter: a position leaves selection after max_alpha_opt uses,
+//      or after min_alpha_opt uses while at a bound and moving less than
+//      delta_alpha.
+// The run ends as LIBSVM's: excluded and then shrunk positions are
+// re-admitted before stopping, so the gap over all n is below tol.
 //
-// Where we differ from the paper (besides SPEC.md's corrections in
-// alfpgm_subproblem.hpp): LIBSVM's shrinking runs alongside MinMaxLimiter
-// (it narrows selection and gradient updates to the active set, and
-// kernel columns are fetched for the active prefix only, so that many more
-// of them fit in the cache: kernel_cache.hpp; G_bar extends the columns of
-// variables whose upper-bound status changed); the
-// sub-problem tolerance follows the outer gap (max(tol / 2, gap / 1000);
-// solving sub-problems accurately saved kernel columns in our measurements); a
-// round whose sub-problem solution does not decrease the dual objective
-// falls back to the analytic SMO step on the first (most violating) pair, so
-// every round makes progress; identical copies of a point in B (same label,
-// equal columns) get their alpha merged onto as few copies as the bounds
-// allow after each sub-problem (merge_duplicates: an exact step that keeps
-// the objective and every gradient; FPGM alone spreads alpha over all
-// copies and left up to 30% more SVs than LIBSVM on phishing and w8a).
-// Measured and dropped (a9a, p = 64): preferring pairs whose columns are
-// cached (fewer columns, but 1.5-4x the FPGM iterations); requiring later
-// pairs to violate by a fraction of the first pair's violation; updating
-// Q x in FPGM from the moved entries only (about 93% of B moves); starting
-// each sub-problem's multiplier from the previous one's (cod-rna: still
-// 8-11 multiplier updates a sub-problem; most FPGM iterations go into the
-// first one, from the warm start to the inner tolerance).
-// Default p = 32, not the paper's 50-100: with vectorised kernel columns the
-// rounds are cheap, and a working set of 64 variables keeps Q_BB (32 KB) in
-// L1 for the FPGM products; p = 64 computed 1.3x the kernel columns of
-// p = 32 on a9a and took 1.5x the time (bench/results/exact_0538.md).
-// The paper's delta_alpha / minAlphaOpt rules are stated loosely; the
-// reading above is ours.
+// Our departures: LIBSVM's shrinking runs alongside the limiter; the
+// sub-problem tolerance follows the outer gap; a round that does not
+// decrease the objective falls back to the SMO step on its first pair;
+// identical copies of a point in B have their alpha gathered on as few
+// copies as the bounds allow (merge_duplicates); default p = 32.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +35,7 @@
 namespace budgetsvm::exact {
 
 struct AlfpgmSettings {
-  int pairs = 32;  // the paper: 50-100; see the header and bench/results/exact_0538.md
+  int pairs = 32;  // the paper: 50-100 (docs/exact.md: why 32)
   double delta_alpha = 1e-6;
   int min_alpha_opt = 5;
   int max_alpha_opt = 20;

@@ -10,7 +10,7 @@
 // lambda <- lambda - mu g, until max(nu, |g|) < eps, nu the violation of the
 // inner first-order conditions, eq. (11).
 //
-// Where we differ from the paper (see SPEC.md):
+// Where we differ from the paper (docs/exact.md):
 // - L = lambda_1(Q) + m mu (the norm of y y^T is m = |B|, not the problem
 //   size). lambda_1 comes from power iteration, which approaches it from
 //   below: we take 1.1 times the estimate (capped by the largest absolute

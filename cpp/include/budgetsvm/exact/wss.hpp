@@ -11,11 +11,10 @@
 // the candidates before the next pair. The i of pair k is the k-th best
 // remaining I_up candidate by q, so the i columns are fetched in one block.
 // min_alpha_check (section 3.3) restricts the j search to that many I_low
-// candidates with the smallest q (0 = no restriction). The paper leaves it
-// without a default; ours is 0 (no restriction; _core.exact_defaults()):
-// on ijcnn1 (20k rows, p = 32) a limit of 200 took 16x the rounds. With no
-// limit, the j search still scans only the I_low candidates whose q lies
-// below the best i's q, which near the optimum are few.
+// candidates with the smallest q (0 = no restriction, our default: a limit
+// cost many more rounds; docs/exact.md). With no limit, the j search still
+// scans only the I_low candidates whose q lies below the best i's q, which
+// near the optimum are few.
 // Columns are read at the place s.where(t) of position t (dual_state.hpp).
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
@@ -151,9 +150,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     if (min_alpha_check == 0) {
       // Every candidate: a gather of K_it, then a branch-free scan. Used j
       // are out (their q set to +inf below); so are earlier i (the i come in
-      // descending q, so b <= 0 for them) and i itself (b = 0). Comparing
-      // gains by cross-multiplication instead of dividing, with a branch on
-      // b, was 6% slower overall (ijcnn1, 8 alternating runs).
+      // descending q, so b <= 0 for them) and i itself (b = 0).
       for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
       double best = 0.0;
       for (std::size_t r = 0; r < n_low; ++r) {

@@ -6,7 +6,7 @@
 // Dual (minimisation form, Q_ij = y_i y_j <x_i, x_j>):
 //   min_alpha 1/2 alpha^T (Q + D) alpha - sum_i alpha_i,  0 <= alpha_i <= U_i.
 // The hinge loss has D_ii = 0 and U_i = C_i; the squared hinge loss has
-// D_ii = 1/(2 C_i) and no upper bound (SPEC, "Linear dual coordinate descent").
+// D_ii = 1/(2 C_i) and no upper bound (docs/linear.md).
 // A loss is a tiny strategy type that maps a sample's C_i to (U_i, D_ii).
 #pragma once
 

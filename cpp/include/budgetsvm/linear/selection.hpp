@@ -17,7 +17,7 @@
 //              (Algorithm 4), preferences follow the gain of each step
 //              relative to a fading average (Algorithm 5, c = 1/5); stop
 //              when the sweep's max KKT violation < tol on a sweep that
-//              started from uniform preferences (canstop), as SPEC says.
+//              started from uniform preferences (canstop; docs/linear.md).
 //
 // Where we differ from the paper: the gain reference Delta_ref can be 0 when
 // the first sweep moved nothing (we then restart its estimate instead of
