@@ -127,6 +127,19 @@ def check_sample_weight(sample_weight: Any, n_samples: int, allow_negative: bool
     return sw
 
 
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (for messages: 1.0, not np.float64(1.0))."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def check_class_weights(weights: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The per-class factors of ``C`` from ``compute_class_weight``: finite and >= 0."""
+    for weight, label in zip(weights, classes):
+        if not (np.isfinite(weight) and weight >= 0):
+            raise ValueError(f"class_weight must be finite and >= 0; got {float(weight)!r} for class {plain(label)!r}.")
+    return weights
+
+
 def check_class_weight_spec(class_weight: Any) -> None:
     """scikit-learn's ``class_weight``: None, a dict or "balanced"."""
     if class_weight is not None and not (isinstance(class_weight, dict) or class_weight == "balanced"):

@@ -25,11 +25,13 @@ from ._data import as_supported, core_view, resolve_gamma
 from ._params import (
     check_choice,
     check_class_weight_spec,
+    check_class_weights,
     check_number,
     check_sample_weight,
     choices,
     core_params,
     effective_n_jobs,
+    plain,
 )
 
 MERGE_METHODS = choices("budgeted", "merge_method")
@@ -50,10 +52,7 @@ TOTAL_KEYS = (
 def _check_class_weight(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
     """scikit-learn's class weights (None, a dict or "balanced") as one factor per class."""
     check_class_weight_spec(class_weight)
-    weights = compute_class_weight(class_weight, classes=classes, y=y)
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError(f"class_weight must be finite and >= 0; got {weights}.")
-    return weights
+    return check_class_weights(compute_class_weight(class_weight, classes=classes, y=y), classes)
 
 
 def _sample_factors(sample_weight: Any, class_weight: np.ndarray, y_index: np.ndarray, n: int) -> Optional[np.ndarray]:
@@ -410,7 +409,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         classes, y_index = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError(
-                f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({classes[0]!r})."
+                f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({plain(classes[0])!r})."
             )
         class_weight = _check_class_weight(self.class_weight, classes, y)
         weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])

@@ -8,6 +8,7 @@ returning the exit code).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import List, Optional
 
@@ -21,6 +22,27 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _budget(text: str) -> int:
+    value = int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a merge needs two support vectors); got {text}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
+    return value
+
+
+def _n_jobs(text: str) -> int:
+    value = int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a positive integer or -1 (all cores); got 0")
+    return value
+
+
 def _gamma(text: str):
     if text in ("scale", "auto"):
         return text
@@ -28,15 +50,15 @@ def _gamma(text: str):
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a positive number, 'scale' or 'auto'; got {text}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, 'scale' or 'auto'; got {text}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, 'scale' or 'auto'; got {text}")
     return value
 
 
 def _positive_float(text: str) -> float:
     value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number; got {text}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number; got {text}")
     return value
 
 
@@ -72,13 +94,13 @@ def _add_demo(commands: "argparse._SubParsersAction") -> None:
     )
     demo.add_argument("--data", metavar="FILE", help="a LIBSVM/svmlight training file (.bz2/.gz/.xz too)")
     demo.add_argument("--test", metavar="FILE", help="its test file (default: a seeded 80/20 split of --data)")
-    demo.add_argument("--budget", type=_positive_int, help="support vector budget (default 200; 50 with --quick)")
+    demo.add_argument("--budget", type=_budget, help="support vector budget (default 200; 50 with --quick)")
     demo.add_argument("--epochs", type=_positive_int, help="training epochs (default 3; 2 with --quick)")
     demo.add_argument("--C", type=_positive_float, default=1.0, help="regularisation C for --data (default 1)")
     demo.add_argument("--gamma", type=_gamma, default="scale", help="RBF gamma for --data (default 'scale')")
-    demo.add_argument("--seed", type=int, default=0, help="seed of data, splits and training (default 0)")
+    demo.add_argument("--seed", type=_seed, default=0, help="seed of data, splits and training (default 0)")
     demo.add_argument("--svc-seconds", type=_positive_float, help="time budget of the exact SVC (default 10)")
-    demo.add_argument("--n-jobs", type=int, default=1, help="threads for BudgetedSVC (default 1; -1 all cores)")
+    demo.add_argument("--n-jobs", type=_n_jobs, default=1, help="threads for BudgetedSVC (default 1; -1 all cores)")
     demo.add_argument("--quick", action="store_true", help="small sizes: a few seconds in all")
     demo.set_defaults(handler=_run_demo)
 
@@ -86,6 +108,7 @@ def _add_demo(commands: "argparse._SubParsersAction") -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="budgetsvm", description="Fast support vector machine training.")
     parser.add_argument("--version", action="version", version=f"budgetsvm {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_demo(commands)
     return parser
@@ -97,7 +120,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except (OSError, ValueError, TypeError, MemoryError) as error:
+        # a user's mistake (a missing or malformed file, a bad value): one
+        # line on stderr and exit code 1; --debug shows the traceback
+        if args.debug:
+            raise
+        message = str(error) or type(error).__name__
+        if isinstance(error, OSError) and error.filename is not None:
+            message = f"{error.strerror or error}: {error.filename}"
+        print(f"budgetsvm {args.command}: error: {message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -177,6 +177,8 @@ def file_problem(data: str, test: Optional[str], seed: int, C: float, gamma: Uni
     from .io import load_svmlight
 
     X, y = load_svmlight(data)
+    if X.shape[0] < 2:
+        raise ValueError(f"{data} holds {X.shape[0]} sample(s); training needs at least 2 (of 2 classes).")
     if test is not None:
         Xt, yt = load_svmlight(test)
         d = max(X.shape[1], Xt.shape[1])

@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_class_weight_spec, check_number, check_sample_weight, choices, core_params, effective_n_jobs
+from ._params import check_class_weight_spec, check_class_weights, check_number, check_sample_weight, choices, core_params, effective_n_jobs
 from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
 
 KERNELS = choices("exact", "kernel") + ("precomputed",)
@@ -307,7 +307,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         classes, y_index = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class.")
-        self.class_weight_ = compute_class_weight(self.class_weight, classes=classes, y=y)
+        self.class_weight_ = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)
         n_samples = X.shape[0]
 
         weights, keep = None, None
@@ -558,6 +558,8 @@ class SVC(ClassifierMixin, BaseEstimator):
                     f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], self.support_.size)}."
                 )
             dec = K @ coef
+        elif self.support_.size == 0:  # no support vectors (a tolerance that accepts alpha = 0): f = b
+            dec = np.zeros((X.shape[0], coef.shape[1]))
         else:
             dec = self._kernel_times(X, as_supported(self.support_vectors_), coef)
         return dec + self._intercept_

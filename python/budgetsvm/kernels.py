@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
+from ._params import check_number
 
 KERNELS = ("linear", "rbf", "poly", "sigmoid")
 
@@ -57,10 +58,8 @@ def kernel_matrix(
     """
     if kernel not in KERNELS:
         raise ValueError(f"Unknown kernel {kernel!r}; expected one of {KERNELS}.")
-    if isinstance(degree, (bool, np.bool_)) or not isinstance(degree, (int, np.integer)) or degree < 0:
-        raise ValueError(f"degree must be a non-negative integer; got {degree!r}.")
-    if not np.isfinite(coef0):
-        raise ValueError(f"coef0 must be finite; got {coef0!r}.")
+    degree = check_number("degree", degree, integer=True, low=0)
+    coef0 = check_number("coef0", coef0)
     X = as_supported(X)
     Y = X if Y is None else as_supported(Y)
     if X.shape[1] != Y.shape[1]:

@@ -22,7 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
-from ._params import check_number, core_params, effective_n_jobs
+from ._params import check_class_weights, check_number, core_params, effective_n_jobs, plain
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier trained in the dual, to convergence.
@@ -222,7 +222,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         if classes.shape[0] < 2:
             raise ValueError(
                 "This solver needs samples of at least 2 classes in the data, but the data "
-                f"contains only one class: {classes[0]!r}."
+                f"contains only one class: {plain(classes[0])!r}."
             )
         n = X.shape[0]
         if sample_weight is None:
@@ -238,7 +238,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             if not np.any(sw > 0):
                 raise ValueError("Sample weights are all zero: at least one weight must be positive.")
             sw = np.ascontiguousarray(sw)
-        cw = compute_class_weight(self.class_weight, classes=classes, y=y)
+        cw = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)
         bias = params["bias_scale"]
         W, alpha, stats = _core.linear_fit(
             _data.core_view(X),
