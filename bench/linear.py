@@ -100,7 +100,7 @@ def primal_objective(X, labels, classes, coef, C):
 def timed(fn, budget):
     """Median of 3 runs when a run is short (< 2 s), else one run."""
     times, result = [], None
-    for r in range(3):
+    for _ in range(3):
         t = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - t)

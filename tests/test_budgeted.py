@@ -289,7 +289,10 @@ def test_other_kernels_with_removal_and_projection(kernel, maintenance):
         assert clf.score(X, y) > 0.7  # chance is 0.5; removal is the crudest maintenance
 
 
-@pytest.mark.parametrize("learning_rate, extra", [("pegasos", {}), ("norma", {"eta0": 0.5}), ("perceptron", {"eta0": 0.1, "radius": 50.0})])
+@pytest.mark.parametrize(
+    "learning_rate, extra",
+    [("pegasos", {}), ("norma", {"eta0": 0.5}), ("perceptron", {"eta0": 0.1, "radius": 50.0})],
+)
 def test_bsgd_learning_rates(learning_rate, extra):
     X, y = checkerboard(10000, seed=9)
     Xt, yt = checkerboard(3000, seed=10)
@@ -318,7 +321,8 @@ def test_dense_and_csr_give_the_same_model(solver):
     wide = sp.csr_matrix(X)
     wide.indices = wide.indices.astype(np.int64)
     wide.indptr = wide.indptr.astype(np.int64)
-    np.testing.assert_allclose(BudgetedSVC(**kwargs).fit(wide, binary).dual_coef_, dense.dual_coef_, rtol=1e-12, atol=1e-12)
+    wide_coef = BudgetedSVC(**kwargs).fit(wide, binary).dual_coef_
+    np.testing.assert_allclose(wide_coef, dense.dual_coef_, rtol=1e-12, atol=1e-12)
 
 
 def test_float32_and_fortran_input():

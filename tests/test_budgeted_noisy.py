@@ -69,7 +69,8 @@ def test_sample_weight_scales_C(xor_data):
 def test_class_weight_equals_sample_weight_and_zero_weight_leaves_rows_out(xor_data):
     X, y = xor_data[0][:3000], xor_data[1][:3000]
     a = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, class_weight={-1: 1.0, 1: 3.0}, random_state=0).fit(X, y)
-    b = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(X, y, sample_weight=np.where(y == 1, 3.0, 1.0))
+    weights = np.where(y == 1, 3.0, 1.0)
+    b = BudgetedSVC(C=1.0, budget=50, gamma=0.05, epochs=2, random_state=0).fit(X, y, sample_weight=weights)
     np.testing.assert_array_equal(a.decision_function(X[:200]), b.decision_function(X[:200]))
     np.testing.assert_array_equal(a.class_weight_, [1.0, 3.0])
     # rows of weight 0 are not part of the problem: no step is taken on them
@@ -116,7 +117,8 @@ def test_intercept(solver):
     np.testing.assert_array_equal(off.intercept_, [0.0])
     # the decision function is the kernel expansion plus the intercept
     K = np.exp(-0.5 * ((X[:50, None, :] - on.support_vectors_[None]) ** 2).sum(-1))
-    np.testing.assert_allclose(on.decision_function(X[:50]), K @ on.dual_coef_[0] + on.intercept_[0], rtol=1e-9, atol=1e-9)
+    expected = K @ on.dual_coef_[0] + on.intercept_[0]
+    np.testing.assert_allclose(on.decision_function(X[:50]), expected, rtol=1e-9, atol=1e-9)
     assert on.score(X, y) > 0.97
 
 

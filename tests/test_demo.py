@@ -47,7 +47,7 @@ def test_demo_quick_from_the_command_line(capsys):
     assert [r[0].split()[0] for r in rows] == ["BSCA", "BSGD", "SVC"] * 2
     board, digits = rows[:3], rows[3:]
     # budget 50; one-vs-rest BSCA on digits has a budget per class (10 classes)
-    for (method, accuracy, svs, merges), limit in zip(board[:2] + digits[:2], (50, 50, 500, 50)):
+    for (method, _accuracy, svs, merges), limit in zip(board[:2] + digits[:2], (50, 50, 500, 50)):
         assert svs <= limit, method
         assert merges != "-" and int(merges.replace(",", "")) > 0, method
     assert board[0][1] > 0.9  # BSCA on the checkerboard
@@ -137,7 +137,8 @@ def test_demo_on_a_shared_multiclass_data_set(capsys):
     from conftest import dataset_path
 
     train, test = dataset_path("dna.scale.bz2"), dataset_path("dna.scale.t.bz2")
-    assert main(["demo", "--data", str(train), "--test", str(test), "--budget", "50", "--gamma", "0.01", "--C", "4"]) == 0
+    args = ["demo", "--data", str(train), "--test", str(test), "--budget", "50", "--gamma", "0.01", "--C", "4"]
+    assert main(args) == 0
     out = capsys.readouterr().out
     assert "2,000 train / 1,186 test points" in out
     rows = _table_rows(out)

@@ -184,7 +184,7 @@ def test_linear_coef_matches_sklearn():
     ours, ref = SVC(**params).fit(X[b], y[b]), SkSVC(**params).fit(X[b], y[b])
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=5e-3)
     with pytest.raises(AttributeError, match="linear"):
-        SVC().fit(X, y).coef_
+        _ = SVC().fit(X, y).coef_
 
 
 @pytest.mark.parametrize("kernel", ["poly", "sigmoid", "linear"])
@@ -244,7 +244,8 @@ def test_precomputed_kernel_equals_rbf(ijcnn1_small):
     # the rbf path evaluates exp in float32, the precomputed one reads float64 values: the
     # same optimum up to the solver tolerance
     np.testing.assert_allclose(pre.dual_coef_, rbf.dual_coef_, atol=1e-3 * 8.0)
-    np.testing.assert_allclose(pre.decision_function(rbf_kernel(Xt, X, gamma=gamma)), rbf.decision_function(Xt), atol=1e-3)
+    from_kernel = pre.decision_function(rbf_kernel(Xt, X, gamma=gamma))
+    np.testing.assert_allclose(from_kernel, rbf.decision_function(Xt), atol=1e-3)
     with pytest.raises(ValueError, match="square"):
         SVC(kernel="precomputed").fit(rbf_kernel(X[:10], X, gamma=gamma), y[:10])
     with pytest.raises(ValueError):

@@ -3,8 +3,9 @@
 When a point occurs k times, any split of its weight among the copies is
 optimal, so the number of support vectors depends on the solver's path
 (phishing: LIBSVM 1121 SVs, our SMO 1106, ALFPGM 959 -- it moves a group's
-weight onto as few copies as the bounds allow -- all at the same optimum). What every exact solver must agree on is the decision function
-and the set of distinct support points; these tests check both against
+weight onto as few copies as the bounds allow -- all at the same optimum).
+What every exact solver must agree on is the decision function and the set
+of distinct support points; these tests check both against
 scikit-learn's SVC (LIBSVM).
 """
 

@@ -461,7 +461,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(
-            self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, ensure_all_finite=False, reset=False
+            self,
+            X,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            order=None,
+            ensure_all_finite=False,
+            reset=False,
         )
         X = as_supported(X)
         coef = np.ascontiguousarray(self.dual_coef_.T)

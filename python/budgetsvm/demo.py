@@ -109,7 +109,11 @@ def fit_svc_within(problem: Problem, seconds: float, seed: int) -> Row:
         if size == n or spent + 4.0 * elapsed > seconds:
             break
         size = min(n, 2 * size)
-    note = "full training set" if size == n else f"subsample of {size:,} of {n:,} points (largest that fits in ~{seconds:g} s)"
+    note = (
+        "full training set"
+        if size == n
+        else f"subsample of {size:,} of {n:,} points (largest that fits in ~{seconds:g} s)"
+    )
     return Row(
         problem.name,
         "SVC (exact)",
@@ -156,7 +160,8 @@ def builtin_problems(quick: bool, seed: int) -> List[Problem]:
     n_train, n_test = (5_000, 2_000) if quick else (200_000, 50_000)
     X, y = checkerboard(n_train, seed=seed)
     Xt, yt = checkerboard(n_test, seed=seed + 1)
-    board = Problem("checkerboard 4x4", X, y, Xt, yt, C=32.0, gamma=2.0, note=f"{n_train:,} train / {n_test:,} test points")
+    note = f"{n_train:,} train / {n_test:,} test points"
+    board = Problem("checkerboard 4x4", X, y, Xt, yt, C=32.0, gamma=2.0, note=note)
 
     digits_X, digits_y = load_digits(return_X_y=True)
     digits_X = digits_X / 16.0

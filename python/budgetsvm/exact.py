@@ -29,7 +29,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_class_weight_spec, check_class_weights, check_number, check_sample_weight, choices, core_params, effective_n_jobs
+from ._params import (
+    check_class_weight_spec,
+    check_class_weights,
+    check_number,
+    check_sample_weight,
+    choices,
+    core_params,
+    effective_n_jobs,
+)
 from ._platt import pairwise_coupling, sigmoid_fit, sigmoid_predict
 
 KERNELS = choices("exact", "kernel") + ("precomputed",)

@@ -115,6 +115,8 @@ def load_svmlight(
     if n_features is None:
         n_features = max(columns_seen, 1)  # as scikit-learn: an empty file is (0, 1)
     elif n_features < columns_seen:
-        raise ValueError(f"n_features={n_features} is smaller than the largest feature index in the file ({columns_seen}).")
+        raise ValueError(
+            f"n_features={n_features} is smaller than the largest feature index in the file ({columns_seen})."
+        )
     X = sp.csr_matrix((values, indices, indptr), shape=(len(labels), int(n_features)), copy=False)
     return X, labels
