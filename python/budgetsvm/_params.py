@@ -76,7 +76,7 @@ def check_number(
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
         what = "an integer" if integer else "a real number"
         raise TypeError(f"{name} must be {what}; got {value!r} of type {type(value).__name__}.")
-    value = int(value) if integer else float(value)
+    value = int(value) if integer else float(value)  # type: ignore[call-overload]  # checked above
     if not integer and not math.isfinite(value):
         raise ValueError(f"{name} must be finite; got {value!r}.")
     if low is not None and (value < low or (value == low and not low_inclusive)):

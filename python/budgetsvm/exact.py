@@ -15,7 +15,7 @@ coupling (``_platt``).
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -534,7 +534,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         """K(Xq, SV) @ coef for supported Xq and SV, computed block by block in C++."""
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         return _core.decision_function(
-            core_view(Xq), core_view(SV), coef, self.kernel, float(self._gamma) or 1.0,
+            core_view(Xq), core_view(SV), coef, cast(str, self.kernel), float(self._gamma) or 1.0,
             int(self.degree), float(self.coef0), effective_n_jobs(self.n_jobs),
         )
 

@@ -10,7 +10,7 @@ import bz2
 import gzip
 import lzma
 import os
-from typing import IO, Optional, Tuple, Union
+from typing import IO, Optional, Tuple, Union, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,7 +32,7 @@ def _open_binary(path: Union[str, os.PathLike]) -> IO[bytes]:
         head = f.read(6)
     for magic, opener in _MAGIC:
         if head.startswith(magic):
-            return opener(path, "rb")
+            return cast(IO[bytes], opener(path, "rb"))
     return open(path, "rb")
 
 
@@ -89,15 +89,15 @@ def load_svmlight(
     >>> y
     array([ 1., -1.])
     """
-    dtype = np.dtype(dtype)
-    if dtype not in (np.float64, np.float32):
-        raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
+    value_dtype = np.dtype(dtype)
+    if value_dtype not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32; got {value_dtype}.")
     if n_features is not None and (not isinstance(n_features, (int, np.integer)) or n_features < 1):
         raise ValueError(f"n_features must be a positive integer or None; got {n_features!r}.")
     auto = isinstance(zero_based, str) and zero_based == "auto"
     if not auto and not isinstance(zero_based, (bool, np.bool_)):
         raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}.")
-    parser = _core.SvmlightParser(float32=dtype == np.float32, zero_based=bool(auto or zero_based))
+    parser = _core.SvmlightParser(float32=value_dtype == np.float32, zero_based=bool(auto or zero_based))
     try:
         with _open_binary(path) as f:
             while True:
