@@ -167,11 +167,11 @@ decltype(auto) field_of(P& p, const Field& field) {
 }  // namespace detail
 
 template <class P, class Field>
-Option<P> bool_option(std::string name, Field field, std::string doc) {
+Option<P> bool_option(const std::string& name, Field field, const std::string& doc) {
   Option<P> o;
-  o.name = std::move(name);
+  o.name = name;
   o.kind = OptionKind::boolean;
-  o.doc = std::move(doc);
+  o.doc = doc;
   o.get = [field](const P& p) { return OptionValue(static_cast<bool>(detail::field_of(p, field))); };
   o.put = [field](P& p, const OptionValue& v) { detail::field_of(p, field) = std::get<bool>(v); };
   return o;
@@ -179,12 +179,12 @@ Option<P> bool_option(std::string name, Field field, std::string doc) {
 
 /// An integer in [low, high] (high defaults to the field type's maximum).
 template <class P, class Field>
-Option<P> int_option(std::string name, Field field, std::int64_t low, std::string doc,
+Option<P> int_option(const std::string& name, Field field, std::int64_t low, const std::string& doc,
                      std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
   Option<P> o;
-  o.name = std::move(name);
+  o.name = name;
   o.kind = OptionKind::integer;
-  o.doc = std::move(doc);
+  o.doc = doc;
   using T = std::decay_t<decltype(detail::field_of(std::declval<P&>(), field))>;
   constexpr auto type_max = std::numeric_limits<T>::max();
   o.int_low = low;
@@ -207,11 +207,11 @@ struct RealRange {
 };
 
 template <class P, class Field>
-Option<P> real_option(std::string name, Field field, RealRange range, std::string doc) {
+Option<P> real_option(const std::string& name, Field field, RealRange range, const std::string& doc) {
   Option<P> o;
-  o.name = std::move(name);
+  o.name = name;
   o.kind = OptionKind::real;
-  o.doc = std::move(doc);
+  o.doc = doc;
   o.low = range.low;
   o.high = range.high;
   o.low_open = range.low_open;
@@ -227,11 +227,12 @@ Option<P> real_option(std::string name, Field field, RealRange range, std::strin
 
 /// One of a list of names, each standing for a value of the field (an enum).
 template <class P, class Field, class E>
-Option<P> choice_option(std::string name, Field field, std::vector<std::pair<std::string, E>> table, std::string doc) {
+Option<P> choice_option(const std::string& name, Field field, std::vector<std::pair<std::string, E>> table,
+                        const std::string& doc) {
   Option<P> o;
-  o.name = std::move(name);
+  o.name = name;
   o.kind = OptionKind::choice;
-  o.doc = std::move(doc);
+  o.doc = doc;
   for (const auto& entry : table) o.choices.push_back(entry.first);
   o.get = [field, table](const P& p) {
     for (const auto& entry : table)
