@@ -92,7 +92,7 @@ def test_wide_sparse_input_is_blocked():
         ({"gamma": -1.0}, ValueError, "gamma"),
         ({"gamma": "median"}, ValueError, "gamma"),
         ({"kernel": "poly", "degree": -1}, ValueError, "degree"),
-        ({"kernel": "poly", "degree": 2.5}, ValueError, "degree"),
+        ({"kernel": "poly", "degree": 2.5}, TypeError, "degree must be an integer"),
         ({"coef0": float("nan")}, ValueError, "coef0"),
     ],
 )
