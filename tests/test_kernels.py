@@ -111,3 +111,23 @@ def test_bad_shapes_and_values():
         kernel_matrix(np.ones(4))
     with pytest.raises(ValueError, match="empty"):
         kernel_matrix(np.ones((0, 4)))
+
+
+def test_ctrl_c_stops_a_long_kernel_matrix():
+    import _thread
+    import signal
+    import threading
+    import time
+
+    X = np.random.default_rng(0).normal(size=(5000, 2000))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # see test_linear.sigint_raises
+    timer = threading.Timer(0.2, _thread.interrupt_main)  # as if Ctrl-C were pressed
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kernel_matrix(X, gamma=1e-3)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.perf_counter() - start < 2.0

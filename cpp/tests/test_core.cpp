@@ -4,6 +4,9 @@
 #include <set>
 #include <vector>
 
+#include "budgetsvm/budget/model.hpp"
+
+#include "budgetsvm/core/centre.hpp"
 #include "budgetsvm/core/control.hpp"
 #include "budgetsvm/core/data_view.hpp"
 #include "budgetsvm/core/kernel.hpp"
@@ -200,6 +203,138 @@ TEST_CASE("run control: polls the stop check and throws Interrupted") {
   CHECK_THROWS(control.poll_now(), Interrupted);
   RunControl never;
   for (int k = 0; k < 10000; ++k) never.poll();
+}
+
+namespace {
+
+// n x d points offset by `offset` in features 0 and 2 (spread ~1), as
+// float32 values and the same values in double; sparse: every third entry of
+// features 1 and 3 is left out.
+struct Offset {
+  Index n = 40, d = 4;
+  std::vector<float> x32;
+  std::vector<double> x64;
+  std::vector<double> values;
+  std::vector<std::int32_t> indices, indptr;
+  Offset(double offset, std::uint64_t seed) {
+    Random rng(seed);
+    for (Index i = 0; i < n * d; ++i) {
+      const bool shifted = (i % d) % 2 == 0;
+      x32.push_back(static_cast<float>((shifted ? offset : 0.0) + rng.uniform() * 2.0 - 1.0));
+    }
+    x64.assign(x32.begin(), x32.end());
+    indptr.push_back(0);
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j < d; ++j)
+        if (j % 2 == 0 || (i + j) % 3 != 0) {
+          values.push_back(x64[static_cast<std::size_t>(i * d + j)]);
+          indices.push_back(static_cast<std::int32_t>(j));
+        } else {
+          x64[static_cast<std::size_t>(i * d + j)] = 0.0;
+          x32[static_cast<std::size_t>(i * d + j)] = 0.0f;
+        }
+      indptr.push_back(static_cast<std::int32_t>(values.size()));
+    }
+  }
+  double dist(Index i, Index j) const {  // ||x_i - x_j||^2 by differences
+    double s = 0.0;
+    for (Index k = 0; k < d; ++k) {
+      const double u = x64[static_cast<std::size_t>(i * d + k)] - x64[static_cast<std::size_t>(j * d + k)];
+      s += u * u;
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("centre: shifts only the features whose mean exceeds their spread") {
+  const Offset P(1e6, 3);
+  const DenseView<double, Eigen::RowMajor> X(P.x64.data(), P.n, P.d);
+  const Centre c = choose_centre(X);
+  CHECK(c.features == std::vector<Index>({0, 2}));
+  CHECK(c.far);
+  CHECK_CLOSE(c.point[0], 1e6, 1.0);
+  CHECK(c.point[1] == 0.0 && c.point[3] == 0.0);
+  // No offset: no centre, and the norms are the view's own.
+  const Offset Q(0.0, 4);
+  const DenseView<double, Eigen::RowMajor> Y(Q.x64.data(), Q.n, Q.d);
+  CHECK(!choose_centre(Y).active());
+  // Centred norms of dense and sparse rows against explicit differences.
+  const CsrView<double, std::int32_t> S(P.values.data(), P.indices.data(), P.indptr.data(), P.n, P.d);
+  std::vector<char> mark;
+  for (Index i = 0; i < P.n; ++i) {
+    double expected = 0.0;
+    for (Index k = 0; k < P.d; ++k) {
+      const double u = P.x64[static_cast<std::size_t>(i * P.d + k)] - c.point[k];
+      expected += u * u;
+    }
+    CHECK_CLOSE(centred_squared_norm(X, i, c, mark), expected, 1e-9);
+    CHECK_CLOSE(centred_squared_norm(S, i, c, mark), expected, 1e-9);
+  }
+}
+
+TEST_CASE("kernels: rbf at offsets 1e6 (float32) and 1e8 (double) matches distances by differences") {
+  for (double offset : {1e3, 1e6, 1e8}) {
+    const Offset P(offset, 5);
+    const Kernel k{KernelType::rbf, 0.5, 0.0, 3};
+    const DenseView<double, Eigen::RowMajor> X(P.x64.data(), P.n, P.d);
+    const DenseView<float, Eigen::RowMajor> X32(P.x32.data(), P.n, P.d);
+    const CsrView<double, std::int32_t> S(P.values.data(), P.indices.data(), P.indptr.data(), P.n, P.d);
+    MatrixXd K64(P.n, P.n), K32(P.n, P.n), KS(P.n, P.n);
+    kernel_matrix(k, X, X, K64);
+    kernel_matrix(k, X32, X, K32);
+    kernel_matrix(k, S, X32, KS);
+    const double tol = offset > 1e6 ? 1e-6 : 1e-9;
+    for (Index i = 0; i < P.n; ++i)
+      for (Index j = 0; j < P.n; ++j) {
+        const double expected = std::exp(-0.5 * P.dist(i, j));
+        CHECK_CLOSE(K64(i, j), expected, tol);
+        CHECK_CLOSE(K32(i, j), expected, tol);
+        CHECK_CLOSE(KS(i, j), expected, tol);
+      }
+    // Decision values: the float32 view of the support vectors, 1 or 2 threads.
+    MatrixXd coef = MatrixXd::Ones(P.n, 1), f32(P.n, 1), f64(P.n, 1), expected = K64.transpose() * coef;
+    kernel_expansion(k, X, X32, coef, f32, 2);
+    kernel_expansion(k, X, S, coef, f64, 1);
+    for (Index i = 0; i < P.n; ++i) {
+      CHECK_CLOSE(f32(i, 0), expected(i, 0), 1e-6 * P.n);
+      CHECK_CLOSE(f64(i, 0), expected(i, 0), 1e-6 * P.n);
+    }
+  }
+}
+
+TEST_CASE("budget rows: a centred load serves x - c, sparse rows gain the shifted features") {
+  const Offset P(1e6, 6);
+  const CsrView<double, std::int32_t> S(P.values.data(), P.indices.data(), P.indptr.data(), P.n, P.d);
+  const DenseView<double, Eigen::RowMajor> X(P.x64.data(), P.n, P.d);
+  const budget::ViewRows<CsrView<double, std::int32_t>> sparse(S, true);
+  const budget::ViewRows<DenseView<double, Eigen::RowMajor>> dense(X, true);
+  const Centre c = choose_centre(X);
+  budget::SampleRow r;
+  for (Index i = 0; i < P.n; ++i) {
+    std::vector<double> row(static_cast<std::size_t>(P.d), 0.0);
+    sparse.load(i, r);
+    for (Index q = 0; q < r.nnz; ++q) row[static_cast<std::size_t>(r.idx[static_cast<std::size_t>(q)])] += r.val[static_cast<std::size_t>(q)];
+    double norm = 0.0;
+    for (Index k = 0; k < P.d; ++k) {
+      const double u = P.x64[static_cast<std::size_t>(i * P.d + k)] - c.point[k];
+      CHECK_CLOSE(row[static_cast<std::size_t>(k)], u, 1e-12);
+      norm += u * u;
+    }
+    CHECK_CLOSE(r.sqnorm, norm, 1e-9);
+    dense.load(i, r);
+    for (Index k = 0; k < P.d; ++k) CHECK_CLOSE(r.val[static_cast<std::size_t>(k)], P.x64[static_cast<std::size_t>(i * P.d + k)] - c.point[k], 1e-12);
+  }
+}
+
+TEST_CASE("run control: poll_block asks at most once per interval") {
+  int asked = 0;
+  RunControl control([&] { return ++asked > 1000; }, 10.0);
+  for (int k = 0; k < 100; ++k) control.poll_block();
+  CHECK(asked == 0);  // the first interval has not passed
+  RunControl eager([&] { return ++asked > 0; }, 0.0);
+  CHECK_THROWS(eager.poll_block(), Interrupted);
 }
 
 int main() { return budgetsvm::test::run_all(); }

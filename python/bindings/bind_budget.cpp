@@ -114,7 +114,7 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     // caller's X and y keep alive for the whole call; the callback and the
     // Ctrl-C poll take the GIL back themselves.
     py::gil_scoped_release release;
-    budget::ViewRows<std::decay_t<decltype(view)>> rows(view);
+    budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
     return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control);
   });
 

@@ -31,11 +31,12 @@ py::array_t<double> py_kernel_matrix(py::object X, py::object Y, const std::stri
   require(dx == dy, "X has " + std::to_string(dx) + " features but Y has " + std::to_string(dy));
   py::array_t<double> out({nx, ny});
   auto* out_ptr = out.mutable_data();
+  RunControl control = python_run_control();  // built under the GIL, used without it
   visit_data(Y, [&](const auto& y_view) {
     ErasedRows y(y_view);
     visit_data(X, [&](const auto& x_view) {
       py::gil_scoped_release release;  // views point into arrays that X and Y keep alive
-      kernel_matrix(kernel, x_view, y, Eigen::Map<MatrixXd>(out_ptr, nx, ny));
+      kernel_matrix(kernel, x_view, y, Eigen::Map<MatrixXd>(out_ptr, nx, ny), control);
     });
   });
   return out;
@@ -56,11 +57,13 @@ py::array_t<double> py_decision_function(py::object X, py::object SV, const Eige
   const Index n = visit_data(X, [](const auto& v) { return v.rows(); });
   py::array_t<double> out({n, static_cast<Index>(coef.cols())});
   auto* out_ptr = out.mutable_data();
+  RunControl control = python_run_control();
   visit_data(X, [&](const auto& x_view) {
     ErasedRows x(x_view);
     visit_data(SV, [&](const auto& sv_view) {
       py::gil_scoped_release release;  // X, SV and coef are kept alive by the caller
-      kernel_expansion(kernel, x, sv_view, coef, Eigen::Map<MatrixXd>(out_ptr, n, coef.cols()), n_jobs);
+      kernel_expansion(kernel, x, sv_view, coef, Eigen::Map<MatrixXd>(out_ptr, n, coef.cols()), n_jobs,
+                       control);
     });
   });
   return out;

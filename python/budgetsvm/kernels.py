@@ -8,9 +8,11 @@ import numpy as np
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_number
+from ._params import check_number, choices
 
-KERNELS = ("linear", "rbf", "poly", "sigmoid")
+# The kernel names of the core's option registry (kernel_options.hpp), as SVC
+# and BudgetedSVC check them.
+KERNELS = choices("exact", "kernel")
 
 
 def kernel_matrix(

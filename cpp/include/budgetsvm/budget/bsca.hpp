@@ -75,22 +75,14 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <memory>
 #include <numeric>
 #include <utility>
 #include <vector>
 
-// MinGW-w64 with the win32 thread model has no std::thread: there the
-// one-vs-rest classes run one after another.
-#if !defined(__GLIBCXX__) || defined(_GLIBCXX_HAS_GTHREADS)
-#define BUDGETSVM_HAS_THREADS 1
-#include <thread>
-#endif
-
 #include "../core/control.hpp"
+#include "../core/parallel.hpp"
 #include "../core/random.hpp"
 #include "bsgd.hpp"
 #include "maintenance.hpp"
@@ -121,18 +113,17 @@ class BscaMachine {
     std::iota(order_.begin(), order_.end(), Index{0});
   }
 
-  /// One epoch. Polls `control` when given (the calling thread only);
-  /// otherwise watches `stop`. `average`: return the average of the
+  /// One epoch, polling `control` (parallel.hpp: the caller's on the
+  /// calling thread, a stop flag elsewhere). `average`: return the average of the
   /// iterates over the whole epoch (Window::epoch) or its second half.
   /// `first_pass`: the growing-problem first epoch (see "The first pass").
   enum class Window { none, epoch, second_half };
-  void run_epoch(Counters& counters, RunControl* control, const std::atomic<bool>& stop,
+  void run_epoch(Counters& counters, RunControl& control,
                  Window average = Window::none, bool first_pass = false) {
     rng_.shuffle(order_);
     const bool unit_diagonal = params_.kernel.type == KernelType::rbf;
     const double bias_q = params_.fit_intercept ? 1.0 : 0.0;
     const bool keep = params_.after_merge == AfterMerge::keep;
-    unsigned tick = 0;
     Index n_steps = 0;  // the points in the problem (weight > 0)
     for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
     const double n_total = static_cast<double>(n_steps);
@@ -150,11 +141,7 @@ class BscaMachine {
     Index step_no = 0;
     loss_ = 0.0;
     for (const Index i : order_) {
-      if (control) {
-        control->poll();
-      } else if ((++tick & 1023u) == 0 && stop.load(std::memory_order_relaxed)) {
-        throw Interrupted();
-      }
+      control.poll();
       const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
       if (!(Ci > 0.0)) continue;  // weight 0: the point is not part of the problem
       if (step_no == average_from) {
@@ -377,11 +364,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   Result result;
   result.n_outputs = n_classes == 2 ? 1 : n_classes;
   const detail::Stopwatch timer;
-#if defined(BUDGETSVM_HAS_THREADS)
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
-#else
-  const int n_threads = 1;
-#endif
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     // The averaging window: the last epoch; the second half of a single pass.
@@ -390,32 +373,11 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
     Window average = Window::none;
     if (params.averaging == Averaging::tail && epoch == params.epochs)
       average = params.epochs == 1 ? Window::second_half : Window::epoch;
-    std::atomic<int> next{0};
-    std::atomic<bool> stop{false};
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n_threads));
-    // Each machine is touched by exactly one thread per epoch (work queue of
-    // machine indices); only the calling thread (id 0) polls for Ctrl-C.
-    auto work = [&](int id) {
-      try {
-        for (int c = next++; c < n_machines; c = next++)
-          machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)],
-                                                           id == 0 ? &control : nullptr, stop, average,
-                                                           first_pass);
-      } catch (...) {
-        errors[static_cast<std::size_t>(id)] = std::current_exception();
-        stop = true;
-      }
-    };
-#if defined(BUDGETSVM_HAS_THREADS)
-    std::vector<std::thread> threads;
-    for (int id = 1; id < n_threads; ++id) threads.emplace_back(work, id);
-    work(0);
-    for (auto& t : threads) t.join();
-#else
-    work(0);
-#endif
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    // Each machine is touched by exactly one thread per epoch.
+    parallel_tasks(n_machines, n_threads, control, [&](Index c, RunControl& ctl) {
+      machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)], ctl, average,
+                                                       first_pass);
+    });
     // The last epoch's average against its last iterate (see "Averaging");
     // a single growing pass keeps its average (its last iterate solves the
     // whole problem while the average spans the second half, so their

@@ -60,7 +60,7 @@ inline Result fit(const Rows& X, const int* y, const double* weight, int n_class
     for (Index i = 0; i < X.rows(); ++i)
       require(std::isfinite(weight[i]) && weight[i] >= 0.0, "sample weights must be finite and >= 0");
   const double lambda = 1.0 / (params.C * static_cast<double>(X.rows()));
-  return detail::with_maintenance(params, [&](auto make) -> Result {
+  Result result = detail::with_maintenance(params, [&](auto make) -> Result {
     if (params.solver == Solver::bsca) return train_bsca(X, y, weight, n_classes, params, make, callback, control);
     auto run = [&](auto rate) -> Result {
       if (n_classes == 2)
@@ -74,6 +74,12 @@ inline Result fit(const Rows& X, const int* y, const double* weight, int n_class
     }
     throw std::invalid_argument("unknown learning rate");
   });
+  // Rows served shifted by a centre: the support vectors back to the data's
+  // coordinates.
+  if (X.centre().active())
+    for (Index j = 0; j < result.support_vectors.rows(); ++j)
+      result.support_vectors.row(j) += X.centre().point.transpose();
+  return result;
 }
 
 /// Unweighted training (every row's box is C).

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <vector>
 
+#include "../core/centre.hpp"
 #include "../core/data_view.hpp"
 #include "../core/kernel.hpp"
 #include "../core/simd.hpp"
@@ -37,13 +38,16 @@ struct SampleRow {
   Index nnz = 0;
   bool dense = true;
   double sqnorm = 0.0;
+  std::vector<char> seen;  // scratch of a sparse load with a centre
   const Index* indices() const { return dense ? nullptr : idx.data(); }
 };
 
 /// Training rows behind one small interface, so that the solvers are
 /// instantiated once, not once per data layout: the per-step copy of one
 /// row into a double buffer costs O(nnz(x)), against O(B nnz(x)) for the
-/// margin.
+/// margin. The rows may be served shifted by a centre c (centre.hpp): the
+/// Gaussian kernel does not change, and the solvers then work in shifted
+/// coordinates throughout (fit.hpp moves the support vectors back).
 class Rows {
  public:
   virtual ~Rows() = default;
@@ -51,43 +55,70 @@ class Rows {
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }
   double sqnorm(Index i) const { return sqnorms_[static_cast<std::size_t>(i)]; }
+  const Centre& centre() const { return centre_; }
 
  protected:
   Index rows_ = 0, cols_ = 0;
   std::vector<double> sqnorms_;
+  Centre centre_;
 };
 
 template <class View>
 class ViewRows final : public Rows {
  public:
-  explicit ViewRows(const View& X) : X_(X) {
+  /// `centred`: serve x - c (for the Gaussian kernel only).
+  explicit ViewRows(const View& X, bool centred = false) : X_(X) {
     rows_ = X.rows();
     cols_ = X.cols();
+    if (centred) centre_ = choose_centre(X);
     sqnorms_.resize(static_cast<std::size_t>(rows_));
-    for (Index i = 0; i < rows_; ++i) sqnorms_[static_cast<std::size_t>(i)] = X.squared_norm(i);
+    std::vector<char> mark;
+    for (Index i = 0; i < rows_; ++i)
+      sqnorms_[static_cast<std::size_t>(i)] = centred_squared_norm(X, i, centre_, mark);
   }
   void load(Index i, SampleRow& out) const override {
     out.sqnorm = sqnorms_[static_cast<std::size_t>(i)];
     if constexpr (View::is_sparse) {
       out.dense = false;
       const Index nnz = X_.row_nnz(i);
-      out.idx.resize(static_cast<std::size_t>(nnz));
-      out.val.resize(static_cast<std::size_t>(nnz));
+      const std::size_t room = static_cast<std::size_t>(nnz) + centre_.features.size();
+      out.idx.resize(room);
+      out.val.resize(room);
       Index q = 0;
       X_.for_each(i, [&](Index col, double v) {
         out.idx[static_cast<std::size_t>(q)] = col;
         out.val[static_cast<std::size_t>(q++)] = v;
       });
+      if (centre_.active()) add_shift(q, out);
       out.nnz = q;
     } else {
       out.dense = true;
       out.val.resize(static_cast<std::size_t>(cols_));
       X_.copy_row(i, out.val.data());
+      centre_.shift(out.val.data());
       out.nnz = cols_;
     }
   }
 
  private:
+  /// Sparse row of q entries: subtract c, adding the shifted features that
+  /// the row does not store.
+  void add_shift(Index& q, SampleRow& out) const {
+    out.seen.resize(static_cast<std::size_t>(cols_), 0);
+    const Index stored = q;
+    for (Index e = 0; e < stored; ++e) {
+      const Index k = out.idx[static_cast<std::size_t>(e)];
+      out.val[static_cast<std::size_t>(e)] -= centre_.point[k];
+      out.seen[static_cast<std::size_t>(k)] = 1;
+    }
+    for (Index k : centre_.features)
+      if (!out.seen[static_cast<std::size_t>(k)]) {
+        out.idx[static_cast<std::size_t>(q)] = k;
+        out.val[static_cast<std::size_t>(q++)] = -centre_.point[k];
+      }
+    for (Index e = 0; e < stored; ++e) out.seen[static_cast<std::size_t>(out.idx[static_cast<std::size_t>(e)])] = 0;
+  }
+
   View X_;
 };
 
@@ -265,15 +296,7 @@ class BudgetModel {
   }
 
   void finish_row(double sqnorm, double* out) const {
-    switch (kernel_.type) {
-      case KernelType::rbf:
-        simd_.rbf_from_dots(out, norms_.data(), sqnorm, kernel_.gamma, size_, out);
-        return;
-      case KernelType::linear: return;
-      default:
-        for (Index j = 0; j < size_; ++j) out[j] = kernel_.from_dot(out[j], sqnorm, norms_[static_cast<std::size_t>(j)]);
-        return;
-    }
+    kernel_.row_from_dots(simd_, out, sqnorm, norms_.data(), size_, out);
   }
 
   Index d_, capacity_;

@@ -32,6 +32,16 @@ class RunControl {
     if (check_()) throw Interrupted();
   }
 
+  /// For loops whose every pass is long (a block of a matrix product):
+  /// reads the clock on every call, asks at most once per interval.
+  void poll_block() {
+    if (!check_) return;
+    const auto now = Clock::now();
+    if (now < next_) return;
+    next_ = now + interval_;
+    if (check_()) throw Interrupted();
+  }
+
   /// Asks the stop check now (for example at the end of an epoch).
   void poll_now() {
     if (check_ && check_()) throw Interrupted();

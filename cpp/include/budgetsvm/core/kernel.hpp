@@ -6,17 +6,26 @@
 //   sigmoid  k(x, z) = tanh(gamma <x, z> + coef0)
 //
 // Blocks are computed from one matrix product G = X Z^T, with
-// ||x - z||^2 = ||x||^2 + ||z||^2 - 2 <x, z> (clamped at 0) for rbf, which is
-// also how scikit-learn's pairwise kernels compute it.
+// ||x - z||^2 = ||x||^2 + ||z||^2 - 2 <x, z> (clamped at 0) for rbf, as
+// scikit-learn's pairwise kernels do. Our departure: that formula cancels for
+// features far from the origin, so rbf distances are taken between points
+// shifted by a common reference point (centre.hpp; docs/numerics.md), and
+// float32 data that sits far from the origin is multiplied in double.
+// Kernel::row_from_dots is the single place where dot products become kernel
+// values (kernel_matrix, kernel_expansion, the exact solvers' column sources
+// and the budget model all use it).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "centre.hpp"
+#include "control.hpp"
 #include "data_view.hpp"
+#include "parallel.hpp"
+#include "simd.hpp"
 
 namespace budgetsvm {
 
@@ -44,53 +53,59 @@ struct Kernel {
     require(type != KernelType::poly || degree >= 0, "degree must be non-negative");
   }
 
-  /// k(x, z) from <x, z>, ||x||^2 and ||z||^2.
-  double from_dot(double dot, double sqnorm_x, double sqnorm_z) const {
+  /// out[j] = k(x, z_j) from dots[j] = <x, z_j>, xnorm = |x|^2 and
+  /// znorm[j] = |z_j|^2 (read for rbf only); out may alias dots. The one
+  /// place where kernel values are made from dot products: the rbf
+  /// exponential runs vectorised (simd.hpp), the distance clamped at 0.
+  void row_from_dots(const simd::Kernels& simd, const double* dots, double xnorm, const double* znorm,
+                     Index n, double* out) const {
     switch (type) {
-      case KernelType::linear: return dot;
-      case KernelType::rbf:
-        return std::exp(-gamma * std::max(0.0, sqnorm_x + sqnorm_z - 2.0 * dot));
-      case KernelType::poly: return std::pow(gamma * dot + coef0, degree);
-      case KernelType::sigmoid: return std::tanh(gamma * dot + coef0);
-    }
-    return 0.0;
-  }
-
-  /// Turns a block of dot products G(r, c) = <x_r, z_c> into kernel values in
-  /// place; the type switch sits outside the element loops.
-  template <class Block>
-  void apply(Block& G, const Eigen::Ref<const VectorXd>& sqnorm_x,
-             const Eigen::Ref<const VectorXd>& sqnorm_z) const {
-    switch (type) {
-      case KernelType::linear: return;
-      case KernelType::rbf:
-        for (Index r = 0; r < G.rows(); ++r)
-          for (Index c = 0; c < G.cols(); ++c)
-            G(r, c) = std::exp(-gamma * std::max(0.0, sqnorm_x[r] + sqnorm_z[c] - 2.0 * G(r, c)));
-        return;
+      case KernelType::rbf: simd.rbf_from_dots(dots, znorm, xnorm, gamma, n, out); return;
+      case KernelType::linear: break;
       case KernelType::poly:
-        G = (gamma * G.array() + coef0).pow(static_cast<double>(degree)).matrix();
+        for (Index j = 0; j < n; ++j) out[j] = std::pow(gamma * dots[j] + coef0, degree);
         return;
       case KernelType::sigmoid:
-        G = (gamma * G.array() + coef0).tanh().matrix();
+        for (Index j = 0; j < n; ++j) out[j] = std::tanh(gamma * dots[j] + coef0);
         return;
     }
+    if (out != dots) std::copy(dots, dots + n, out);
+  }
+
+  /// k(x, z) from <x, z>, ||x||^2 and ||z||^2.
+  double from_dot(double dot, double sqnorm_x, double sqnorm_z) const {
+    double out = 0.0;
+    row_from_dots(simd::active_kernels(), &dot, sqnorm_x, &sqnorm_z, 1, &out);
+    return out;
+  }
+
+  /// Turns a row-major block of dot products G(r, c) = <x_r, z_c> into
+  /// kernel values in place, row by row.
+  void apply(MatrixXd& G, const VectorXd& sqnorm_x, const VectorXd& sqnorm_z,
+             const simd::Kernels& simd = simd::active_kernels()) const {
+    if (type == KernelType::linear) return;
+    for (Index r = 0; r < G.rows(); ++r)
+      row_from_dots(simd, G.row(r).data(), needs_norms() ? sqnorm_x[r] : 0.0,
+                    needs_norms() ? sqnorm_z.data() : nullptr, G.cols(), G.row(r).data());
   }
 
   bool needs_norms() const { return type == KernelType::rbf; }
 };
 
-/// G = X Y^T for a data view X and a small dense double block Y. The product
-/// runs in X's precision (no double copy of a float32 X), through Eigen's
-/// dense or sparse-dense matrix product.
+/// G = X[begin : begin + count] Y^T for a data view X and a dense double
+/// block Y. The product runs in X's precision (no double copy of a float32
+/// X) unless `in_double`, through Eigen's dense or sparse-dense product.
 template <class View, class Out>
-void dot_with_block(const View& X, const MatrixXd& Y, Out&& G) {
+void dot_with_block(const View& X, Index begin, Index count, const MatrixXd& Y, bool in_double, Out&& G) {
   using Scalar = typename View::Scalar;
+  const auto Xr = X.matrix().middleRows(begin, count);
   if constexpr (std::is_same_v<Scalar, double>) {
-    G.noalias() = X.matrix() * Y.transpose();
+    G.noalias() = Xr * Y.transpose();
+  } else if (in_double) {
+    G.noalias() = Xr.template cast<double>() * Y.transpose();
   } else {
     const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Yf = Y.cast<float>();
-    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic> Gf = X.matrix() * Yf.transpose();
+    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic> Gf = Xr * Yf.transpose();
     G = Gf.template cast<double>();
   }
 }
@@ -102,79 +117,138 @@ inline Index kernel_block_rows(Index n_cols) {
   return std::clamp<Index>(budget / std::max<Index>(n_cols, 1), 1, 512);
 }
 
+/// The rows of Y listed in `rows`, densified into Yb and shifted by the
+/// centre c (centre.hpp); their squared norms (after the shift) into norms
+/// and <c, y - c> into cdot (when c is active).
+template <class RowsY>
+void gather_shifted(const RowsY& Y, const std::vector<Index>& rows, const Centre& c, MatrixXd& Yb,
+                    VectorXd& norms, VectorXd& cdot) {
+  gather_rows(Y, rows, Yb);
+  const Index m = Yb.rows();
+  norms.resize(m);
+  cdot.resize(m);
+  for (Index r = 0; r < m; ++r) {
+    if (c.active()) {
+      c.shift(Yb.row(r).data());
+      norms[r] = Yb.row(r).squaredNorm();
+      cdot[r] = c.dot(Yb.row(r).data());
+    } else {
+      norms[r] = Y.squared_norm(rows[static_cast<std::size_t>(r)]);
+    }
+  }
+}
+
+/// The centre of view X for `kernel` (rbf only: other kernels are not
+/// translation invariant) and the squared norms of X's rows after the shift.
+template <class View>
+Centre centre_for(const Kernel& kernel, const View& X, VectorXd& norms) {
+  Centre c = kernel.needs_norms() ? choose_centre(X) : Centre{};
+  if (kernel.needs_norms()) {
+    std::vector<char> mark;
+    norms.resize(X.rows());
+    for (Index i = 0; i < X.rows(); ++i) norms[i] = centred_squared_norm(X, i, c, mark);
+  }
+  return c;
+}
+
 /// K(i, j) = k(x_i, y_j) for all rows of X and Y, written into out (row-major
-/// X.rows() x Y.rows()). Y is densified one block of rows at a time.
-template <class ViewX, class ViewY>
-void kernel_matrix(const Kernel& kernel, const ViewX& X, const ViewY& Y,
-                   Eigen::Ref<MatrixXd> out) {
+/// X.rows() x Y.rows()). Y is densified one block of rows at a time and X
+/// read in place, a slice of rows at a time; `control` is polled per slice.
+template <class ViewX, class RowsY>
+void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out,
+                   RunControl& control) {
   require(X.cols() == Y.cols(), "X and Y must have the same number of features");
   require(out.rows() == X.rows() && out.cols() == Y.rows(), "output has the wrong shape");
   kernel.validate();
-  VectorXd norm_x, norm_y;
-  if (kernel.needs_norms()) {
-    norm_x = row_squared_norms(X);
-    norm_y = row_squared_norms(Y);
-  }
+  VectorXd norm_x, norm_y, cdot;
+  const Centre centre = centre_for(kernel, X, norm_x);
+  const simd::Kernels& simd = simd::active_kernels();
   const Index step = kernel_block_rows(Y.cols());
-  MatrixXd Yb;
-  MatrixXd G;
+  const Index slice = std::max<Index>(256, (Index{1} << 27) / (step * std::max<Index>(Y.cols(), 1)));
+  MatrixXd Yb, G;
   std::vector<Index> rows;
   for (Index start = 0; start < Y.rows(); start += step) {
     const Index stop = std::min(Y.rows(), start + step);
     rows.resize(static_cast<std::size_t>(stop - start));
     for (Index j = start; j < stop; ++j) rows[static_cast<std::size_t>(j - start)] = j;
-    gather_rows(Y, rows, Yb);
-    G.resize(X.rows(), stop - start);
-    dot_with_block(X, Yb, G);
-    if (kernel.needs_norms())
-      kernel.apply(G, norm_x, norm_y.segment(start, stop - start));
-    else
-      kernel.apply(G, VectorXd(), VectorXd());
-    out.middleCols(start, stop - start) = G;
+    gather_shifted(Y, rows, centre, Yb, norm_y, cdot);
+    for (Index begin = 0; begin < X.rows(); begin += slice) {
+      control.poll_block();
+      const Index count = std::min(slice, X.rows() - begin);
+      G.resize(count, stop - start);
+      dot_with_block(X, begin, count, Yb, centre.far, G);
+      if (centre.active()) G.rowwise() -= cdot.transpose();
+      for (Index r = 0; r < count; ++r)
+        kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_x[begin + r] : 0.0,
+                             norm_y.data(), G.cols(), G.row(r).data());
+      out.block(begin, start, count, stop - start) = G;
+    }
   }
+}
+
+template <class ViewX, class RowsY>
+void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out) {
+  RunControl none;
+  kernel_matrix(kernel, X, Y, out, none);
 }
 
 /// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X: the decision
 /// values of a kernel expansion. X is read through rows() / cols() /
 /// copy_row() / squared_norm() only, in blocks; SV is any view. Row ranges of
-/// X are split over n_threads threads.
+/// X are split over n_threads threads (parallel.hpp).
 template <class RowsX, class ViewSV>
 void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                       const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out,
-                      int n_threads = 1) {
+                      int n_threads, RunControl& control) {
   require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
   require(coef.rows() == SV.rows(), "coef needs one row per support vector");
   require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
   kernel.validate();
-  const VectorXd norm_sv = kernel.needs_norms() ? row_squared_norms(SV) : VectorXd();
+  VectorXd norm_sv;
+  const Centre centre = centre_for(kernel, SV, norm_sv);
+  // float32 support vectors far from the origin: their products in double,
+  // from one double copy (not one per block).
+  MatrixXd SVd;
+  const bool copy = !std::is_same_v<typename ViewSV::Scalar, double> && centre.far;
+  if (copy) {
+    std::vector<Index> all(static_cast<std::size_t>(SV.rows()));
+    for (Index j = 0; j < SV.rows(); ++j) all[static_cast<std::size_t>(j)] = j;
+    gather_rows(SV, all, SVd);
+  }
+  const simd::Kernels& simd = simd::active_kernels();
   const Index step = std::min<Index>(kernel_block_rows(X.cols()), 256);
-  auto work = [&](Index begin, Index end) {
+  auto work = [&](Index begin, Index end, RunControl& ctl) {
     MatrixXd Xb, G;
-    VectorXd norm_x;
+    VectorXd norm_x, cdot;
     std::vector<Index> rows;
     for (Index start = begin; start < end; start += step) {
+      ctl.poll_block();
       const Index stop = std::min(end, start + step);
       rows.resize(static_cast<std::size_t>(stop - start));
       for (Index i = start; i < stop; ++i) rows[static_cast<std::size_t>(i - start)] = i;
-      gather_rows(X, rows, Xb);
+      gather_shifted(X, rows, centre, Xb, norm_x, cdot);
       G.resize(SV.rows(), stop - start);
-      dot_with_block(SV, Xb, G);
-      if (kernel.needs_norms()) {
-        norm_x = Xb.rowwise().squaredNorm();
-        kernel.apply(G, norm_sv, norm_x);
-      } else {
-        kernel.apply(G, VectorXd(), VectorXd());
-      }
+      if (copy)
+        G.noalias() = SVd * Xb.transpose();
+      else
+        dot_with_block(SV, 0, SV.rows(), Xb, centre.far, G);
+      if (centre.active()) G.rowwise() -= cdot.transpose();
+      for (Index r = 0; r < G.rows(); ++r)
+        kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_sv[r] : 0.0, norm_x.data(),
+                             G.cols(), G.row(r).data());
       out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
     }
   };
   const Index n = X.rows();
   const int threads = static_cast<int>(std::clamp<Index>(n / (4 * step), 1, std::max(n_threads, 1)));
-  if (threads == 1) return work(0, n);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back(work, n * t / threads, n * (t + 1) / threads);
-  for (auto& thread : pool) thread.join();
+  parallel_ranges(n, threads, control, work);
+}
+
+template <class RowsX, class ViewSV>
+void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads = 1) {
+  RunControl none;
+  kernel_expansion(kernel, X, SV, coef, out, n_threads, none);
 }
 
 }  // namespace budgetsvm

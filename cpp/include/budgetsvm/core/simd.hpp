@@ -1,5 +1,7 @@
-// The hot kernel of the budgeted solvers, compiled for several instruction
-// sets and chosen at run time.
+// Vectorised inner loops of the kernel evaluations (budget model margins,
+// kernel rows from dot products, the exact solvers' kernel columns and the
+// ALFPGM sub-problem), compiled for several instruction sets and chosen at
+// run time.
 //
 // A budget model stores its support vectors feature-major: Zt[k * ld + j] is
 // feature k of support vector j (ld >= number of support vectors). One
@@ -10,8 +12,7 @@
 //   rbf_from_dots:  out[j] = exp(-gamma * max(0, |x|^2 + |z_j|^2 - 2 acc[j]))
 //   dot:            sum_j a[j] b[j] (the margin from a kernel row; several
 //                   accumulators, since one would wait on every add)
-//   exp_to_float:   out[j] = (float) exp(x[j])  (kernel columns of the exact
-//                   solvers, stored as float)
+//   exp_to_float:   out[j] = (float) exp(x[j])
 //   gemv:           y = A x for a small dense row-major A (the ALFPGM
 //                   sub-problem; four rows per pass share the loads of x)
 //   dense_dots:     dots for several dense rows x_r (given by pointers):

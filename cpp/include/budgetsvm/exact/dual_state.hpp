@@ -30,6 +30,7 @@
 
 #include "../core/control.hpp"
 #include "../core/kernel_cache.hpp"
+#include "../core/parallel.hpp"
 
 namespace budgetsvm::exact {
 
@@ -268,7 +269,8 @@ class DualState {
     if (coef.empty() || end <= begin) return;
     const std::size_t m = coef.size();
     const double work = static_cast<double>(m) * static_cast<double>(end - begin);
-    detail::parallel_ranges(end - begin, jobs_, work, [&](Index lo, Index hi) {
+    RunControl unpolled;  // short: the solvers poll between calls
+    parallel_ranges(end - begin, threads_for(jobs_, work), unpolled, [&](Index lo, Index hi, RunControl&) {
       lo += begin;
       hi += begin;
       double* out = target.data();

@@ -9,14 +9,11 @@
 // scale the positive class only, as liblinear does), s_i = sample weight.
 #pragma once
 
-#include <atomic>
-#include <chrono>
-#include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "../core/data_view.hpp"
+#include "../core/parallel.hpp"
 #include "dual_cd.hpp"
 #include "duplicates.hpp"
 #include "loss.hpp"
@@ -78,8 +75,8 @@ Result solve(LossType loss, SelectionType selection, const View& X, const double
 
 /// One-vs-rest over K >= 2 classes. labels[i] in [0, K); class_weight has
 /// K entries, sample_weight n entries. Returns one Result per problem
-/// (1 for K = 2, else K). Problems run on n_jobs threads; the calling thread
-/// only polls `control` (Ctrl-C must be checked there) and stops the workers.
+/// (1 for K = 2, else K). Problems run on n_jobs threads (parallel.hpp; only
+/// the calling thread polls `control`, where Ctrl-C must be checked).
 template <class View>
 std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, int n_classes,
                                 double C, const std::vector<double>& class_weight,
@@ -125,53 +122,8 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     r.stats.merged_rows = folded;
   };
 
-  const int threads = std::max(1, std::min(n_jobs, n_problems));
-  if (threads == 1) {
-    for (int k = 0; k < n_problems; ++k) solve_problem(k, control);
-    return results;
-  }
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::atomic<int> running{threads};
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      RunControl worker([&stop] { return stop.load(std::memory_order_relaxed); }, 0.02);
-      try {
-        for (int k = next++; k < n_problems && !stop.load(); k = next++) solve_problem(k, worker);
-      } catch (...) {
-        errors[static_cast<std::size_t>(t)] = std::current_exception();
-        stop = true;
-      }
-      --running;
-    });
-  }
-  std::exception_ptr interrupted;
-  while (running.load() > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (interrupted) continue;
-    try {
-      control.poll_now();
-    } catch (...) {
-      interrupted = std::current_exception();
-      stop = true;
-    }
-  }
-  for (auto& th : pool) th.join();
-  if (interrupted) std::rethrow_exception(interrupted);
-  // A worker's own error first; the others then stopped with Interrupted.
-  for (auto& e : errors) {
-    if (!e) continue;
-    try {
-      std::rethrow_exception(e);
-    } catch (const Interrupted&) {
-    } catch (...) {
-      throw;
-    }
-  }
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  parallel_tasks(n_problems, n_jobs, control,
+                 [&](Index k, RunControl& ctl) { solve_problem(static_cast<int>(k), ctl); });
   return results;
 }
 

@@ -1,0 +1,108 @@
+// A common reference point for Gaussian kernel distances.
+//
+// The problem: ||x - z||^2 = |x|^2 + |z|^2 - 2 <x, z> cancels when the
+// features sit far from the origin compared to their spread (1e6 + x): the
+// three terms are huge, their difference small, and the rounding error of
+// the dot product (relative to |x||z|) swamps it; in float32 arithmetic
+// already at modest offsets, in double at large ones.
+//
+// The fix: distances do not change under translation, so we compute them
+// for x - c and z - c with a reference point c near the data. Only the
+// operand that is already a dense double block is shifted (a gathered block
+// of rows, the budget model's support vectors); the other one, a view read
+// in place (sparse, float32, ...), is not copied:
+//
+//   <x - c, z - c> = <x, z - c> - <c, z - c>,
+//
+// and <x, z - c> is only as large as |x| |z - c|. The squared norms are those
+// of the shifted rows. c_k is the mean of feature k over the reference rows
+// where that mean exceeds the feature's standard deviation, else 0: features
+// near the origin keep exactly the arithmetic they had, and a sparse row gains
+// only the few shifted features. When |c|^2 exceeds the total variance,
+// products of float32 data must run in double (`far`): <x, z - c> in float
+// would still carry an error relative to |x| ~ |c|.
+#pragma once
+
+#include <vector>
+
+#include "data_view.hpp"
+
+namespace budgetsvm {
+
+struct Centre {
+  VectorXd point;               // c: d values (0 outside `features`), or empty
+  std::vector<Index> features;  // the k with c_k != 0, ascending
+  bool far = false;             // |c|^2 > total variance of the reference rows
+
+  bool active() const { return !features.empty(); }
+
+  /// z <- z - c for a dense row of d values.
+  void shift(double* z) const {
+    for (Index k : features) z[k] -= point[k];
+  }
+  /// <c, z> for a dense row of d values.
+  double dot(const double* z) const {
+    double s = 0.0;
+    for (Index k : features) s += point[k] * z[k];
+    return s;
+  }
+};
+
+/// The reference point of rows `subset` of X (all rows when empty).
+template <class View>
+Centre choose_centre(const View& X, const std::vector<Index>& subset = {}) {
+  Centre c;
+  const Index d = X.cols();
+  const Index n = subset.empty() ? X.rows() : static_cast<Index>(subset.size());
+  if (n == 0 || d == 0) return c;
+  auto row = [&](Index t) { return subset.empty() ? t : subset[static_cast<std::size_t>(t)]; };
+  VectorXd mean = VectorXd::Zero(d), var = VectorXd::Zero(d), stored = VectorXd::Zero(d);
+  for (Index t = 0; t < n; ++t)
+    X.for_each(row(t), [&](Index k, double v) {
+      mean[k] += v;
+      stored[k] += 1.0;
+    });
+  mean /= static_cast<double>(n);
+  for (Index t = 0; t < n; ++t)
+    X.for_each(row(t), [&](Index k, double v) { var[k] += (v - mean[k]) * (v - mean[k]); });
+  // The implicit zeros of a sparse view.
+  var.array() += (static_cast<double>(n) - stored.array()) * mean.array().square();
+  var /= static_cast<double>(n);
+  double offset = 0.0;
+  for (Index k = 0; k < d; ++k)
+    if (mean[k] * mean[k] > var[k]) {
+      c.features.push_back(k);
+      offset += mean[k] * mean[k];
+    }
+  if (c.features.empty()) return c;
+  c.point = VectorXd::Zero(d);
+  for (Index k : c.features) c.point[k] = mean[k];
+  c.far = offset > var.sum();
+  return c;
+}
+
+/// |x_i - c|^2 in double. `mark` is scratch (d zeros, left as zeros).
+template <class View>
+double centred_squared_norm(const View& X, Index i, const Centre& c, std::vector<char>& mark) {
+  if (!c.active()) return X.squared_norm(i);
+  double s = 0.0;
+  if constexpr (View::is_sparse) {
+    mark.resize(static_cast<std::size_t>(X.cols()), 0);
+    X.for_each(i, [&](Index k, double v) {
+      const double u = v - c.point[k];
+      s += u * u;
+      mark[static_cast<std::size_t>(k)] = 1;
+    });
+    for (Index k : c.features)  // the shifted features that row i does not store
+      if (!mark[static_cast<std::size_t>(k)]) s += c.point[k] * c.point[k];
+    X.for_each(i, [&](Index k, double) { mark[static_cast<std::size_t>(k)] = 0; });
+  } else {
+    X.for_each(i, [&](Index k, double v) {
+      const double u = v - c.point[k];
+      s += u * u;
+    });
+  }
+  return s;
+}
+
+}  // namespace budgetsvm

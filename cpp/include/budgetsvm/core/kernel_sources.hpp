@@ -1,0 +1,259 @@
+// Sources of kernel columns for the exact (decomposition) SVM solvers and
+// their kernel cache (kernel_cache.hpp): a data view (dense or CSR, any
+// layout the core reads) with a kernel function and an optional subset of
+// its rows, or a user-supplied precomputed kernel matrix.
+//
+// A block of columns is computed from the dot products of the rows against
+// the working set's rows (gathered dense), then turned into kernel values by
+// Kernel::row_from_dots and stored as float. For rbf, the gathered rows are
+// shifted by the reference point of the training rows (centre.hpp), so that
+// features far from the origin do not cancel the distances.
+#pragma once
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "centre.hpp"
+#include "control.hpp"
+#include "data_view.hpp"
+#include "errors.hpp"
+#include "kernel.hpp"
+#include "parallel.hpp"
+#include "simd.hpp"
+
+namespace budgetsvm {
+
+/// Computes blocks of kernel columns over training positions 0..size()-1.
+class KernelColumnSource {
+ public:
+  virtual ~KernelColumnSource() = default;
+  /// Number of training positions.
+  virtual Index size() const = 0;
+  /// k(x_t, x_t) for every position.
+  virtual const VectorXd& diagonal() const = 0;
+  /// For every c and every r < n_rows: out[c][r] = k(x_rows[r], x_cols[c]).
+  virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+                       float* const* out) const = 0;
+};
+
+namespace detail {
+
+/// Float matrix of a block of kernel values (row-major, rows x columns).
+using BlockF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Turns a block of dot products G(r, c) = <x_r, y_c - c> into kernel values
+/// k(x_r, y_c), written to K in single precision (the precision of the
+/// cache): <c, y_c - c> (cdot, when the centre is active) is taken off
+/// first, then Kernel::row_from_dots runs in double, rounded once to float.
+inline void dots_to_kernel(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
+                           const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
+                           const VectorXd& norm_cols, BlockF& K) {
+  if (centre.active()) G.rowwise() -= cdot.transpose();
+  kernel.apply(G, norm_rows, norm_cols, simd);
+  K = G.cast<float>();
+}
+
+/// The stored entries of sparse row i as (feature, value) lists for
+/// simd::Kernels::dots (dense rows go through dense_dots instead).
+struct RowEntries {
+  const Index* idx = nullptr;
+  const double* val = nullptr;
+  Index nnz = 0;
+};
+
+template <class View>
+RowEntries row_entries(const View& X, Index i, std::vector<Index>& idx, std::vector<double>& val) {
+  const Index nnz = X.row_nnz(i);
+  idx.resize(static_cast<std::size_t>(nnz));
+  val.resize(static_cast<std::size_t>(nnz));
+  X.copy_entries(i, idx.data(), val.data());
+  return {idx.data(), val.data(), nnz};
+}
+
+}  // namespace detail
+
+/// Kernel columns of a data view (dense or CSR), optionally restricted to a
+/// subset of its rows (`subset[t]` is the row of X at training position t).
+template <class View>
+class ViewKernelSource final : public KernelColumnSource {
+ public:
+  ViewKernelSource(const View& X, const Kernel& kernel, std::vector<Index> subset, int n_jobs,
+                   const simd::Kernels& simd = simd::active_kernels())
+      : X_(X), kernel_(kernel), subset_(std::move(subset)), n_jobs_(std::max(1, n_jobs)), simd_(simd) {
+    kernel_.validate();
+    if (subset_.empty()) {
+      subset_.resize(static_cast<std::size_t>(X.rows()));
+      for (Index t = 0; t < X.rows(); ++t) subset_[static_cast<std::size_t>(t)] = t;
+    }
+    for (Index r : subset_) require(r >= 0 && r < X.rows(), "row index out of range");
+    const Index n = size();
+    if (kernel_.needs_norms()) centre_ = choose_centre(X_, subset_);
+    norms_.resize(n);
+    diagonal_.resize(n);
+    std::vector<char> mark;
+    for (Index t = 0; t < n; ++t) {
+      norms_[t] = centred_squared_norm(X_, row(t), centre_, mark);
+      diagonal_[t] = kernel_.from_dot(norms_[t], norms_[t], norms_[t]);
+    }
+    if constexpr (View::is_sparse) {
+      // Gathering a sparse row densely costs d writes; the GEMM then beats
+      // the per-entry axpy loop unless rows are very sparse.
+      double stored = 0.0;
+      for (Index t = 0; t < n; ++t) stored += static_cast<double>(X_.row_nnz(row(t)));
+      const double cells = static_cast<double>(std::max<Index>(n, 1)) * static_cast<double>(X_.cols());
+      densify_ = X_.cols() <= 64 || stored >= 0.25 * cells;
+    }
+  }
+
+  Index size() const override { return static_cast<Index>(subset_.size()); }
+  const VectorXd& diagonal() const override { return diagonal_; }
+
+  void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+               float* const* out) const override {
+    const Index m = static_cast<Index>(cols.size());
+    if (m == 0 || n_rows == 0) return;
+    std::vector<Index> x_rows(cols.size());
+    VectorXd col_norms(m);
+    for (Index c = 0; c < m; ++c) {
+      x_rows[static_cast<std::size_t>(c)] = row(cols[static_cast<std::size_t>(c)]);
+      col_norms[c] = norms_[cols[static_cast<std::size_t>(c)]];
+    }
+    MatrixXd Y;  // the working set's rows, dense (m x d), shifted by the centre
+    gather_rows(X_, x_rows, Y);
+    VectorXd cdot(m);
+    if (centre_.active())
+      for (Index c = 0; c < m; ++c) {
+        centre_.shift(Y.row(c).data());
+        cdot[c] = centre_.dot(Y.row(c).data());
+      }
+    const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
+                        static_cast<double>(std::max<Index>(1, X_.cols()));
+    // More than a few columns: per row, the stored entries of x_r against
+    // the working set held feature-major (Yt: one contiguous row of m
+    // values per feature), vectorised over the m columns (simd.hpp); a
+    // plain build's Eigen GEMM is the better choice for dense rows only when
+    // no AVX2 is available. Measured and dropped (a9a, ijcnn1, cod-rna): the
+    // vectorised path for 1-4 columns too, or a two-accumulator loop over Yt
+    // for them (SMO 1.3-1.5x slower than the direct dots below); blocks of
+    // columns whose part of Yt fits L1 (10% slower); prefetching the rows a
+    // few ahead (no change); register-blocked dots (no change per call).
+    constexpr Index kFewColumns = 4;
+    const bool sparse_loop = View::is_sparse && !densify_;
+    const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
+    const bool dense_rows = !sparse_loop;  // dense X, or sparse rows dense enough to gather
+    MatrixXd Yt;
+    if (use_dots) Yt = Y.transpose();
+    // Threads only when the work pays for them; the solvers poll Ctrl-C
+    // between blocks.
+    RunControl unpolled;
+    parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, [&](Index begin, Index end, RunControl&) {
+      constexpr Index chunk = 256;
+      MatrixXd Xc, G;
+      detail::BlockF K;
+      VectorXd chunk_norms;
+      std::vector<Index> chunk_rows, idx;
+      std::vector<double> val;
+      std::vector<const double*> row_ptrs;
+      for (Index start = begin; start < end; start += chunk) {
+        const Index stop = std::min(end, start + chunk), size = stop - start;
+        G.resize(size, m);
+        chunk_norms.resize(size);
+        for (Index r = 0; r < size; ++r) chunk_norms[r] = norms_[rows[start + r]];
+        if (m <= kFewColumns) {
+          // A pair or so of columns: dot products straight from the view
+          // (gathering the rows would cost as much as the products).
+          for (Index r = 0; r < size; ++r) {
+            const Index x = row(rows[start + r]);
+            for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
+          }
+        } else if (use_dots && dense_rows) {
+          // Dense rows: four at a time against the columns (each load of Yt
+          // serves four rows); rows read in place when X holds them as
+          // contiguous doubles, else gathered.
+          row_ptrs.resize(static_cast<std::size_t>(size));
+          if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
+            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = X_.row_data(row(rows[start + r]));
+          } else {
+            chunk_rows.resize(static_cast<std::size_t>(size));
+            for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+            gather_rows(X_, chunk_rows, Xc);
+            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = Xc.row(r).data();
+          }
+          simd_.dense_dots(row_ptrs.data(), size, X_.cols(), Yt.data(), m, m, G.data(), m);
+        } else if (use_dots) {
+          if constexpr (View::is_sparse) {  // use_dots and not dense_rows: sparse rows
+            for (Index r = 0; r < size; ++r) {
+              const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
+              simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
+            }
+          }
+        } else {
+          // Dense rows (or sparse rows dense enough to gather): one GEMM.
+          chunk_rows.resize(static_cast<std::size_t>(size));
+          for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+          gather_rows(X_, chunk_rows, Xc);
+          G.noalias() = Xc * Y.transpose();
+        }
+        detail::dots_to_kernel(kernel_, simd_, centre_, cdot, G, chunk_norms, col_norms, K);
+        // Eight columns at a time: a row of K is read a cache line at a
+        // time and each output column is written contiguously.
+        for (Index c0 = 0; c0 < m; c0 += 8) {
+          const Index width = std::min<Index>(8, m - c0);
+          float* o[8];
+          for (Index c = 0; c < width; ++c) o[c] = out[c0 + c] + start;
+          for (Index r = 0; r < size; ++r) {
+            const float* k = K.data() + r * m + c0;
+            for (Index c = 0; c < width; ++c) o[c][r] = k[c];
+          }
+        }
+      }
+    });
+  }
+
+ private:
+  Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }
+
+  View X_;
+  Kernel kernel_;
+  std::vector<Index> subset_;
+  int n_jobs_;
+  simd::Kernels simd_;
+  Centre centre_;     // rbf: the reference point of the rows (centre.hpp)
+  VectorXd norms_, diagonal_;  // squared norms of the shifted rows; k(x_t, x_t)
+  bool densify_ = false;  // sparse X, but dense enough for gather + GEMM
+};
+
+/// Kernel columns read from a precomputed, row-major n_total x n_total
+/// kernel matrix, optionally restricted to a subset of its rows and columns.
+class PrecomputedKernelSource final : public KernelColumnSource {
+ public:
+  PrecomputedKernelSource(const double* K, Index n_total, std::vector<Index> subset)
+      : K_(K), n_total_(n_total), subset_(std::move(subset)) {
+    if (subset_.empty()) {
+      subset_.resize(static_cast<std::size_t>(n_total));
+      for (Index t = 0; t < n_total; ++t) subset_[static_cast<std::size_t>(t)] = t;
+    }
+    for (Index r : subset_) require(r >= 0 && r < n_total, "row index out of range");
+    diagonal_.resize(size());
+    for (Index t = 0; t < size(); ++t) diagonal_[t] = K_[row(t) * n_total_ + row(t)];
+  }
+  Index size() const override { return static_cast<Index>(subset_.size()); }
+  const VectorXd& diagonal() const override { return diagonal_; }
+  void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
+               float* const* out) const override {
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const double* line = K_ + row(cols[c]) * n_total_;  // row j = column j (symmetric)
+      for (Index r = 0; r < n_rows; ++r) out[c][r] = static_cast<float>(line[row(rows[r])]);
+    }
+  }
+
+ private:
+  Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }
+  const double* K_;
+  Index n_total_;
+  std::vector<Index> subset_;
+  VectorXd diagonal_;
+};
+
+}  // namespace budgetsvm
