@@ -39,19 +39,40 @@ class KernelColumnSource {
 
 namespace detail {
 
-/// Float matrix of a block of kernel values (row-major, rows x columns).
-using BlockF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-/// Turns a block of dot products G(r, c) = <x_r, y_c - c> into kernel values
-/// k(x_r, y_c), written to K in single precision (the precision of the
-/// cache): <c, y_c - c> (cdot, when the centre is active) is taken off
-/// first, then Kernel::row_from_dots runs in double, rounded once to float.
-inline void dots_to_kernel(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
-                           const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
-                           const VectorXd& norm_cols, BlockF& K) {
+/// Turns a block of dot products G(r, c) = <x_r, y_c - c> (rows x m) into
+/// the kernel columns out[c][start + r] = k(x_r, y_c), in single precision
+/// (the precision of the cache); <c, y_c - c> (cdot, with an active centre)
+/// is taken off first. Kernel::row_from_dots runs along the longer side: the
+/// rows of G when m is wide enough to vectorise, else the columns of its
+/// transpose Gt (SMO asks for two columns at a time).
+inline void dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
+                            const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
+                            const VectorXd& norm_cols, MatrixXd& Gt, float* const* out, Index start) {
+  const Index rows = G.rows(), m = G.cols();
+  const bool rbf = kernel.needs_norms();
   if (centre.active()) G.rowwise() -= cdot.transpose();
+  if (m < 8) {
+    Gt = G.transpose();
+    for (Index c = 0; c < m; ++c) {
+      double* col = Gt.row(c).data();
+      kernel.row_from_dots(simd, col, rbf ? norm_cols[c] : 0.0, norm_rows.data(), rows, col);
+      float* o = out[c] + start;
+      for (Index r = 0; r < rows; ++r) o[r] = static_cast<float>(col[r]);
+    }
+    return;
+  }
   kernel.apply(G, norm_rows, norm_cols, simd);
-  K = G.cast<float>();
+  // Eight columns at a time: a row of G is read a cache line at a time and
+  // each output column is written contiguously.
+  for (Index c0 = 0; c0 < m; c0 += 8) {
+    const Index width = std::min<Index>(8, m - c0);
+    float* o[8];
+    for (Index c = 0; c < width; ++c) o[c] = out[c0 + c] + start;
+    for (Index r = 0; r < rows; ++r) {
+      const double* k = G.data() + r * m + c0;
+      for (Index c = 0; c < width; ++c) o[c][r] = static_cast<float>(k[c]);
+    }
+  }
 }
 
 /// The stored entries of sparse row i as (feature, value) lists for
@@ -149,8 +170,7 @@ class ViewKernelSource final : public KernelColumnSource {
     RunControl unpolled;
     parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, [&](Index begin, Index end, RunControl&) {
       constexpr Index chunk = 256;
-      MatrixXd Xc, G;
-      detail::BlockF K;
+      MatrixXd Xc, G, Gt;
       VectorXd chunk_norms;
       std::vector<Index> chunk_rows, idx;
       std::vector<double> val;
@@ -195,18 +215,7 @@ class ViewKernelSource final : public KernelColumnSource {
           gather_rows(X_, chunk_rows, Xc);
           G.noalias() = Xc * Y.transpose();
         }
-        detail::dots_to_kernel(kernel_, simd_, centre_, cdot, G, chunk_norms, col_norms, K);
-        // Eight columns at a time: a row of K is read a cache line at a
-        // time and each output column is written contiguously.
-        for (Index c0 = 0; c0 < m; c0 += 8) {
-          const Index width = std::min<Index>(8, m - c0);
-          float* o[8];
-          for (Index c = 0; c < width; ++c) o[c] = out[c0 + c] + start;
-          for (Index r = 0; r < size; ++r) {
-            const float* k = K.data() + r * m + c0;
-            for (Index c = 0; c < width; ++c) o[c][r] = k[c];
-          }
-        }
+        detail::dots_to_columns(kernel_, simd_, centre_, cdot, G, chunk_norms, col_norms, Gt, out, start);
       }
     });
   }
