@@ -14,6 +14,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
@@ -21,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._params import (
     check_choice,
@@ -258,8 +260,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
         Class labels.
-    support_vectors_ : ndarray of shape (n_support, n_features), float64
-        The budget's points ``z_j`` (merged points are not training points).
+    support_vectors_ : ndarray or CSR matrix of shape (n_support, n_features), float64
+        The budget's points ``z_j`` (merged points are not training points);
+        a CSR matrix when ``X`` was sparse. Wide sparse data are trained on
+        the columns they use (the same problem; see ``_columns.py``).
     dual_coef_ : ndarray of shape (n_outputs, n_support)
         Coefficients ``beta_j``: ``decision_function(x)[k] =
         sum_j dual_coef_[k, j] k(support_vectors_[j], x)``. Binary problems
@@ -418,8 +422,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         params["seed"] = seed
 
         monitor = _EpochMonitor(params["epochs"], verbose, self.callback)
+        X_fit, used = UsedColumns.compact(X)  # wide sparse data: the used columns only (_columns.py)
         result = _core.fit_budgeted(
-            core_view(X), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor, weight
+            core_view(X_fit), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor, weight
         )
 
         if not (
@@ -435,9 +440,18 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.class_weight_ = class_weight
         self.intercept_ = np.asarray(result["intercept"], dtype=np.float64)
         self.gamma_ = params["gamma"]
-        self.support_vectors_ = np.asarray(result["support_vectors"], dtype=np.float64)
+        # the rows the core computes with (in the training columns), and the
+        # public ones: CSR in the original columns when X was sparse
+        self._support_rows = np.ascontiguousarray(result["support_vectors"], dtype=np.float64)
+        self._used_columns = used
+        if used is not None:
+            self.support_vectors_ = used.expand(self._support_rows)
+        elif sp.issparse(X):
+            self.support_vectors_ = sp.csr_matrix(self._support_rows)
+        else:
+            self.support_vectors_ = self._support_rows
         self.dual_coef_ = np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T)
-        self.n_support_ = int(self.support_vectors_.shape[0])
+        self.n_support_ = int(self._support_rows.shape[0])
         self.n_iter_ = int(result["epochs_run"])
         self.history_ = [dict(s) for s in result["history"]]
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
@@ -469,15 +483,18 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             ensure_all_finite=False,
             reset=False,
         )
-        X = as_supported(X)
         coef = np.ascontiguousarray(self.dual_coef_.T)
         kernel, gamma, degree, coef0 = self._fitted_kernel
+        outside = None
+        if self._used_columns is not None:
+            X, outside = self._used_columns.restrict(X)
+        X = as_supported(X)
         if self.n_support_ == 0:
             scores = np.zeros((X.shape[0], coef.shape[1])) + self.intercept_
         else:
             scores = _core.decision_function(
                 core_view(X),
-                self.support_vectors_,
+                self._support_rows,
                 coef,
                 kernel,
                 gamma,
@@ -485,6 +502,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
                 coef0,
                 effective_n_jobs(self.n_jobs),
             )
+            if outside is not None:
+                scores = scale_outside(scores, outside, kernel, gamma)
             scores += self.intercept_
         if scores.shape[1] == 1:
             return scores[:, 0]

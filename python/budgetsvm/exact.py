@@ -28,6 +28,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._params import (
     check_class_weight_spec,
@@ -333,6 +334,9 @@ class SVC(ClassifierMixin, BaseEstimator):
             solver_X = gram
         else:
             solver_X = X
+        used = None
+        if not precomputed and not callable(self.kernel):
+            solver_X, used = UsedColumns.compact(X)  # wide sparse data: the used columns only (_columns.py)
         if precomputed:
             self._gamma = 0.0
         else:
@@ -343,6 +347,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.shape_fit_ = X.shape
         self._fit_binary_problems(solver_X, y_index, weights, keep, params, rng)
+        # the support vectors the core computes with (in the training
+        # columns) and the public ones (in the original columns)
+        self._used_columns = used
+        self._support_rows = self.support_vectors_
+        if used is not None:
+            self.support_vectors_ = used.expand(self._support_rows)
+            if isinstance(X, sp.sparray):
+                self.support_vectors_ = sp.csr_array(self.support_vectors_)
         return self
 
     @staticmethod
@@ -568,8 +580,12 @@ class SVC(ClassifierMixin, BaseEstimator):
             dec = K @ coef
         elif self.support_.size == 0:  # no support vectors (a tolerance that accepts alpha = 0): f = b
             dec = np.zeros((X.shape[0], coef.shape[1]))
+        elif self._used_columns is not None:  # trained on the used columns of wide sparse data
+            X, outside = self._used_columns.restrict(X)
+            dec = self._kernel_times(as_supported(X), as_supported(self._support_rows), coef)
+            dec = scale_outside(dec, outside, str(self.kernel), float(self._gamma))
         else:
-            dec = self._kernel_times(X, as_supported(self.support_vectors_), coef)
+            dec = self._kernel_times(X, as_supported(self._support_rows), coef)
         return dec + self._intercept_
 
     def decision_function(self, X: Any) -> np.ndarray:

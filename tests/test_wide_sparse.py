@@ -1,0 +1,98 @@
+"""Wide sparse data (hashed features): memory and time follow the non-zeros,
+not the width, and the model is the one trained on all columns.
+
+Reproducer of the reliability issue (item 5): 200 rows, 1,000 non-zeros,
+2^20 columns took 642 MB in SVC and 819 MB / 38 s in BudgetedSVC; 2^24
+columns ran SVC out of memory. The reference for the results is the same
+estimator with compaction switched off, and scikit-learn's SVC.
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.svm import SVC as SkSVC
+
+from budgetsvm import SVC, BudgetedSVC, _columns
+
+
+def hashed(n=200, nnz=1000, width=2**20, seed=0):
+    rng = np.random.default_rng(seed)
+    X = sp.csr_matrix((rng.random(nnz), (rng.integers(0, n, nnz), rng.integers(0, width, nnz))), shape=(n, width))
+    X.sum_duplicates()
+    y = np.arange(n) % 2
+    y[X.getnnz(axis=1) == 0] = 0
+    return X, y
+
+
+def queries(X, seed=1):
+    """Rows with non-zeros in the training columns and outside them."""
+    rng = np.random.default_rng(seed)
+    width = X.shape[1]
+    Q = X[:30].tolil()
+    for r in range(30):
+        for c in rng.integers(0, width, 3):
+            Q[r, c] = rng.random()
+    return Q.tocsr()
+
+
+@pytest.fixture
+def no_compaction(monkeypatch):
+    def switch_off():
+        monkeypatch.setattr(_columns, "COMPACT_BELOW", 0.0)
+
+    return switch_off
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_svc_on_the_used_columns_is_the_svc_on_all(kernel, no_compaction):
+    X, y = hashed(width=2**12)
+    Q = queries(X)
+    wide = SVC(kernel=kernel, gamma=0.5, C=10.0).fit(X, y)
+    assert wide._used_columns is not None
+    ref = SkSVC(kernel=kernel, gamma=0.5, C=10.0).fit(X, y)
+    np.testing.assert_allclose(wide.decision_function(Q), ref.decision_function(Q), atol=2e-3)
+    np.testing.assert_array_equal(wide.support_, ref.support_)
+    assert sp.issparse(wide.support_vectors_) and wide.support_vectors_.shape[1] == X.shape[1]
+    np.testing.assert_array_equal(wide.support_vectors_.toarray(), X[wide.support_].toarray())
+    no_compaction()
+    full = SVC(kernel=kernel, gamma=0.5, C=10.0).fit(X, y)
+    assert full._used_columns is None
+    np.testing.assert_allclose(wide.decision_function(Q), full.decision_function(Q), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(wide.decision_function(Q.toarray()), full.decision_function(Q), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_budgeted_on_the_used_columns_is_the_model_on_all(solver, no_compaction):
+    X, y = hashed(width=2**12)
+    Q = queries(X)
+    kwargs = dict(solver=solver, budget=50, C=10.0, gamma=0.5, epochs=3, random_state=0)
+    wide = BudgetedSVC(**kwargs).fit(X, y)
+    assert wide._used_columns is not None
+    no_compaction()
+    full = BudgetedSVC(**kwargs).fit(X, y)
+    assert full._used_columns is None
+    np.testing.assert_allclose(wide.dual_coef_, full.dual_coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(wide.support_vectors_.toarray(), full.support_vectors_.toarray(), atol=1e-12)
+    np.testing.assert_allclose(wide.decision_function(Q), full.decision_function(Q), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(wide.decision_function(Q.toarray()), full.decision_function(Q), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("estimator", [SVC, BudgetedSVC])
+@pytest.mark.parametrize("width", [2**20, 2**24])
+def test_memory_and_time_follow_the_nonzeros(estimator, width):
+    X, y = hashed(width=width)
+    tracemalloc.start()
+    start = time.perf_counter()
+    model = estimator(random_state=0).fit(X, y)
+    model.predict(X)
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # a few n_features-sized byte masks, never n_features x rows of float64
+    assert peak < 2 * width + 8e6, peak
+    assert seconds < 5.0  # was 38 s (BudgetedSVC) and out of memory (SVC, 2^24)
