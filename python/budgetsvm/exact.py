@@ -350,7 +350,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         # the support vectors the core computes with (in the training
         # columns) and the public ones (in the original columns)
         self._used_columns = used
-        self._support_rows = self.support_vectors_
+        self.support_vectors_ = self._support_rows
         if used is not None:
             self.support_vectors_ = used.expand(self._support_rows)
             if isinstance(X, sp.sparray):
@@ -476,9 +476,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         else:
             public_dual, self.intercept_ = dual.copy(), intercept.copy()
         if self.kernel == "precomputed":
-            self.support_vectors_ = np.empty((0, 0), dtype=np.float64)
+            self._support_rows = np.empty((0, 0), dtype=np.float64)
         else:
-            self.support_vectors_ = X[support] if not callable(self.kernel) else self._fit_X[support]
+            self._support_rows = X[support] if not callable(self.kernel) else self._fit_X[support]
         if self._sparse and not callable(self.kernel):
             sparse_type = sp.csr_matrix if isinstance(X, sp.spmatrix) else sp.csr_array
             self.dual_coef_ = sparse_type(public_dual)
