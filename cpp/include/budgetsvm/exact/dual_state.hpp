@@ -231,6 +231,35 @@ class DualState {
     active_ = order;
   }
 
+  /// G_bar_t = sum over the variables at their upper bound of C_s Q_ts.
+  double G_bar(Index t) const { return G_bar_[static_cast<std::size_t>(t)]; }
+  const std::vector<double>& gradient() const { return G_; }
+
+  /// Sets the free variables F (every variable strictly between its
+  /// bounds, before and after) to `values` and rebuilds G over all n from
+  /// G_bar and their complete columns: G_t = G_bar_t - 1 + sum_{s in F} a_s Q_ts.
+  /// Nothing may be shrunk; bound statuses (hence G_bar) do not change.
+  void assign_free(const std::vector<Index>& F, const std::vector<double>& values,
+                   const std::vector<const float*>& full_columns) {
+    require(!shrunk(), "assign_free needs every position active");
+    coef_.clear();
+    coef_cols_.assign(full_columns.begin(), full_columns.end());
+    for (std::size_t k = 0; k < F.size(); ++k) {
+      const Index t = F[k];
+      require(values[k] > 0.0 && values[k] < upper(t), "assign_free: a value leaves the open box");
+      alpha_[static_cast<std::size_t>(t)] = values[k];
+      coef_.push_back(y(t) * values[k]);
+    }
+    for (Index t = 0; t < n_; ++t) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    add_columns(cache_.order().data(), 0, n_, coef_, coef_cols_, G_);
+  }
+
+  /// Puts back alpha and G saved before assign_free (same bound statuses).
+  void restore(const std::vector<double>& alpha, const std::vector<double>& G) {
+    alpha_ = alpha;
+    G_ = G;
+  }
+
   /// LIBSVM's rho (b = -rho): the mean of y_t G_t over free variables, or
   /// the middle of the feasible interval when none is free. All positions
   /// must be active.

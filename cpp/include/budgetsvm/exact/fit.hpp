@@ -1,8 +1,9 @@
 // Entry point of the exact kernel SVM (binary C-SVC dual, see
 // dual_state.hpp): validates the settings, builds the kernel cache over a
 // column source (kernel_cache.hpp), runs ALFPGM (alfpgm.hpp) or SMO
-// (smo.hpp) and returns alpha, the bias b = -rho (LIBSVM), the dual
-// objective 1/2 a^T Q a - e^T a and the counters.
+// (smo.hpp), polishes a converged ALFPGM solution (polish.hpp) and returns
+// alpha, the bias b = -rho (LIBSVM), the dual objective 1/2 a^T Q a - e^T a
+// and the counters.
 //
 // Memory: the cache (cache_size MB, at least one working set of columns)
 // plus O(n) vectors; never an n x n matrix.
@@ -17,6 +18,7 @@
 #include "../core/options.hpp"
 #include "alfpgm.hpp"
 #include "dual_state.hpp"
+#include "polish.hpp"
 #include "smo.hpp"
 
 namespace budgetsvm::exact {
@@ -118,6 +120,7 @@ struct ExactResult {
   std::int64_t inner_iterations = 0;
   std::int64_t smo_fallbacks = 0;
   std::int64_t readmissions = 0;  // ALFPGM: MinMaxLimiter / shrinking re-checks over all n
+  bool polished = false;          // ALFPGM: the free variables' system was solved (polish.hpp)
 };
 
 /// Labels must be +1 / -1 with both classes present.
@@ -158,6 +161,8 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
     result.inner_iterations = r.inner_iterations;
     result.smo_fallbacks = r.smo_fallbacks;
     result.readmissions = r.readmissions;
+    // SMO's analytic steps need no polish; ALFPGM's iterative sub-problems do.
+    if (r.converged) result.polished = polish_free_variables(state);
   }
   std::vector<Index> all(static_cast<std::size_t>(n));
   for (Index t = 0; t < n; ++t) all[static_cast<std::size_t>(t)] = t;
