@@ -339,6 +339,7 @@ def test_bad_sample_weights_raise_a_clear_error():
         SVC().fit(X, y, sample_weight=(y == 2).astype(float))
 
 
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
 def test_probability_is_calibrated_like_libsvm():
     X, y = load_digits(return_X_y=True)
     X, y = _subsample(X / 16.0, y, 700, seed=4)
@@ -364,6 +365,7 @@ def test_probability_is_calibrated_like_libsvm():
     assert ll_ours < 1.5 * ll_ref + 0.02
 
 
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
 def test_binary_probability_is_monotone_in_the_decision_function(ijcnn1_small):
     X, y, Xt, _ = ijcnn1_small
     clf = SVC(C=8.0, gamma=2.0, probability=True, random_state=0).fit(X, y)
@@ -482,6 +484,7 @@ def test_nan_and_wrong_feature_count_are_rejected():
 # ---------------------------------------------------- pickling, threads
 
 
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
 def test_pickle_round_trip(a9a_small):
     X, y, Xt, _ = a9a_small
     for clf in (SVC(C=4.0, gamma=0.05, probability=True, random_state=0).fit(X, y),
@@ -490,7 +493,7 @@ def test_pickle_round_trip(a9a_small):
         A = Xt if clf.kernel != "precomputed" else linear_kernel(Xt, X)
         np.testing.assert_array_equal(restored.predict(A), clf.predict(A))
         np.testing.assert_array_equal(restored.decision_function(A), clf.decision_function(A))
-        if clf.probability:
+        if clf.probability is True:  # the default is the string "deprecated"
             np.testing.assert_array_equal(restored.predict_proba(A), clf.predict_proba(A))
 
 

@@ -1,5 +1,6 @@
 """scikit-learn's estimator checks for budgetsvm.SVC."""
 
+import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from budgetsvm import SVC
@@ -20,6 +21,8 @@ def _expected_failures(estimator):
     return EXPECTED_FAILURES
 
 
+# SVC(probability=True) warns FutureWarning in fit (the parameter is deprecated as in scikit-learn 1.9)
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
 @parametrize_with_checks(
     [
         SVC(random_state=0),

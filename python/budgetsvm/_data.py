@@ -123,8 +123,18 @@ def resolve_gamma(gamma: Any, X: Any) -> float:
             # the variance from squared deviations (a second pass), not from
             # E[x^2] - E[x]^2, which cancels for offset features
             _, _, count, centred = _core.entry_moments(core_view(X))
-            variance = centred / count
-            return 1.0 / (n_features * variance) if variance > 0 else 1.0
+            with np.errstate(over="ignore", divide="ignore"):
+                variance = centred / count
+                value = 1.0 / (n_features * variance) if variance > 0 else 1.0
+            if not (np.isfinite(variance) and np.isfinite(value) and value > 0):
+                # n_features * X.var() overflowed: gamma would be 0 (every
+                # Gaussian kernel value 1), never a model of the data
+                raise ValueError(
+                    f"gamma='scale' is 1 / (n_features * X.var()) and n_features * X.var() = "
+                    f"{n_features * variance:.3g} overflows float64. The input data may contain large "
+                    "values and need to be preprocessed (e.g. StandardScaler)."
+                )
+            return float(value)
         if gamma == "auto":
             return 1.0 / n_features
         raise ValueError(f"gamma must be a positive float, 'scale' or 'auto'; got {gamma!r}.")

@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _core
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
+from ._magnitude import DBL_MAX, check_kernel_magnitude
 from ._params import (
     check_choice,
     check_class_weight_spec,
@@ -417,7 +418,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             )
         class_weight = _check_class_weight(self.class_weight, classes, y)
         weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])
-        params["gamma"] = resolve_gamma(self.gamma, X)
+        if params["kernel"] in ("rbf", "linear"):
+            # data too large for the kernel first: it is also why gamma="scale" may overflow
+            check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
+            params["gamma"] = resolve_gamma(self.gamma, X)
+        else:
+            params["gamma"] = resolve_gamma(self.gamma, X)
+            check_kernel_magnitude(X, params["kernel"], params["gamma"], params["degree"], params["coef0"], DBL_MAX)
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
         params["seed"] = seed
 

@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _core
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
+from ._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
 from ._params import (
     check_class_weight_spec,
     check_class_weights,
@@ -109,9 +110,13 @@ class SVC(ClassifierMixin, BaseEstimator):
     shrinking : bool, default=True
         Whether the solver may shrink the active set (variables at a bound are
         re-checked before stopping, so the optimum is the same).
-    probability : bool, default=False
+    probability : bool, default="deprecated"
         Fit Platt's sigmoid on 5-fold cross-validated decision values (as
         LIBSVM; five more fits per class pair) to enable ``predict_proba``.
+        Deprecated as in scikit-learn 1.9: the default (``"deprecated"``)
+        means False, and setting it (True or False) works but warns
+        ``FutureWarning`` in ``fit``; scikit-learn's advice is
+        ``CalibratedClassifierCV(SVC(), ensemble=False)``.
     tol : float, default=1e-3
         Stop when the maximal KKT violation is below ``tol`` (LIBSVM's ``-e``).
     cache_size : float, default=200
@@ -208,7 +213,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         gamma: Union[str, float] = "scale",
         coef0: float = 0.0,
         shrinking: bool = True,
-        probability: bool = False,
+        probability: Union[bool, str] = "deprecated",
         tol: float = 1e-3,
         cache_size: float = 200,
         class_weight: Optional[Union[dict, str]] = None,
@@ -265,7 +270,9 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"decision_function_shape must be 'ovr' or 'ovo'; got {self.decision_function_shape!r}."
             )
-        for name in ("probability", "break_ties"):
+        if not (isinstance(self.probability, (bool, np.bool_)) or self.probability == "deprecated"):
+            raise TypeError(f"probability must be a bool; got {self.probability!r}.")
+        for name in ("break_ties",):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool; got {getattr(self, name)!r}.")
         check_class_weight_spec(self.class_weight)
@@ -299,6 +306,15 @@ class SVC(ClassifierMixin, BaseEstimator):
         self : SVC
         """
         params = self._check_params()
+        if self.probability != "deprecated":
+            warnings.warn(
+                "The `probability` parameter was deprecated in scikit-learn 1.9 and will be removed in "
+                "version 1.11; budgetsvm.SVC follows. Use `CalibratedClassifierCV(SVC(), ensemble=False)` "
+                "instead of `SVC(probability=True)`",
+                FutureWarning,
+                stacklevel=2,
+            )
+        self._probability = self.probability is not False and self.probability != "deprecated"
         rng = check_random_state(self.random_state)
         precomputed = params["kernel"] == "precomputed"
         if sp.issparse(X) and self.kernel == "precomputed":
@@ -331,6 +347,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"The kernel callable returned shape {gram.shape}; expected {(n_samples, n_samples)}.")
             if not np.all(np.isfinite(gram)):
                 raise ValueError("The kernel callable returned NaN or infinity.")
+            check_matrix_magnitude(gram, FLT_MAX)
             solver_X = gram
         else:
             solver_X = X
@@ -339,8 +356,15 @@ class SVC(ClassifierMixin, BaseEstimator):
             solver_X, used = UsedColumns.compact(X)  # wide sparse data: the used columns only (_columns.py)
         if precomputed:
             self._gamma = 0.0
-        else:
+            if self.kernel == "precomputed":
+                check_matrix_magnitude(X, FLT_MAX)
+        elif self.kernel in ("rbf", "linear"):
+            # data too large for the kernel first: it is also why gamma="scale" may overflow
+            check_kernel_magnitude(X, self.kernel, 1.0, 0, 0.0, FLT_MAX)
             self._gamma = resolve_gamma(self.gamma, X)  # validated even where unused (linear)
+        else:
+            self._gamma = resolve_gamma(self.gamma, X)
+            check_kernel_magnitude(X, self.kernel, self._gamma, int(self.degree), float(self.coef0), FLT_MAX)
         if not precomputed:
             params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
 
@@ -405,8 +429,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         intercept = np.empty(n_pairs)
         n_iter = np.empty(n_pairs, dtype=np.int32)
         objective = np.empty(n_pairs)
-        prob_a = np.empty(n_pairs if self.probability else 0)
-        prob_b = np.empty(n_pairs if self.probability else 0)
+        prob_a = np.empty(n_pairs if self._probability else 0)
+        prob_b = np.empty(n_pairs if self._probability else 0)
         details = []
         status_ok = True
         p = 0
@@ -416,7 +440,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 y_pm = np.concatenate([np.ones(len(members[i])), -np.ones(len(members[j]))])
                 pair_weights = dict(weight_pos=float(weighted[i]), weight_neg=float(weighted[j]),
                                     sample_weight=None if weights is None else weights[rows])
-                if self.probability:
+                if self._probability:
                     prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, params, pair_weights, rng)
                 if n_classes == 2 and keep is None:
                     # all samples take part: no index list; labels in the order of X
@@ -443,7 +467,6 @@ class SVC(ClassifierMixin, BaseEstimator):
         position = np.full(X.shape[0], -1, dtype=np.int64)
         position[support] = np.arange(support.size)
         dual = np.zeros((n_classes - 1, support.size))
-        coef_by_pair = np.zeros((support.size, n_pairs))
         p = 0
         for i in range(n_classes):
             for j in range(i + 1, n_classes):
@@ -457,7 +480,6 @@ class SVC(ClassifierMixin, BaseEstimator):
                     sv = is_sv[member]
                     pos = position[member[sv]]
                     dual[other_row, pos] = sign * part[sv]
-                    coef_by_pair[pos, p] = sign * part[sv]
                 p += 1
         if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
             raise ValueError(
@@ -466,10 +488,10 @@ class SVC(ClassifierMixin, BaseEstimator):
             )
 
         self.support_ = support.astype(np.int32)
-        self.n_support_ = n_support
+        # one array under both names, as scikit-learn's _n_support: predict checks it
+        self.n_support_ = self._n_support = n_support
         self._dual_coef_ = dual
         self._intercept_ = intercept
-        self._coef_by_pair = coef_by_pair
         if n_classes == 2:
             # scikit-learn's binary convention: positive values mean classes_[1]
             public_dual, self.intercept_ = -dual, -intercept
@@ -493,7 +515,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             del self._fit_X
         if not status_ok:
             warnings.warn(
-                f"Solver terminated early (max_iter={self.max_iter}). Consider pre-processing your "
+                f"Solver terminated early (max_iter={self.max_iter}).  Consider pre-processing your "
                 "data with StandardScaler or MinMaxScaler.",
                 ConvergenceWarning,
                 stacklevel=3,
@@ -562,13 +584,52 @@ class SVC(ClassifierMixin, BaseEstimator):
                     "the number of samples at training time"
                 )
             return X
+        if sp.issparse(X) and not self._sparse and not callable(self.kernel):
+            # scikit-learn's rule (its dense and sparse LIBSVM paths differ); ours could
+            # compute it, but a drop-in raises where scikit-learn raises
+            raise ValueError(f"cannot use sparse input in {type(self).__name__!r} trained on dense data")
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
         return as_supported(X)
+
+    def _check_internal_representation(self) -> None:
+        """The fitted arrays must agree (scikit-learn checks the same before
+        LIBSVM reads them; here a mismatch would index out of range)."""
+        n_sv = self.support_.shape[0]
+        n_classes = len(self.classes_)
+        consistent = (
+            self._n_support.shape == (n_classes,)
+            and int(np.sum(self._n_support)) == n_sv
+            and np.shape(self._dual_coef_) == (n_classes - 1, n_sv)
+            and (self.kernel == "precomputed" or self.support_vectors_.shape[0] == n_sv)
+        )
+        if not consistent:
+            raise ValueError(
+                f"The internal representation of {type(self).__name__} was altered: n_support_, support_, "
+                "support_vectors_ and the dual coefficients disagree; fit the model again."
+            )
+
+    def _pair_coef(self) -> np.ndarray:
+        """(n_SV, n_pairs) coefficients of each class pair, from ``_dual_coef_``
+        in LIBSVM's layout (as scikit-learn, predictions follow ``_dual_coef_``):
+        pair (i, j) weighs class i's support vectors by row j - 1 and class
+        j's by row i."""
+        dual = np.asarray(self._dual_coef_, dtype=np.float64)
+        starts = np.concatenate([[0], np.cumsum(self._n_support)])
+        n_classes = len(self.classes_)
+        coef = np.zeros((dual.shape[1], n_classes * (n_classes - 1) // 2))
+        p = 0
+        for i in range(n_classes):
+            for j in range(i + 1, n_classes):
+                coef[starts[i] : starts[i + 1], p] = dual[j - 1, starts[i] : starts[i + 1]]
+                coef[starts[j] : starts[j + 1], p] = dual[i, starts[j] : starts[j + 1]]
+                p += 1
+        return coef
 
     def _ovo_decision(self, X) -> np.ndarray:
         """LIBSVM's one-vs-one decision values (pair (i, j) positive means class i)."""
         X = self._validate_for_predict(X)
-        coef = self._coef_by_pair
+        self._check_internal_representation()
+        coef = self._pair_coef()
         if self.kernel == "precomputed":
             dec = X[:, self.support_] @ coef
         elif callable(self.kernel):
@@ -656,7 +717,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         return self.classes_.take(np.argmax(votes, axis=1))
 
     def _check_proba(self) -> bool:
-        if not self.probability:
+        if self.probability == "deprecated" or not self.probability:
             raise AttributeError("predict_proba is not available when probability=False")
         return True
 
@@ -730,7 +791,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self)
-        coef = np.asarray((self.support_vectors_.T @ self._coef_by_pair).T, dtype=np.float64)
+        coef = np.asarray((self.support_vectors_.T @ self._pair_coef()).T, dtype=np.float64)
         if len(self.classes_) == 2:
             coef = -coef
         coef.flags.writeable = False

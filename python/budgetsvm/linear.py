@@ -22,7 +22,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
+from ._magnitude import check_linear_magnitude
 from ._params import check_class_weights, check_number, core_params, effective_n_jobs, plain
+
+#: max_iter=None: run to convergence, but never more than this many sweeps
+#: per binary problem (badly scaled data can need practically endless
+#: sweeps; the run then ends with a ConvergenceWarning).
+NONE_MAX_SWEEPS = 1_000_000
+
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier trained in the dual, to convergence.
@@ -63,8 +70,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Value of the constant feature; must be > 0.
     max_iter : int or None, default=None
         Limit on the outer sweeps per binary problem; ``None`` runs to
-        convergence. A ``ConvergenceWarning`` is issued when the limit
-        stops a run. **Differs from scikit-learn** (1000, which often stops
+        convergence, up to a safety bound of ``NONE_MAX_SWEEPS`` (10^6)
+        sweeps. A ``ConvergenceWarning`` is issued when a limit stops a run. **Differs from scikit-learn** (1000, which often stops
         liblinear before convergence at large ``C``).
     random_state : int, RandomState instance or None, default=None
         Seeds the coordinate order.
@@ -74,10 +81,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     verbose : int, default=0
         Print the statistics of each binary problem after fitting.
     penalty : {"l2"}, default="l2"
-        Accepted for compatibility; ``"l1"`` is not supported (ValueError).
-    dual : {"auto", True}, default="auto"
-        Accepted for compatibility; the dual is always solved, so
-        ``dual=False`` (the primal solver) raises a ValueError.
+        Accepted for compatibility; ``"l1"`` is not supported (ValueError,
+        in liblinear's words for the combinations liblinear refuses too).
+    dual : {"auto", True, False}, default="auto"
+        Accepted for compatibility; the dual is always solved. With the
+        squared hinge loss ``dual=False`` (liblinear's primal solver) is the
+        same problem with the same optimum, so it is solved in the dual too;
+        the combinations liblinear refuses (``loss="hinge"`` with
+        ``dual=False``) raise its ValueError.
     multi_class : {"ovr"}, default="ovr"
         Only one-vs-rest; ``"crammer_singer"`` raises a ValueError.
     class_weight : dict, "balanced" or None, default=None
@@ -168,16 +179,11 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ checks
     def _check_params(self) -> Dict[str, Any]:
         """Validate the constructor arguments; return the core's options."""
-        if self.penalty != "l2":
-            raise ValueError(
-                f"penalty={self.penalty!r} is not supported: budgetsvm.LinearSVC solves the "
-                "L2-regularised dual only (use sklearn.svm.LinearSVC for penalty='l1')."
-            )
-        if self.dual is False or (self.dual not in ("auto", True) and not isinstance(self.dual, (bool, np.bool_))):
-            raise ValueError(
-                f"dual={self.dual!r} is not supported: budgetsvm.LinearSVC always solves the dual "
-                "problem (dual=True or 'auto'); use sklearn.svm.LinearSVC(dual=False) for the primal."
-            )
+        if self.penalty not in ("l1", "l2"):
+            raise ValueError(f"penalty must be 'l1' or 'l2'; got {self.penalty!r}.")
+        if not (isinstance(self.dual, (bool, np.bool_)) or self.dual == "auto"):
+            raise ValueError(f"dual must be True, False or 'auto'; got {self.dual!r}.")
+        self._check_liblinear_combination()
         if self.multi_class != "ovr":
             raise ValueError(
                 f"multi_class={self.multi_class!r} is not supported: only one-vs-rest ('ovr') is "
@@ -190,11 +196,37 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         return core_params(
             self,
             "linear",
-            max_iter=0 if self.max_iter is None else self.max_iter,  # 0: until convergence
+            max_iter=NONE_MAX_SWEEPS if self.max_iter is None else self.max_iter,
             bias_scale=float(self.intercept_scaling) if self.fit_intercept else 0.0,
             seed=seed,
             n_jobs=effective_n_jobs(self.n_jobs),
         )
+
+    def _check_liblinear_combination(self) -> None:
+        """liblinear's (and so scikit-learn's) refusals, in its words; then
+        penalty='l1', which liblinear has and we do not. With the squared
+        hinge, dual=False is the same problem and is solved in the dual."""
+        parameters = f"Parameters: penalty={self.penalty!r}, loss={self.loss!r}, dual={self.dual!r}"
+        if self.penalty == "l1" and self.loss == "hinge":
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l1' and loss='hinge' is not "
+                f"supported, {parameters}"
+            )
+        if self.penalty == "l2" and self.loss == "hinge" and self.dual is False:
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l2' and loss='hinge' are not "
+                f"supported when dual=False, {parameters}"
+            )
+        if self.penalty == "l1" and self.dual is True:
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l1' and loss='squared_hinge' "
+                f"are not supported when dual=True, {parameters}"
+            )
+        if self.penalty == "l1":
+            raise ValueError(
+                "penalty='l1' is not supported: budgetsvm.LinearSVC solves the L2-regularised problem "
+                "in the dual only (use sklearn.svm.LinearSVC(penalty='l1', dual=False))."
+            )
 
     # --------------------------------------------------------------------- fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LinearSVC":
@@ -240,6 +272,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             sw = np.ascontiguousarray(sw)
         cw = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)
         bias = params["bias_scale"]
+        check_linear_magnitude(X, bias)
         W, alpha, stats = _core.linear_fit(
             _data.core_view(X),
             labels.astype(np.int32),
@@ -262,9 +295,20 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                     f"KKT violation {s['kkt_violation']:.3g}"
                 )
         if any(s["status"] == "max_iter_reached" for s in stats):
+            # scikit-learn's words first, so that filters written for its LinearSVC match
+            if self.max_iter is None:
+                detail = (
+                    f"max_iter=None stopped at its bound of {NONE_MAX_SWEEPS} sweeps before the KKT "
+                    f"violation fell below tol={self.tol}; badly scaled data (consider StandardScaler) "
+                    "or a very large C make the dual ill-conditioned."
+                )
+            else:
+                detail = (
+                    f"The solver stopped after max_iter={self.max_iter} sweeps before the KKT violation "
+                    f"fell below tol={self.tol}; increase max_iter (None = until convergence)."
+                )
             warnings.warn(
-                f"The solver stopped after max_iter={self.max_iter} sweeps before the KKT violation "
-                f"fell below tol={self.tol}; increase max_iter (None = until convergence).",
+                "Liblinear failed to converge, increase the number of iterations. " + detail,
                 ConvergenceWarning,
                 stacklevel=2,
             )
