@@ -31,7 +31,7 @@
 
 namespace budgetsvm::exact {
 
-inline constexpr Index kPolishMaxFree = 256;
+inline constexpr Index kPolishMaxFree = 64;
 
 /// Returns whether the solution was replaced by the polished one.
 /// Needs every position active (the solvers end unshrunk).
