@@ -360,11 +360,11 @@ class SVC(ClassifierMixin, BaseEstimator):
                 check_matrix_magnitude(X, FLT_MAX)
         elif self.kernel in ("rbf", "linear"):
             # data too large for the kernel first: it is also why gamma="scale" may overflow
-            check_kernel_magnitude(X, self.kernel, 1.0, 0, 0.0, FLT_MAX)
+            check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, FLT_MAX)
             self._gamma = resolve_gamma(self.gamma, X)  # validated even where unused (linear)
         else:
             self._gamma = resolve_gamma(self.gamma, X)
-            check_kernel_magnitude(X, self.kernel, self._gamma, int(self.degree), float(self.coef0), FLT_MAX)
+            check_kernel_magnitude(X, params["kernel"], self._gamma, int(self.degree), float(self.coef0), FLT_MAX)
         if not precomputed:
             params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
 

@@ -71,8 +71,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     max_iter : int or None, default=None
         Limit on the outer sweeps per binary problem; ``None`` runs to
         convergence, up to a safety bound of ``NONE_MAX_SWEEPS`` (10^6)
-        sweeps. A ``ConvergenceWarning`` is issued when a limit stops a run. **Differs from scikit-learn** (1000, which often stops
-        liblinear before convergence at large ``C``).
+        sweeps. A ``ConvergenceWarning`` is issued when a limit stops a run.
+        **Differs from scikit-learn** (1000, which often stops liblinear
+        before convergence at large ``C``).
     random_state : int, RandomState instance or None, default=None
         Seeds the coordinate order.
     n_jobs : int or None, default=None
