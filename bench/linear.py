@@ -160,7 +160,7 @@ def run_to_target(X, labels, n_classes, C, tol, selection, target, max_iter):
     t = time.perf_counter()
     params = dict(C=C, loss="hinge", selection=selection, tol=tol, max_iter=max_iter, bias_scale=0.0,
                   target_objective=target)
-    W, A, st = _core.linear_fit(_data.core_view(Xc), labels.astype(np.int32), n_classes,
+    W, A, st = _core.fit_linear(_data.core_view(Xc), labels.astype(np.int32), n_classes,
                                 np.ones(n_classes), np.ones(X.shape[0]), params)
     return dict(time=time.perf_counter() - t, status=st[0]["status"], dual=st[0]["dual_objective"],
                 sweeps=st[0]["sweeps"], steps=st[0]["steps"])

@@ -52,7 +52,7 @@ def fit_core(X, y, C, weight, loss, merge, tol=1e-4, bias=1.0):
     labels = y.astype(np.int32)
     Xc = _data.as_supported(X)
     params = dict(C=C, loss=loss, selection="shrinking", tol=tol, bias_scale=bias, merge_duplicates=merge)
-    W, A, stats = _core.linear_fit(_data.core_view(Xc), labels, 2, np.ones(2), weight, params)
+    W, A, stats = _core.fit_linear(_data.core_view(Xc), labels, 2, np.ones(2), weight, params)
     return W[0], A[0], stats[0]
 
 

@@ -200,7 +200,7 @@ TEST_CASE("lookup tables are built once, thread-safely") {
 TEST_CASE("bad input") {
   CHECK_THROWS(solve(Method::gss, -0.1, 0.5), std::invalid_argument);
   CHECK_THROWS(solve(Method::gss, 0.5, 1.5), std::invalid_argument);
-  CHECK_THROWS(method_from_name("golden"), std::invalid_argument);
+  CHECK_THROWS(from_name(method_names(), "golden", "method"), std::invalid_argument);
   CHECK_THROWS(LookupTable(3), std::invalid_argument);
 }
 

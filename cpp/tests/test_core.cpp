@@ -10,6 +10,7 @@
 #include "budgetsvm/core/control.hpp"
 #include "budgetsvm/core/data_view.hpp"
 #include "budgetsvm/core/kernel.hpp"
+#include "budgetsvm/core/kernel_options.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "check.hpp"
 
@@ -189,7 +190,7 @@ TEST_CASE("kernels: blocked kernel_matrix equals pointwise k(x, z) for every ker
 }
 
 TEST_CASE("kernels: bad parameters are rejected") {
-  CHECK_THROWS(kernel_type_from_name("gauss"), std::invalid_argument);
+  CHECK_THROWS(from_name(kernel_names(), "gauss", "kernel"), std::invalid_argument);
   CHECK_THROWS((Kernel{KernelType::rbf, 0.0, 0.0, 3}.validate()), std::invalid_argument);
   CHECK_THROWS((Kernel{KernelType::rbf, -1.0, 0.0, 3}.validate()), std::invalid_argument);
   CHECK_THROWS((Kernel{KernelType::poly, 1.0, 0.0, -1}.validate()), std::invalid_argument);

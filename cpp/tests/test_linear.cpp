@@ -10,6 +10,7 @@
 
 #include "budgetsvm/core/data_view.hpp"
 #include "budgetsvm/core/random.hpp"
+#include "budgetsvm/linear/params.hpp"
 #include "budgetsvm/linear/train.hpp"
 #include "check.hpp"
 
@@ -236,8 +237,11 @@ TEST_CASE("bad arguments throw invalid_argument") {
   badC[2] = -1.0;
   CHECK_THROWS(solve(LossType::hinge, SelectionType::avsf, P.csr_view(), P.y.data(), badC.data(), o, control),
                std::invalid_argument);
-  CHECK_THROWS(selection_from_name("fast"), std::invalid_argument);
-  CHECK_THROWS(loss_from_name("log"), std::invalid_argument);
+  Params p;
+  CHECK_THROWS(find_option(params_options(), "selection", "linear").set(p, OptionValue(std::string("fast"))),
+               std::invalid_argument);
+  CHECK_THROWS(find_option(params_options(), "loss", "linear").set(p, OptionValue(std::string("log"))),
+               std::invalid_argument);
 }
 
 TEST_CASE("one-vs-rest: threads give the same models as one thread") {

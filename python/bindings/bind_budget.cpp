@@ -25,7 +25,7 @@ namespace {
 using budget::EpochStats;
 
 py::tuple py_merge_solution(double m, double kappa, const std::string& method, double eps, int grid) {
-  const auto kind = merge::method_from_name(method);
+  const auto kind = from_name(merge::method_names(), method, "method");
   merge::Solution s;
   {
     py::gil_scoped_release release;  // pure C++ (may build a lookup table once)

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "budgetsvm/core/kernel.hpp"
+#include "budgetsvm/core/kernel_options.hpp"
 #include "budgetsvm/io/svmlight.hpp"
 #include "data.hpp"
 #include "register.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 py::array_t<double> py_kernel_matrix(py::object X, py::object Y, const std::string& kernel_name,
                                      double gamma, int degree, double coef0) {
-  Kernel kernel{kernel_type_from_name(kernel_name), gamma, coef0, degree};
+  Kernel kernel{from_name(kernel_names(), kernel_name, "kernel"), gamma, coef0, degree};
   kernel.validate();
   const auto shape_of = [](const py::object& A) {
     return visit_data(A, [](const auto& v) { return std::pair<Index, Index>(v.rows(), v.cols()); });
@@ -53,7 +54,7 @@ py::tuple py_entry_moments(py::object X) {
 py::array_t<double> py_decision_function(py::object X, py::object SV, const Eigen::Ref<const MatrixXd>& coef,
                                           const std::string& kernel_name, double gamma, int degree,
                                           double coef0, int n_jobs) {
-  Kernel kernel{kernel_type_from_name(kernel_name), gamma, coef0, degree};
+  Kernel kernel{from_name(kernel_names(), kernel_name, "kernel"), gamma, coef0, degree};
   const Index n = visit_data(X, [](const auto& v) { return v.rows(); });
   py::array_t<double> out({n, static_cast<Index>(coef.cols())});
   auto* out_ptr = out.mutable_data();

@@ -26,7 +26,7 @@ const char* status_name(linear::Status s) {
   return "unknown";
 }
 
-py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::array::forcecast> labels,
+py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::array::forcecast> labels,
                         int n_classes, py::array_t<double, py::array::c_style | py::array::forcecast> class_weight,
                         py::array_t<double, py::array::c_style | py::array::forcecast> sample_weight,
                         py::dict params) {
@@ -73,7 +73,7 @@ py::tuple py_linear_fit(py::object X, py::array_t<int, py::array::c_style | py::
 }  // namespace
 
 void register_linear(py::module_& m) {
-  m.def("linear_fit", &py_linear_fit, py::arg("X"), py::arg("labels"), py::arg("n_classes"),
+  m.def("fit_linear", &py_fit_linear, py::arg("X"), py::arg("labels"), py::arg("n_classes"),
         py::arg("class_weight"), py::arg("sample_weight"), py::arg("params"),
         "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats); "
         "params: the options of options('linear')");

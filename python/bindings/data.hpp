@@ -1,7 +1,8 @@
 // Translation of Python data into C++ views: the one place where numpy
 // buffers become budgetsvm::DenseView / CsrView. The Python layer has already
 // validated and, where needed, converted (python/budgetsvm/_data.py); here we
-// only check the contract and wrap the caller's memory -- never copy it.
+// only check the contract and wrap the caller's memory: a training matrix is
+// never copied (labels and per-sample weights, O(n), may be).
 #pragma once
 
 #include <pybind11/numpy.h>

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,12 @@ OptionValue option_value(const Option<P>& o, py::handle v) {
           throw py::value_error(o.name + " must be " + (overflow > 0 ? "<= " + std::to_string(o.int_high)
                                                                       : ">= " + std::to_string(o.int_low)) +
                                 "; got " + std::string(py::repr(v)) + ".");
-        return OptionValue(PyLong_AsDouble(index.ptr()));  // a huge int as a real (may be inf)
+        double real = PyLong_AsDouble(index.ptr());  // a huge int as a real: beyond float64 it is infinite
+        if (real == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();
+          real = overflow > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+        }
+        return OptionValue(real);
       }
       if (o.kind == OptionKind::real && PyFloat_Check(v.ptr())) return OptionValue(PyFloat_AsDouble(v.ptr()));
       if (o.kind == OptionKind::real && py::isinstance(v, py::module_::import("numpy").attr("floating")))

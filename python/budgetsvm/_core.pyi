@@ -50,7 +50,7 @@ def simd_level() -> str: ...
 def budget_margin_seconds(X: CoreData, SV: CoreData, gamma: float, repeats: int = 1) -> float: ...
 
 # Linear SVM (dual coordinate descent, AVSF)
-def linear_fit(
+def fit_linear(
     X: CoreData,
     labels: npt.NDArray[np.int32],
     n_classes: int,

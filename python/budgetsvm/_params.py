@@ -76,7 +76,10 @@ def check_number(
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
         what = "an integer" if integer else "a real number"
         raise TypeError(f"{name} must be {what}; got {value!r} of type {type(value).__name__}.")
-    value = int(value) if integer else float(value)  # type: ignore[call-overload]  # checked above
+    try:
+        value = int(value) if integer else float(value)  # type: ignore[call-overload]  # checked above
+    except OverflowError:  # an integer beyond float64
+        value = math.inf if value > 0 else -math.inf
     if not integer and not math.isfinite(value):
         raise ValueError(f"{name} must be finite; got {value!r}.")
     if low is not None and (value < low or (value == low and not low_inclusive)):

@@ -34,6 +34,7 @@ from ._params import (
     choices,
     core_params,
     effective_n_jobs,
+    options,
     plain,
 )
 
@@ -127,8 +128,10 @@ def merge_solution(
     m = check_number("m", m, low=0.0, high=1.0)
     kappa = check_number("kappa", kappa, low=0.0, low_inclusive=False, high=1.0)
     method = check_choice("method", method, MERGE_METHODS)
-    eps = check_number("eps", eps)  # ranges: the core's (gss_eps and lookup_grid)
-    grid = check_number("grid", grid, integer=True)
+    # the ranges of the core's gss_eps and lookup_grid (the parity rule is the core's)
+    eps_range, grid_range = options("budgeted")["gss_eps"], options("budgeted")["lookup_grid"]
+    eps = check_number("eps", eps, low=eps_range["low"], high=eps_range["high"], high_inclusive=False)
+    grid = check_number("grid", grid, integer=True, low=grid_range["low"], high=grid_range["high"])
     h, wd = _core.merge_solution(m, kappa, method=method, eps=eps, grid=grid)
     return float(h), float(wd)
 

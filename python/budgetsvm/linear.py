@@ -39,9 +39,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     loss, bias as an extra constant feature that is regularised too, one-vs-
     rest for more than two classes, liblinear's per-class ``class_weight``),
     solved by dual coordinate descent with adaptive variable selection
-    frequencies (AVSF) or liblinear's shrinking. Dense (float32/float64, C or
-    Fortran order) and CSR input (int32 or int64 indices) are read in place,
-    never copied or densified; the bias column is never materialised.
+    frequencies (AVSF) or liblinear's shrinking. Dense C-ordered float32/float64
+    arrays and CSR input (int32 or int64 indices) are read in place, never
+    densified (coordinate descent reads rows, so a Fortran-ordered array is
+    copied once to C order); the bias column is never materialised.
 
     Parameters
     ----------
@@ -274,7 +275,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         cw = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)
         bias = params["bias_scale"]
         check_linear_magnitude(X, bias)
-        W, alpha, stats = _core.linear_fit(
+        W, alpha, stats = _core.fit_linear(
             _data.core_view(X),
             labels.astype(np.int32),
             int(classes.shape[0]),

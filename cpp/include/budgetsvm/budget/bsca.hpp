@@ -363,7 +363,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   std::vector<Counters> counters(static_cast<std::size_t>(n_machines));
   Result result;
   result.n_outputs = n_classes == 2 ? 1 : n_classes;
-  const detail::Stopwatch timer;
+  const Stopwatch timer;
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {

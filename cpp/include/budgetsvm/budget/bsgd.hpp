@@ -118,7 +118,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   Counters counters;
   Result result;
   result.n_outputs = n_outputs;
-  const detail::Stopwatch timer;
+  const Stopwatch timer;
   const double radius2 = params.radius * params.radius;
   double sq_norm = 0.0;  // ||w||^2, tracked only when the rate projects
   double* tracked = Rate::projects ? &sq_norm : nullptr;

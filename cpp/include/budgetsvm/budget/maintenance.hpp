@@ -34,7 +34,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -42,6 +41,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "../core/stopwatch.hpp"
 #include "merge.hpp"
 #include "model.hpp"
 #include "options.hpp"
@@ -72,17 +72,6 @@ inline double inner_with_sv(BudgetModel& model, Index p, std::vector<double>& ro
   return s;
 }
 
-class Stopwatch {
- public:
-  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
-
 }  // namespace detail
 
 class RemovalMaintenance {
@@ -95,7 +84,7 @@ class RemovalMaintenance {
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
-    const detail::Stopwatch watch;
+    const Stopwatch watch;
     const Index p = detail::smallest_support_vector(model);
     if (sq_norm) {
       // ||w - beta_p phi_p||^2 = ||w||^2 - 2 <w, beta_p phi_p> + |beta_p|^2 k_pp
@@ -168,7 +157,7 @@ class ProjectionMaintenance {
   void on_clear() {}
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
-    const detail::Stopwatch watch;
+    const Stopwatch watch;
     const Index n = model.size();
     const Index p = detail::smallest_support_vector(model);
     // Rounding errors of the rank-one updates accumulate when support
@@ -260,7 +249,7 @@ class MergeMaintenance {
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
-    const detail::Stopwatch watch;
+    const Stopwatch watch;
     if (model.n_outputs() == 1)
       reduce_binary(model, counters, sq_norm);
     else

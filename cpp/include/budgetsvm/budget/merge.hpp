@@ -38,9 +38,11 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,12 +53,10 @@ namespace budgetsvm::merge {
 
 enum class Method { gss, lookup_h, lookup_wd };
 
-inline Method method_from_name(const std::string& name) {
-  if (name == "gss") return Method::gss;
-  if (name == "lookup-h") return Method::lookup_h;
-  if (name == "lookup-wd") return Method::lookup_wd;
-  throw std::invalid_argument("unknown merge method '" + name +
-                              "'; expected one of 'gss', 'lookup-h', 'lookup-wd'");
+inline const NameTable<Method>& method_names() {
+  static const NameTable<Method> table{
+      {"gss", Method::gss}, {"lookup-h", Method::lookup_h}, {"lookup-wd", Method::lookup_wd}};
+  return table;
 }
 
 /// g(h) with log_kappa = log(kappa) precomputed (-inf for kappa = 0).
@@ -237,36 +237,21 @@ class LookupTable {
   std::vector<float> wd_;
 };
 
-/// The process-wide table of a grid size, built at first use, thread-safely
-/// and without a mutex (MinGW's win32 thread model has no std::mutex): the
-/// default grid is a function-local static (built exactly once, concurrent
-/// first users wait); other sizes live in a lock-free list, where a thread
-/// that loses the race to publish the same size discards its copy. Tables
-/// stay alive (and reachable) for the life of the process.
+/// The process-wide table of a grid size, built at first use, thread-safely:
+/// the default grid is a function-local static (built exactly once,
+/// concurrent first users wait); other sizes are built under a mutex and kept
+/// for the life of the process (a table never moves once built).
 inline const LookupTable& lookup_table(int grid) {
   if (grid == kDefaultGrid) {
     static const LookupTable table(kDefaultGrid);
     return table;
   }
-  struct Node {
-    LookupTable table;
-    Node* next;
-  };
-  static std::atomic<Node*> head{nullptr};
-  Node* seen = head.load(std::memory_order_acquire);
-  for (Node* p = seen; p; p = p->next)
-    if (p->table.grid() == grid) return p->table;
-  auto* node = new Node{LookupTable(grid), nullptr};
-  for (;;) {
-    for (Node* p = seen; p; p = p->next)
-      if (p->table.grid() == grid) {
-        delete node;
-        return p->table;
-      }
-    node->next = seen;
-    if (head.compare_exchange_weak(seen, node, std::memory_order_acq_rel, std::memory_order_acquire))
-      return node->table;
-  }
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<const LookupTable>> tables;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& table = tables[grid];
+  if (!table) table = std::make_unique<const LookupTable>(grid);
+  return *table;
 }
 
 /// The merge sub-problem by any method. For gss and lookup-h, wd is WD at the

@@ -35,27 +35,6 @@ enum class AfterMerge { keep, reset };
 /// default) or plain coordinate steps from alpha = 0 (the paper's).
 enum class FirstPass { growing, plain };
 
-inline Solver solver_from_name(const std::string& name) {
-  if (name == "bsgd") return Solver::bsgd;
-  if (name == "bsca") return Solver::bsca;
-  throw std::invalid_argument("unknown solver '" + name + "'; expected 'bsgd' or 'bsca'");
-}
-
-inline Maintenance maintenance_from_name(const std::string& name) {
-  if (name == "merge") return Maintenance::merge;
-  if (name == "remove") return Maintenance::remove;
-  if (name == "project") return Maintenance::project;
-  throw std::invalid_argument("unknown maintenance '" + name +
-                              "'; expected one of 'merge', 'remove', 'project'");
-}
-
-inline LearningRate learning_rate_from_name(const std::string& name) {
-  if (name == "pegasos") return LearningRate::pegasos;
-  if (name == "norma") return LearningRate::norma;
-  if (name == "perceptron") return LearningRate::perceptron;
-  throw std::invalid_argument("unknown learning_rate '" + name +
-                              "'; expected one of 'pegasos', 'norma', 'perceptron'");
-}
 
 struct Params {
   Solver solver = Solver::bsca;
@@ -98,20 +77,18 @@ inline const std::vector<Option<Params>>& params_options() {
     using P = Params;
     std::vector<Option<P>> r;
     r.push_back(choice_option<P>("solver", &P::solver,
-                                 std::vector<std::pair<std::string, Solver>>{{"bsca", Solver::bsca}, {"bsgd", Solver::bsgd}},
+                                 NameTable<Solver>{{"bsca", Solver::bsca}, {"bsgd", Solver::bsgd}},
                                  "budgeted stochastic coordinate ascent (dual) or gradient descent (primal)"));
     r.push_back(int_option<P>("budget", &P::budget, 2, "most support vectors the model keeps"));
     r.push_back(real_option<P>("C", &P::C, RealRange::positive(), "regularisation: the bound of the dual variables"));
     add_kernel_options(r, &P::kernel);
     r.push_back(choice_option<P>("maintenance", &P::maintenance,
-                                 std::vector<std::pair<std::string, Maintenance>>{
+                                 NameTable<Maintenance>{
                                      {"merge", Maintenance::merge}, {"remove", Maintenance::remove},
                                      {"project", Maintenance::project}},
                                  "how the budget is kept when it overflows"));
     r.push_back(choice_option<P>("merge_method", &P::merge_method,
-                                 std::vector<std::pair<std::string, merge::Method>>{
-                                     {"gss", merge::Method::gss}, {"lookup-h", merge::Method::lookup_h},
-                                     {"lookup-wd", merge::Method::lookup_wd}},
+                                 merge::method_names(),
                                  "how a merge's coefficient h is found (golden section search or tables)"));
     r.push_back(real_option<P>("gss_eps", &P::gss_eps, RealRange{merge::kMinGssEps, 1.0, false, true, false},
                                "tolerance of the golden section search on h in [0, 1]"));
@@ -125,7 +102,7 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(grid);
     r.push_back(int_option<P>("epochs", &P::epochs, 1, "passes over the data"));
     r.push_back(choice_option<P>("learning_rate", &P::learning_rate,
-                                 std::vector<std::pair<std::string, LearningRate>>{
+                                 NameTable<LearningRate>{
                                      {"pegasos", LearningRate::pegasos}, {"norma", LearningRate::norma},
                                      {"perceptron", LearningRate::perceptron}},
                                  "BSGD's step size schedule"));
@@ -140,16 +117,13 @@ inline const std::vector<Option<Params>>& params_options() {
                                "per-epoch primal objective, ||w||^2 and BSCA's alpha counts (costs a pass)"));
     // Instruments of BSCA's departures from the paper (benchmarks only).
     r.push_back(choice_option<P>("averaging", &P::averaging,
-                                 std::vector<std::pair<std::string, Averaging>>{{"tail", Averaging::tail},
-                                                                                {"none", Averaging::none}},
+                                 NameTable<Averaging>{{"tail", Averaging::tail}, {"none", Averaging::none}},
                                  "BSCA: return the average of the iterates or the last one"));
     r.push_back(choice_option<P>("after_merge", &P::after_merge,
-                                 std::vector<std::pair<std::string, AfterMerge>>{{"keep", AfterMerge::keep},
-                                                                                 {"reset", AfterMerge::reset}},
+                                 NameTable<AfterMerge>{{"keep", AfterMerge::keep}, {"reset", AfterMerge::reset}},
                                  "BSCA: a merged point's dual variable is kept or restarted at 0"));
     r.push_back(choice_option<P>("first_pass", &P::first_pass,
-                                 std::vector<std::pair<std::string, FirstPass>>{{"growing", FirstPass::growing},
-                                                                                {"plain", FirstPass::plain}},
+                                 NameTable<FirstPass>{{"growing", FirstPass::growing}, {"plain", FirstPass::plain}},
                                  "BSCA's first epoch: the growing problem or plain coordinate steps"));
     r.push_back(int_option<P>("average_window", &P::average_window, 1,
                               "BSCA: average over at most the last average_window * budget steps"));

@@ -1,7 +1,9 @@
 // Non-owning views of a training matrix, read in place from the caller's
-// memory. Every kernel and solver is templated on the view type, so one code
-// path serves dense (row- or column-major, float32 or float64) and CSR
-// (float32/float64 values, int32/int64 indices) without converting the data.
+// memory. Kernels, the linear solver and the budgeted solvers are templated
+// on the view type (the exact solvers reach it through a kernel column
+// source, core/kernel_sources.hpp), so one code path serves dense (row- or
+// column-major, float32 or float64) and CSR (float32/float64 values,
+// int32/int64 indices) without converting the data.
 //
 // A view offers:
 //   rows(), cols(), matrix()          an Eigen Map of the whole matrix

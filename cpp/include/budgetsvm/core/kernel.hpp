@@ -31,15 +31,6 @@ namespace budgetsvm {
 
 enum class KernelType { linear, rbf, poly, sigmoid };
 
-inline KernelType kernel_type_from_name(const std::string& name) {
-  if (name == "linear") return KernelType::linear;
-  if (name == "rbf") return KernelType::rbf;
-  if (name == "poly") return KernelType::poly;
-  if (name == "sigmoid") return KernelType::sigmoid;
-  throw std::invalid_argument("unknown kernel '" + name +
-                              "'; expected one of 'linear', 'rbf', 'poly', 'sigmoid'");
-}
-
 struct Kernel {
   KernelType type = KernelType::rbf;
   double gamma = 1.0;

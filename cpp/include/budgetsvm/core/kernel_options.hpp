@@ -12,9 +12,12 @@
 
 namespace budgetsvm {
 
-inline std::vector<std::pair<std::string, KernelType>> kernel_names() {
-  return {{"linear", KernelType::linear}, {"rbf", KernelType::rbf}, {"poly", KernelType::poly},
-          {"sigmoid", KernelType::sigmoid}};
+inline const NameTable<KernelType>& kernel_names() {
+  static const NameTable<KernelType> table{{"linear", KernelType::linear},
+                                           {"rbf", KernelType::rbf},
+                                           {"poly", KernelType::poly},
+                                           {"sigmoid", KernelType::sigmoid}};
+  return table;
 }
 
 /// Appends the kernel's options; `kernel` reaches P's Kernel (a member

@@ -33,6 +33,22 @@ using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
 
 enum class OptionKind { boolean, integer, real, choice };
 
+/// The names of an enum's values, as users write them (one table per enum,
+/// shared by the registry's choices and by from_name).
+template <class E>
+using NameTable = std::vector<std::pair<std::string, E>>;
+
+/// The value called name, or an error that lists the names.
+template <class E>
+E from_name(const NameTable<E>& table, const std::string& name, const std::string& what) {
+  std::string list;
+  for (const auto& entry : table) {
+    if (entry.first == name) return entry.second;
+    list += (list.empty() ? "'" : ", '") + entry.first + "'";
+  }
+  throw std::invalid_argument(what + " must be one of " + list + "; got '" + name + "'.");
+}
+
 /// A value of the wrong kind (TypeError in Python).
 class OptionTypeError : public std::invalid_argument {
  public:
@@ -227,8 +243,7 @@ Option<P> real_option(const std::string& name, Field field, RealRange range, con
 
 /// One of a list of names, each standing for a value of the field (an enum).
 template <class P, class Field, class E>
-Option<P> choice_option(const std::string& name, Field field, std::vector<std::pair<std::string, E>> table,
-                        const std::string& doc) {
+Option<P> choice_option(const std::string& name, Field field, NameTable<E> table, const std::string& doc) {
   Option<P> o;
   o.name = name;
   o.kind = OptionKind::choice;

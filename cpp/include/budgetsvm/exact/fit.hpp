@@ -25,12 +25,6 @@ namespace budgetsvm::exact {
 
 enum class ExactSolver { alfpgm, smo };
 
-inline ExactSolver exact_solver_from_name(const std::string& name) {
-  if (name == "alfpgm") return ExactSolver::alfpgm;
-  if (name == "smo") return ExactSolver::smo;
-  throw std::invalid_argument("unknown solver '" + name + "'; expected 'alfpgm' or 'smo'");
-}
-
 struct ExactSettings {
   double C = 1.0;
   double weight_pos = 1.0, weight_neg = 1.0;  // C_t = C * weight of y_t's class
@@ -69,8 +63,7 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(real_option<P>("cache_size", [](auto& p) -> auto& { return p.settings.cache_mb; },
                                RealRange::positive(), "kernel column cache in MB"));
     r.push_back(choice_option<P>("solver", [](auto& p) -> auto& { return p.settings.solver; },
-                                 std::vector<std::pair<std::string, ExactSolver>>{{"alfpgm", ExactSolver::alfpgm},
-                                                                                  {"smo", ExactSolver::smo}},
+                                 NameTable<ExactSolver>{{"alfpgm", ExactSolver::alfpgm}, {"smo", ExactSolver::smo}},
                                  "ALFPGM (working sets of many pairs) or SMO (one pair)"));
     r.push_back(int_option<P>("pairs", [](auto& p) -> auto& { return p.settings.alfpgm.pairs; }, 1,
                               "ALFPGM: pairs per working set"));

@@ -101,11 +101,11 @@ struct detail_index<View, std::void_t<typename View::StorageIndex>> {
 
 /// State of a run over the data view X (dense or CSR, never copied).
 template <class View>
-class DualState {
+class CdState {
  public:
   /// y: labels +-1 (n); C: per-sample C_i >= 0 (n). Loss: Hinge or SquaredHinge.
   template <class Loss>
-  DualState(const View& X, const double* y, const double* C, Loss, const Options& options)
+  CdState(const View& X, const double* y, const double* C, Loss, const Options& options)
       : X_(X),
         n_(X.rows()),
         d_(X.cols()),

@@ -28,11 +28,11 @@ inline const std::vector<Option<Params>>& params_options() {
     std::vector<Option<P>> r;
     r.push_back(real_option<P>("C", &P::C, RealRange::positive(), "regularisation: the bound of the dual variables"));
     r.push_back(choice_option<P>("loss", &P::loss,
-                                 std::vector<std::pair<std::string, LossType>>{
+                                 NameTable<LossType>{
                                      {"squared_hinge", LossType::squared_hinge}, {"hinge", LossType::hinge}},
                                  "the loss: max(0, 1 - y f)^2 or max(0, 1 - y f)"));
     r.push_back(choice_option<P>("selection", &P::selection,
-                                 std::vector<std::pair<std::string, SelectionType>>{
+                                 NameTable<SelectionType>{
                                      {"auto", SelectionType::auto_}, {"avsf", SelectionType::avsf},
                                      {"shrinking", SelectionType::shrinking}, {"uniform", SelectionType::uniform}},
                                  "coordinate selection: adaptive (AVSF), LIBLINEAR's shrinking, uniform, or auto"));

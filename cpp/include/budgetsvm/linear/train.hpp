@@ -23,27 +23,12 @@ namespace budgetsvm::linear {
 
 enum class SelectionType { uniform, shrinking, avsf, auto_ };
 
-inline SelectionType selection_from_name(const std::string& name) {
-  if (name == "uniform") return SelectionType::uniform;
-  if (name == "shrinking") return SelectionType::shrinking;
-  if (name == "avsf") return SelectionType::avsf;
-  if (name == "auto") return SelectionType::auto_;
-  throw std::invalid_argument("selection must be 'auto', 'avsf', 'shrinking' or 'uniform'; got '" +
-                              name + "'");
-}
-
-inline LossType loss_from_name(const std::string& name) {
-  if (name == "hinge") return LossType::hinge;
-  if (name == "squared_hinge") return LossType::squared_hinge;
-  throw std::invalid_argument("loss must be 'hinge' or 'squared_hinge'; got '" + name + "'");
-}
-
 /// Solves one binary problem with the Selection policy and the Loss.
 template <class Selection, class Loss, class View>
 Result solve(const View& X, const double* y, const double* C, const Options& options,
              RunControl& control) {
   options.validate();
-  DualState<View> state(X, y, C, Loss{}, options);
+  CdState<View> state(X, y, C, Loss{}, options);
   Random rng(options.seed);
   Stats stats = Selection::run(state, options, rng, control);
   return std::move(state).result(stats);

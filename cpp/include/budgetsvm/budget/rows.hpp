@@ -1,0 +1,107 @@
+// Training rows as the budgeted solvers read them: one row at a time, as
+// double values over column indices (SampleRow), behind one small interface
+// (Rows) so that the solvers are instantiated once, not once per data layout.
+// ViewRows serves the rows of any data view (core/data_view.hpp), optionally
+// shifted by a centre (core/centre.hpp) for the Gaussian kernel.
+#pragma once
+
+#include <vector>
+
+#include "../core/centre.hpp"
+#include "../core/data_view.hpp"
+
+namespace budgetsvm::budget {
+
+/// One training row as double values over column indices (idx empty for a
+/// dense row: column q holds val[q]).
+struct SampleRow {
+  std::vector<Index> idx;
+  std::vector<double> val;
+  Index nnz = 0;
+  bool dense = true;
+  double sqnorm = 0.0;
+  std::vector<char> seen;  // scratch of a sparse load with a centre
+  const Index* indices() const { return dense ? nullptr : idx.data(); }
+};
+
+/// Training rows behind one small interface, so that the solvers are
+/// instantiated once, not once per data layout: the per-step copy of one
+/// row into a double buffer costs O(nnz(x)), against O(B nnz(x)) for the
+/// margin. The rows may be served shifted by a centre c (centre.hpp): the
+/// Gaussian kernel does not change, and the solvers then work in shifted
+/// coordinates throughout (fit.hpp moves the support vectors back).
+class Rows {
+ public:
+  virtual ~Rows() = default;
+  virtual void load(Index i, SampleRow& out) const = 0;
+  Index rows() const { return rows_; }
+  Index cols() const { return cols_; }
+  double sqnorm(Index i) const { return sqnorms_[static_cast<std::size_t>(i)]; }
+  const Centre& centre() const { return centre_; }
+
+ protected:
+  Index rows_ = 0, cols_ = 0;
+  std::vector<double> sqnorms_;
+  Centre centre_;
+};
+
+template <class View>
+class ViewRows final : public Rows {
+ public:
+  /// `centred`: serve x - c (for the Gaussian kernel only).
+  explicit ViewRows(const View& X, bool centred = false) : X_(X) {
+    rows_ = X.rows();
+    cols_ = X.cols();
+    if (centred) centre_ = choose_centre(X);
+    sqnorms_.resize(static_cast<std::size_t>(rows_));
+    std::vector<char> mark;
+    for (Index i = 0; i < rows_; ++i)
+      sqnorms_[static_cast<std::size_t>(i)] = centred_squared_norm(X, i, centre_, mark);
+  }
+  void load(Index i, SampleRow& out) const override {
+    out.sqnorm = sqnorms_[static_cast<std::size_t>(i)];
+    if constexpr (View::is_sparse) {
+      out.dense = false;
+      const Index nnz = X_.row_nnz(i);
+      const std::size_t room = static_cast<std::size_t>(nnz) + centre_.features.size();
+      out.idx.resize(room);
+      out.val.resize(room);
+      Index q = 0;
+      X_.for_each(i, [&](Index col, double v) {
+        out.idx[static_cast<std::size_t>(q)] = col;
+        out.val[static_cast<std::size_t>(q++)] = v;
+      });
+      if (centre_.active()) add_shift(q, out);
+      out.nnz = q;
+    } else {
+      out.dense = true;
+      out.val.resize(static_cast<std::size_t>(cols_));
+      X_.copy_row(i, out.val.data());
+      centre_.shift(out.val.data());
+      out.nnz = cols_;
+    }
+  }
+
+ private:
+  /// Sparse row of q entries: subtract c, adding the shifted features that
+  /// the row does not store.
+  void add_shift(Index& q, SampleRow& out) const {
+    out.seen.resize(static_cast<std::size_t>(cols_), 0);
+    const Index stored = q;
+    for (Index e = 0; e < stored; ++e) {
+      const Index k = out.idx[static_cast<std::size_t>(e)];
+      out.val[static_cast<std::size_t>(e)] -= centre_.point[k];
+      out.seen[static_cast<std::size_t>(k)] = 1;
+    }
+    for (Index k : centre_.features)
+      if (!out.seen[static_cast<std::size_t>(k)]) {
+        out.idx[static_cast<std::size_t>(q)] = k;
+        out.val[static_cast<std::size_t>(q++)] = -centre_.point[k];
+      }
+    for (Index e = 0; e < stored; ++e) out.seen[static_cast<std::size_t>(out.idx[static_cast<std::size_t>(e)])] = 0;
+  }
+
+  View X_;
+};
+
+}  // namespace budgetsvm::budget
