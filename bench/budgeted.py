@@ -32,7 +32,7 @@ import time
 import warnings
 
 import numpy as np
-from _common import ROOT, cpu_model, data_dir
+from _common import ROOT, cpu_model, data_dir, margin_floor_seconds
 
 import budgetsvm
 from budgetsvm import BudgetedSVC, load_svmlight
@@ -195,19 +195,17 @@ def run_nystroem(X, y, Xt, yt, C, gamma, budget, seed):
 def margin_seconds(model, X):
     """Per training row: (the core's own margin floor, decision_function).
 
-    The floor is ``_core.budget_margin_seconds``: one margin of each training
-    row against the model's support vectors with the solvers' SIMD kernel
-    (what every step must pay); ``decision_function`` is the blocked kernel
-    expansion used for prediction. Medians of 3, 1 thread.
+    The floor is bench/cpp/margin_floor.cpp (``_common.margin_floor_seconds``;
+    NaN unless built): one margin of each training row against the model's
+    support vectors with the solvers' own model (what every step must pay);
+    ``decision_function`` is the blocked kernel expansion used for
+    prediction. Medians of 3, 1 thread.
     """
-    from budgetsvm._data import as_supported, core_view
-
     n = X.shape[0]
     floor = float("nan")
-    if hasattr(budgetsvm._core, "budget_margin_seconds") and model.n_support_ >= 2:
-        view = core_view(as_supported(X))
+    if model.n_support_ >= 2:
         floor = statistics.median(
-            budgetsvm._core.budget_margin_seconds(view, model.support_vectors_, model.gamma_, 1) for _ in range(3)) / n
+            margin_floor_seconds(X, model.support_vectors_, model.gamma_, 1) for _ in range(3)) / n
     times = []
     for _ in range(3):
         start = time.perf_counter()
@@ -530,7 +528,7 @@ def targets(out):
     # 3. speed
     lines += ["### Speed: steps per second and the margin floor (B = 500, lookup-wd, seed 0)", "",
               "Floor = one margin of a training row against the final model with the solvers' own SIMD kernel "
-              "(`_core.budget_margin_seconds`, per row, median of 3): what every step must pay. Overhead = us per "
+              "(bench/cpp/margin_floor.cpp, per row, median of 3): what every step must pay. Overhead = us per "
               "step / floor - 1 (merging, bookkeeping, the in-place steps). `decision_function` (the prediction "
               "path, blocked kernel expansion) is shown for reference.", "",
               "| data | solver | SVs | steps/s | us per step | floor us per margin | overhead over the floor | us per decision_function row | SVC exact s | SVC / ours |",

@@ -5,7 +5,6 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -134,42 +133,6 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   return out;
 }
 
-/// Seconds for the margins of every row of X against a Gaussian budget
-/// model with the given support vectors (coefficients 1): the floor of one
-/// training step, measured with the solvers' own kernel (benchmarks only).
-double py_margin_seconds(py::object X, py::object SV, double gamma, int repeats) {
-  require(gamma > 0.0 && repeats >= 1, "gamma and repeats must be positive");
-  return visit_data(SV, [&](const auto& sv_view) {
-    return visit_data(X, [&](const auto& x_view) {
-      require(x_view.cols() == sv_view.cols(), "X and SV differ in their number of features");
-      py::gil_scoped_release release;  // views into arrays the caller keeps alive
-      budget::BudgetModel model(sv_view.cols(), std::max<Index>(sv_view.rows(), 2), 1,
-                                Kernel{KernelType::rbf, gamma, 0.0, 3});
-      budget::ViewRows<std::decay_t<decltype(sv_view)>> svs(sv_view);
-      budget::ViewRows<std::decay_t<decltype(x_view)>> rows(x_view);
-      budget::SampleRow row;
-      const double one = 1.0;
-      for (Index j = 0; j < sv_view.rows(); ++j) {
-        svs.load(j, row);
-        model.add(row, &one);
-      }
-      std::vector<double> krow(static_cast<std::size_t>(model.capacity()));
-      double sink = 0.0;
-      const auto start = std::chrono::steady_clock::now();
-      for (int r = 0; r < repeats; ++r)
-        for (Index i = 0; i < rows.rows(); ++i) {
-          rows.load(i, row);
-          model.kernel_row(row, krow.data());
-          sink += model.margin(krow.data());
-        }
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      volatile double keep = sink;  // the margins are used: the loop cannot be dropped
-      (void)keep;
-      return seconds;
-    });
-  });
-}
-
 }  // namespace
 
 void register_budget(py::module_& m) {
@@ -179,10 +142,6 @@ void register_budget(py::module_& m) {
   m.def("fit_budgeted", &py_fit_budgeted, py::arg("X"), py::arg("y"), py::arg("n_classes"),
         py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),
         "Train BSGD or BSCA on a budget; returns the model and training statistics");
-  m.def("budget_margin_seconds", &py_margin_seconds, py::arg("X"), py::arg("SV"), py::arg("gamma"),
-        py::arg("repeats") = 1,
-        "Seconds for repeats x n margins against an RBF budget model with support vectors SV "
-        "(benchmarks: the floor of a training step)");
   m.def("simd_level", [] { return std::string(simd::level_name(simd::active_level())); },
         "The instruction set of the budgeted solvers' margin kernel in use");
 }
