@@ -236,7 +236,7 @@ TEST_CASE("kernel cache: replays random requests and swaps like a naive LRU simu
     const double bytes = static_cast<double>(columns) * n * sizeof(float) + 3.0;  // not a multiple
     KernelCache cache(src, bytes, 2);
     CHECK(cache.capacity() == columns);
-    CHECK(cache.budget() == columns * n);
+    CHECK(cache.max_values() == columns * n);
     NaiveLru naive;
     naive.budget = columns * n;
     for (Index t = 0; t < n; ++t) naive.order.push_back(t);
@@ -282,7 +282,7 @@ TEST_CASE("kernel cache: replays random requests and swaps like a naive LRU simu
       CHECK(cache.stats().misses == naive.misses);
       CHECK(cache.order() == naive.order);
       CHECK(cache.stored() == naive.used());
-      CHECK(cache.stored() <= cache.budget());
+      CHECK(cache.stored() <= cache.max_values());
       // The values at the valid places, against the kernel itself.
       for (std::size_t c = 0; c < cols.size(); ++c)
         for (Index p = 0; p < length; ++p) {
@@ -324,7 +324,7 @@ TEST_CASE("kernel cache: shortened columns let more columns fit") {
   cache.fetch({19}, 50, out);
   CHECK(cache.stats().kernel_evaluations - before == 40.0);
   for (Index p = 0; p < 50; ++p) CHECK_CLOSE(out[0][p], D.kernel(k, p, 19), 1e-6);
-  CHECK(cache.stored() <= cache.budget());
+  CHECK(cache.stored() <= cache.max_values());
   CHECK(cache.stored_length(0) == 0);
   CHECK(cache.stored_length(18) == 10);
 }

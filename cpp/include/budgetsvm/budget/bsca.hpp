@@ -408,13 +408,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
       }
     }
     stats.seconds = timer.seconds();
-    result.history.push_back(stats);
-    result.epochs_run = epoch;
-    if (callback && callback(stats)) {
-      result.stopped_early = true;
-      break;
-    }
-    control.poll_now();
+    if (end_epoch(result, stats, callback, control)) break;
   }
 
   // Export: binary -> the one model; one-vs-rest -> every class's SVs

@@ -200,13 +200,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
     stats.totals = counters;
     stats.n_support = model.size();
     stats.seconds = timer.seconds();
-    result.history.push_back(stats);
-    result.epochs_run = epoch;
-    if (callback && callback(stats)) {
-      result.stopped_early = true;
-      break;
-    }
-    control.poll_now();
+    if (end_epoch(result, stats, callback, control)) break;
   }
   model.export_to(result.support_vectors, result.dual_coef);
   result.intercept = bias;

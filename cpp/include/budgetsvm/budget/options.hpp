@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/control.hpp"
 #include "../core/errors.hpp"
 #include "../core/kernel.hpp"
 #include "../core/kernel_options.hpp"
@@ -205,5 +206,18 @@ struct Result {
   Counters totals;
   double seconds = 0.0;
 };
+
+/// The end of an epoch, the same for every solver: its statistics join the
+/// history, the callback may stop training (true), Ctrl-C is asked.
+inline bool end_epoch(Result& result, const EpochStats& stats, const EpochCallback& callback, RunControl& control) {
+  result.history.push_back(stats);
+  result.epochs_run = stats.epoch;
+  if (callback && callback(stats)) {
+    result.stopped_early = true;
+    return true;
+  }
+  control.poll_now();
+  return false;
+}
 
 }  // namespace budgetsvm::budget

@@ -52,9 +52,9 @@ class KernelCache {
     const Index n = std::max<Index>(n_, 1);
     const double fit = std::floor(bytes / sizeof(float));
     const double most = static_cast<double>(n) * static_cast<double>(n);
-    budget_ = static_cast<Index>(std::min(fit, most));
-    budget_ = std::max(budget_, std::min(min_columns, n_) * n);
-    budget_ = std::max(budget_, n);
+    max_values_ = static_cast<Index>(std::min(fit, most));
+    max_values_ = std::max(max_values_, std::min(min_columns, n_) * n);
+    max_values_ = std::max(max_values_, n);
     slot_of_.assign(static_cast<std::size_t>(n_), -1);
     order_.resize(static_cast<std::size_t>(n_));
     where_.resize(static_cast<std::size_t>(n_));
@@ -62,9 +62,9 @@ class KernelCache {
   }
 
   /// Complete columns that fit (one request may ask for at most this many).
-  Index capacity() const { return budget_ / std::max<Index>(n_, 1); }
+  Index capacity() const { return max_values_ / std::max<Index>(n_, 1); }
   /// Stored kernel values the memory bound allows.
-  Index budget() const { return budget_; }
+  Index max_values() const { return max_values_; }
   /// Kernel values stored (allocated) now.
   Index stored() const { return used_; }
   Index size() const { return n_; }
@@ -130,7 +130,7 @@ class KernelCache {
     }
     if (missing_.empty()) return;
     stats_.misses += static_cast<std::int64_t>(missing_.size());
-    while (used_ + need > budget_ && tail_ >= 0 && !requested(cols, tail_)) evict(tail_);
+    while (used_ + need > max_values_ && tail_ >= 0 && !requested(cols, tail_)) evict(tail_);
     // Make room in every slot; group the missing tails by where they start.
     groups_.clear();
     for (std::size_t c : missing_) {
@@ -251,7 +251,7 @@ class KernelCache {
 
   const KernelColumnSource& source_;
   Index n_;
-  Index budget_ = 1;  // kernel values
+  Index max_values_ = 1;  // kernel values
   Index used_ = 0;
   std::vector<Slot> slots_;
   std::vector<int> free_;

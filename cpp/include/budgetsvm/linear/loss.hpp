@@ -15,13 +15,11 @@
 namespace budgetsvm::linear {
 
 struct Hinge {
-  static constexpr const char* name = "hinge";
   static double upper_bound(double C) { return C; }
   static double diagonal(double) { return 0.0; }
 };
 
 struct SquaredHinge {
-  static constexpr const char* name = "squared_hinge";
   static double upper_bound(double) { return std::numeric_limits<double>::infinity(); }
   static double diagonal(double C) { return 0.5 / C; }
 };

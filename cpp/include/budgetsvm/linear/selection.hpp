@@ -45,7 +45,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace detail
 
 struct Uniform {
-  static constexpr const char* name = "uniform";
   template <class State>
   static Stats run(State& state, const Options& options, Random& rng, RunControl& control) {
     Stats stats;
@@ -77,7 +76,6 @@ struct Uniform {
 };
 
 struct Shrinking {
-  static constexpr const char* name = "shrinking";
   template <class State>
   static Stats run(State& state, const Options& options, Random& rng, RunControl& control) {
     Stats stats;
@@ -131,7 +129,6 @@ struct Shrinking {
 };
 
 struct Avsf {
-  static constexpr const char* name = "avsf";
   static constexpr double c = 0.2;
   static constexpr double p_min = 1.0 / 20.0;
   static constexpr double p_max = 20.0;
@@ -234,7 +231,6 @@ struct Avsf {
 ///   otherwise Shrinking for auto_switch_sweeps sweeps, then Avsf from the
 ///   point reached (alpha and w carry over; AVSF restarts its preferences).
 struct Auto {
-  static constexpr const char* name = "auto";
   template <class State>
   static Stats run(State& state, const Options& options, Random& rng, RunControl& control) {
     const double n = static_cast<double>(state.eligible().size());
