@@ -96,3 +96,23 @@ def test_memory_and_time_follow_the_nonzeros(estimator, width):
     # a few n_features-sized byte masks, never n_features x rows of float64
     assert peak < 2 * width + 8e6, peak
     assert seconds < 5.0  # was 38 s (BudgetedSVC) and out of memory (SVC, 2^24)
+
+
+def test_a_huge_budget_allocates_only_what_a_run_can_use():
+    # budget=10**7 on 200 rows allocated 1.6 GB up front: a run of 5 epochs
+    # over 200 rows holds at most 1,000 support vectors (one per step)
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, numpy as np\n"
+        "from budgetsvm import BudgetedSVC\n"
+        "X = np.random.default_rng(0).normal(size=(200, 20)); y = (X[:, 0] > 0).astype(int)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "for solver in ('bsca', 'bsgd'):\n"
+        "    m = BudgetedSVC(solver=solver, budget=10**7, random_state=0).fit(X, y)\n"
+        "    assert m.n_support_ <= 1000\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert float(out) < 100.0, out  # MB grown during the fits

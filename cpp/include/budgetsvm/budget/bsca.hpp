@@ -102,7 +102,7 @@ class BscaMachine {
       : X_(X),
         weight_(weight),
         params_(params),
-        model_(X.cols(), params.budget, 1, params.kernel, simd::active_kernels(), X.rows()),
+        model_(X.cols(), reachable_budget(params, X.rows()), 1, params.kernel, simd::active_kernels(), X.rows()),
         maintenance_(make_maintenance(model_)),
         rng_(seed),
         alpha_(static_cast<std::size_t>(X.rows()), 0.0),

@@ -103,7 +103,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
                   RunControl& control) {
   const Index n = X.rows();
   const int n_outputs = Multiclass ? n_classes : 1;
-  BudgetModel model(X.cols(), params.budget, n_outputs, params.kernel);
+  BudgetModel model(X.cols(), reachable_budget(params, X.rows()), n_outputs, params.kernel);
   auto maintenance = make_maintenance(model);
   Random rng(params.seed);
   std::vector<Index> order(static_cast<std::size_t>(n));

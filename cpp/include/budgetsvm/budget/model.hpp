@@ -95,6 +95,7 @@ class BudgetModel {
   /// `source` >= 0 records that the new support vector is a copy of that
   /// training point.
   Index add(const SampleRow& x, const double* beta, Index source = -1) {
+    require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
     const Index j = size_++;
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = 0.0;
     if (x.dense) {

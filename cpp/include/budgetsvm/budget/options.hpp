@@ -1,6 +1,7 @@
 // Parameters, statistics and results shared by the budgeted solvers.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -206,6 +207,15 @@ struct Result {
   Counters totals;
   double seconds = 0.0;
 };
+
+/// The support vectors a model can ever hold: one training step adds at most
+/// one, so a run of `epochs` passes over n rows never holds more than
+/// n * epochs, and a budget above that is storage no run can use (a budget
+/// of 10^7 on 200 rows allocated gigabytes up front).
+inline Index reachable_budget(const Params& params, Index n_rows) {
+  const Index steps = std::max<Index>(n_rows, 1) * static_cast<Index>(params.epochs);
+  return std::max<Index>(2, std::min(params.budget, steps));
+}
 
 /// The end of an epoch, the same for every solver: its statistics join the
 /// history, the callback may stop training (true), Ctrl-C is asked.

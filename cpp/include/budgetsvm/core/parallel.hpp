@@ -78,7 +78,8 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
   run(0, control);
   {
     std::unique_lock<std::mutex> lock(mutex);
-    while (running > 0) {
+    // workers decrement running under the mutex (clang-tidy cannot see that)
+    while (running > 0) {  // NOLINT(bugprone-infinite-loop)
       done.wait_for(lock, std::chrono::milliseconds(20));
       if (running == 0 || errors[0]) continue;
       lock.unlock();
