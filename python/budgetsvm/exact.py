@@ -48,6 +48,41 @@ KERNELS = choices("exact", "kernel") + ("precomputed",)
 _PROBABILITY_FOLDS = 5
 
 
+def _class_members(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int) -> List[np.ndarray]:
+    """The training rows of each class (int64), without the rows ``keep`` drops."""
+    members = []
+    for c in range(n_classes):
+        idx = np.flatnonzero(y_index == c)
+        if keep is not None:
+            idx = idx[keep[idx]]
+        members.append(idx.astype(np.int64))
+    return members
+
+
+def _ovo_layout(members: List[np.ndarray], is_sv: np.ndarray, pair_alpha: List[np.ndarray]):
+    """LIBSVM's layout of one-vs-one solutions: ``(support, n_support, dual)``
+    with the support vectors grouped by class (ascending row within), and row
+    ``k`` of ``dual`` holding, for each support vector of class c, its
+    coefficient in the pair of c with the k-th other class."""
+    n_classes = len(members)
+    support = np.concatenate([m[is_sv[m]] for m in members])
+    n_support = np.array([np.count_nonzero(is_sv[m]) for m in members], dtype=np.int32)
+    position = np.full(is_sv.shape[0], -1, dtype=np.int64)
+    position[support] = np.arange(support.size)
+    dual = np.zeros((n_classes - 1, support.size))
+    p = 0
+    for i in range(n_classes):
+        for j in range(i + 1, n_classes):
+            alpha = pair_alpha[p]
+            ni = len(members[i])
+            for cls, other_row, part, sign in ((i, j - 1, alpha[:ni], 1.0), (j, i, alpha[ni:], -1.0)):
+                member = members[cls]
+                sv = is_sv[member]
+                dual[other_row, position[member[sv]]] = sign * part[sv]
+            p += 1
+    return support, n_support, dual
+
+
 def _ovr_from_ovo(dec: np.ndarray, n_classes: int) -> np.ndarray:
     """One-vs-rest scores from one-vs-one decision values (as scikit-learn).
 
@@ -415,12 +450,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         precomputed = params["kernel"] == "precomputed"
         X_core = X if precomputed else core_view(X)
-        members: List[np.ndarray] = []
-        for c in range(n_classes):
-            idx = np.flatnonzero(y_index == c)
-            if keep is not None:
-                idx = idx[keep[idx]]
-            members.append(idx.astype(np.int64))
+        members = _class_members(y_index, keep, n_classes)
         weighted = self.class_weight_
 
         n_pairs = n_classes * (n_classes - 1) // 2
@@ -461,26 +491,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 details.append({k: v for k, v in result.items() if k != "alpha"})
                 p += 1
 
-        # LIBSVM layout: support vectors grouped by class, ascending index within.
-        support = np.concatenate([m[is_sv[m]] for m in members])
-        n_support = np.array([np.count_nonzero(is_sv[m]) for m in members], dtype=np.int32)
-        position = np.full(X.shape[0], -1, dtype=np.int64)
-        position[support] = np.arange(support.size)
-        dual = np.zeros((n_classes - 1, support.size))
-        p = 0
-        for i in range(n_classes):
-            for j in range(i + 1, n_classes):
-                alpha = pair_alpha[p]
-                ni = len(members[i])
-                for cls, other_row, part, sign in (
-                    (i, j - 1, alpha[:ni], 1.0),
-                    (j, i, alpha[ni:], -1.0),
-                ):
-                    member = members[cls]
-                    sv = is_sv[member]
-                    pos = position[member[sv]]
-                    dual[other_row, pos] = sign * part[sv]
-                p += 1
+        support, n_support, dual = _ovo_layout(members, is_sv, pair_alpha)
         if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
             raise ValueError(
                 "The dual coefficients or intercepts are not finite. The input data may contain "
