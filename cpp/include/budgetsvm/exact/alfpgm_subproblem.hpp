@@ -109,6 +109,150 @@ inline void project_onto_feasible(VectorXd& a, const VectorXd& y, const VectorXd
   }
 }
 
+namespace detail {
+
+/// The augmented Lagrangian L_mu(a) = f(a) - lambda g(a) + mu/2 g(a)^2 of
+/// the sub-problem for a fixed multiplier lambda, and the fast projected
+/// gradient method (FISTA with restarts) that minimises it over the box.
+class AugmentedLagrangian {
+ public:
+  AugmentedLagrangian(const MatrixXd& Q, const VectorXd& chi, const VectorXd& y, const VectorXd& u, double c,
+                      double mu)
+      : Q_(Q), chi_(chi), y_(y), u_(u), c_(c), mu_(mu), m_(chi.size()), gemv_(simd::active_kernels().gemv) {}
+
+  double lambda = 0.0;
+
+  /// Q v, the cost of every FPGM iteration: vectorised (simd.hpp), Q row-major.
+  void times_Q(const VectorXd& v, VectorXd& out) const {
+    out.resize(m_);
+    gemv_(Q_.data(), m_, m_, m_, v.data(), out.data());
+  }
+  double g(const VectorXd& v) const { return y_.dot(v) - c_; }
+  double value(const VectorXd& v, const VectorXd& Qv) const {
+    const double gv = g(v);
+    return 0.5 * v.dot(Qv) + chi_.dot(v) - lambda * gv + 0.5 * mu_ * gv * gv;
+  }
+  /// nu: the violation of the inner first-order conditions at v.
+  double violation(const VectorXd& v, const VectorXd& Qv) const {
+    const double gv = g(v);
+    double nu = 0.0;
+    for (Index k = 0; k < m_; ++k) {
+      const double gk = Qv[k] + chi_[k] + (mu_ * gv - lambda) * y_[k];
+      double vk;
+      if (v[k] <= 0.0) vk = std::max(0.0, -gk);
+      else if (v[k] >= u_[k]) vk = std::max(0.0, gk);
+      else vk = std::fabs(gk);
+      nu = std::max(nu, vk);
+    }
+    return nu;
+  }
+
+  /// FISTA from x (Qx = Q x) with step 1/L until nu < eps or max_inner
+  /// iterations; momentum restarts when L_mu rises, and L doubles when a
+  /// plain step fails (L was below the true constant). Returns nu.
+  double minimise(VectorXd& x, VectorXd& Qx, double& L, const SubproblemSettings& settings,
+                  SubproblemReport& report) {
+    double fx = value(x, Qx);
+    double t = 1.0;
+    z_ = x;
+    Qz_ = Qx;
+    bool momentum = false;
+    double nu = violation(x, Qx);
+    for (int inner = 0; inner < settings.max_inner && nu >= settings.eps; ++inner) {
+      ++report.inner_iterations;
+      const double gz = g(z_);
+      grad_ = Qz_ + chi_ + (mu_ * gz - lambda) * y_;
+      x_new_ = (z_ - grad_ / L).cwiseMax(0.0).cwiseMin(u_);
+      times_Q(x_new_, Qx_new_);
+      const double f_new = value(x_new_, Qx_new_);
+      if (f_new > fx + 1e-14 * (1.0 + std::fabs(fx))) {
+        if (!momentum) {
+          L *= 2.0;
+          report.lipschitz = L;
+        }
+        z_ = x;
+        Qz_ = Qx;
+        t = 1.0;
+        momentum = false;
+        continue;
+      }
+      const double t_new = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+      const double beta = (t - 1.0) / t_new;
+      z_ = x_new_ + beta * (x_new_ - x);
+      Qz_ = Qx_new_ + beta * (Qx_new_ - Qx);
+      momentum = beta > 0.0;
+      x.swap(x_new_);
+      Qx.swap(Qx_new_);
+      fx = f_new;
+      t = t_new;
+      nu = violation(x, Qx);
+    }
+    return nu;
+  }
+
+ private:
+  const MatrixXd& Q_;
+  const VectorXd &chi_, &y_, &u_;
+  double c_, mu_;
+  Index m_;
+  void (*gemv_)(const double*, Index, Index, Index, const double*, double*);
+  VectorXd z_, Qz_, x_new_, Qx_new_, grad_;  // scratch of minimise
+};
+
+/// The multiplier's search for g(x(lambda)) = 0: g is non-decreasing in
+/// lambda (lambda -> min_x L_mu is concave with derivative -g), so the
+/// paper's update (lengthened while g keeps its sign) until the root is
+/// bracketed, then regula falsi, Illinois variant.
+class MultiplierSearch {
+ public:
+  double next(double lambda, double g, double mu) {
+    const int side = g < 0.0 ? -1 : 1;
+    if (g < 0.0) {
+      lo_ = lambda;
+      g_lo_ = g;
+    } else {
+      hi_ = lambda;
+      g_hi_ = g;
+    }
+    if (std::isfinite(lo_) && std::isfinite(hi_)) {
+      if (last_side_ == side) {  // halve the stale end's value so both ends move
+        if (g < 0.0) g_hi_ *= 0.5; else g_lo_ *= 0.5;
+      }
+      lambda = hi_ - g_hi_ * (hi_ - lo_) / (g_hi_ - g_lo_);
+      if (!(lambda > lo_ && lambda < hi_)) lambda = 0.5 * (lo_ + hi_);
+    } else {
+      step_ = last_side_ == side ? 2.0 * step_ : 1.0;
+      lambda -= step_ * mu * g;
+    }
+    last_side_ = side;
+    return lambda;
+  }
+
+ private:
+  double lo_ = -INFINITY, hi_ = INFINITY, g_lo_ = 0.0, g_hi_ = 0.0, step_ = 1.0;
+  int last_side_ = 0;
+};
+
+/// The multiplier's start: the middle of the violating interval, in which
+/// the KKT multiplier lies (for free k, (Qa + chi)_k = lambda y_k, i.e.
+/// q_k = -lambda with q_k = -y_k (Qa + chi)_k).
+inline double starting_multiplier(const VectorXd& grad_f, const VectorXd& y, const VectorXd& u, const VectorXd& a) {
+  double up_max = -INFINITY, low_min = INFINITY;
+  for (Index k = 0; k < a.size(); ++k) {
+    const double qk = -y[k] * grad_f[k];
+    const bool in_up = y[k] > 0 ? a[k] < u[k] : a[k] > 0.0;
+    const bool in_low = y[k] > 0 ? a[k] > 0.0 : a[k] < u[k];
+    if (in_up) up_max = std::max(up_max, qk);
+    if (in_low) low_min = std::min(low_min, qk);
+  }
+  const double mid = (std::isfinite(up_max) && std::isfinite(low_min)) ? 0.5 * (up_max + low_min)
+                     : std::isfinite(up_max)                            ? up_max
+                                                                        : low_min;
+  return std::isfinite(mid) ? -mid : 0.0;
+}
+
+}  // namespace detail
+
 /// Solves the sub-problem from the warm start a (feasible or not); a is
 /// overwritten by a feasible point.
 inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi, const VectorXd& y,
@@ -116,124 +260,26 @@ inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi,
                                          const SubproblemSettings& settings) {
   SubproblemReport report;
   const Index m = a.size();
-  // Q v, the cost of every FPGM iteration: vectorised (simd.hpp), Q row-major.
-  const auto gemv = simd::active_kernels().gemv;
-  const auto times_Q = [&](const VectorXd& v, VectorXd& out) {
-    out.resize(m);
-    gemv(Q.data(), m, m, m, v.data(), out.data());
-  };
-  const double mu = settings.mu;
-  double L = lipschitz_bound(Q, settings.power_iterations) + static_cast<double>(m) * mu;
-  // Multiplier start: the middle of the violating interval, in which the
-  // KKT multiplier lies (lambda = y_k (Qa + chi)_k for free k).
+  detail::AugmentedLagrangian lagrangian(Q, chi, y, u, c, settings.mu);
+  double L = lipschitz_bound(Q, settings.power_iterations) + static_cast<double>(m) * settings.mu;
   VectorXd grad_f(m);
-  times_Q(a, grad_f);
+  lagrangian.times_Q(a, grad_f);
   grad_f += chi;
-  {
-    double up_max = -INFINITY, low_min = INFINITY;
-    for (Index k = 0; k < m; ++k) {
-      const double qk = -y[k] * grad_f[k];
-      const bool in_up = y[k] > 0 ? a[k] < u[k] : a[k] > 0.0;
-      const bool in_low = y[k] > 0 ? a[k] > 0.0 : a[k] < u[k];
-      if (in_up) up_max = std::max(up_max, qk);
-      if (in_low) low_min = std::min(low_min, qk);
-    }
-    // For free k, (Qa + chi)_k = lambda y_k, i.e. q_k = -lambda.
-    const double mid = (std::isfinite(up_max) && std::isfinite(low_min)) ? 0.5 * (up_max + low_min)
-                       : std::isfinite(up_max)                            ? up_max
-                                                                          : low_min;
-    report.lipschitz = L;
-    a = a.cwiseMax(0.0).cwiseMin(u);
-    double lambda = std::isfinite(mid) ? -mid : 0.0;
-
-    VectorXd x = a, Qx(m), z = x, Qz(m), x_new(m), Qx_new(m), grad(m);
-    times_Q(x, Qx);
-    Qz = Qx;
-    const auto g_of = [&](const VectorXd& v) { return y.dot(v) - c; };
-    const auto L_mu = [&](const VectorXd& v, const VectorXd& Qv) {
-      const double g = g_of(v);
-      return 0.5 * v.dot(Qv) + chi.dot(v) - lambda * g + 0.5 * mu * g * g;
-    };
-    const auto nu_of = [&](const VectorXd& v, const VectorXd& Qv) {
-      const double g = g_of(v);
-      double nu = 0.0;
-      for (Index k = 0; k < m; ++k) {
-        const double gk = Qv[k] + chi[k] + (mu * g - lambda) * y[k];
-        double vk;
-        if (v[k] <= 0.0) vk = std::max(0.0, -gk);
-        else if (v[k] >= u[k]) vk = std::max(0.0, gk);
-        else vk = std::fabs(gk);
-        nu = std::max(nu, vk);
-      }
-      return nu;
-    };
-    double lo = -INFINITY, hi = INFINITY, g_lo = 0.0, g_hi = 0.0, step = 1.0;
-    int last_side = 0;
-    for (int outer = 0; outer < settings.max_outer; ++outer) {
-      ++report.outer_iterations;
-      double fx = L_mu(x, Qx);
-      double t = 1.0;
-      z = x;
-      Qz = Qx;
-      bool momentum = false;
-      double nu = nu_of(x, Qx);
-      for (int inner = 0; inner < settings.max_inner && nu >= settings.eps; ++inner) {
-        ++report.inner_iterations;
-        const double gz = g_of(z);
-        grad = Qz + chi + (mu * gz - lambda) * y;
-        x_new = (z - grad / L).cwiseMax(0.0).cwiseMin(u);
-        times_Q(x_new, Qx_new);
-        const double f_new = L_mu(x_new, Qx_new);
-        if (f_new > fx + 1e-14 * (1.0 + std::fabs(fx))) {
-          if (!momentum) {
-            L *= 2.0;  // a plain step failed: L was below the true constant
-            report.lipschitz = L;
-          }
-          z = x;
-          Qz = Qx;
-          t = 1.0;
-          momentum = false;
-          continue;
-        }
-        const double t_new = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
-        const double beta = (t - 1.0) / t_new;
-        z = x_new + beta * (x_new - x);
-        Qz = Qx_new + beta * (Qx_new - Qx);
-        momentum = beta > 0.0;
-        x.swap(x_new);
-        Qx.swap(Qx_new);
-        fx = f_new;
-        t = t_new;
-        nu = nu_of(x, Qx);
-      }
-      const double g = g_of(x);
-      report.final_violation = std::max(nu, std::fabs(g));
-      if (report.final_violation < settings.eps) break;
-      // g(x(lambda)) is non-decreasing in lambda (lambda -> min_x L_mu is
-      // concave with derivative -g): bracket its root, then regula falsi.
-      if (g < 0.0) {
-        lo = lambda;
-        g_lo = g;
-      } else {
-        hi = lambda;
-        g_hi = g;
-      }
-      if (std::isfinite(lo) && std::isfinite(hi)) {
-        // Illinois variant: halve the stale end's value so both ends move.
-        if (last_side == (g < 0.0 ? -1 : 1)) {
-          if (g < 0.0) g_hi *= 0.5; else g_lo *= 0.5;
-        }
-        lambda = hi - g_hi * (hi - lo) / (g_hi - g_lo);
-        if (!(lambda > lo && lambda < hi)) lambda = 0.5 * (lo + hi);
-      } else {
-        // The paper's update, lengthened while g keeps its sign.
-        step = (last_side == (g < 0.0 ? -1 : 1)) ? 2.0 * step : 1.0;
-        lambda -= step * mu * g;
-      }
-      last_side = g < 0.0 ? -1 : 1;
-    }
-    a = x;
+  lagrangian.lambda = detail::starting_multiplier(grad_f, y, u, a);
+  report.lipschitz = L;
+  a = a.cwiseMax(0.0).cwiseMin(u);
+  VectorXd x = a, Qx(m);
+  lagrangian.times_Q(x, Qx);
+  detail::MultiplierSearch search;
+  for (int outer = 0; outer < settings.max_outer; ++outer) {
+    ++report.outer_iterations;
+    const double nu = lagrangian.minimise(x, Qx, L, settings, report);
+    const double g = lagrangian.g(x);
+    report.final_violation = std::max(nu, std::fabs(g));
+    if (report.final_violation < settings.eps) break;
+    lagrangian.lambda = search.next(lagrangian.lambda, g, settings.mu);
   }
+  a = x;
   project_onto_feasible(a, y, u, c);
   return report;
 }
