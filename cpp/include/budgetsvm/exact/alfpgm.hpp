@@ -74,6 +74,74 @@ inline Index merge_duplicates(const MatrixXd& Q, const VectorXd& y, const Vector
   return before - nonzero();
 }
 
+namespace detail {
+
+/// The sub-problem of one working set B, gathered from the state: Q_BB
+/// (from the float kernel columns, symmetrised), a_B, G_B, y_B, the bounds
+/// and chi = G_B - Q_BB a_B.
+struct WorkingProblem {
+  MatrixXd Q;
+  VectorXd a_old, G, y, u, chi;
+  std::vector<Index> places;
+
+  void gather(const DualState& s, const std::vector<Index>& B, const std::vector<const float*>& cols) {
+    const Index m = static_cast<Index>(B.size());
+    Q.resize(m, m);
+    a_old.resize(m);
+    G.resize(m);
+    y.resize(m);
+    u.resize(m);
+    for (Index r = 0; r < m; ++r) {
+      const Index t = B[static_cast<std::size_t>(r)];
+      a_old[r] = s.alpha(t);
+      G[r] = s.G(t);
+      y[r] = s.y(t);
+      u[r] = s.upper(t);
+    }
+    places.resize(static_cast<std::size_t>(m));
+    for (Index r = 0; r < m; ++r) places[static_cast<std::size_t>(r)] = s.where(B[static_cast<std::size_t>(r)]);
+    for (Index c = 0; c < m; ++c) {
+      const float* col = cols[static_cast<std::size_t>(c)];
+      for (Index r = 0; r < m; ++r)
+        Q(r, c) = y[r] * y[c] * static_cast<double>(col[places[static_cast<std::size_t>(r)]]);
+    }
+    Q = 0.5 * (Q + Q.transpose()).eval();  // float columns: symmetrise
+    chi = G - Q * a_old;
+  }
+};
+
+/// MinMaxLimiter (section 3.2): working-set uses per position; a position
+/// leaves selection after max_alpha_opt uses, or after min_alpha_opt uses
+/// while at a bound and moving less than delta_alpha.
+class MinMaxLimiter {
+ public:
+  explicit MinMaxLimiter(Index n) : uses_(static_cast<std::size_t>(n), 0), excluded_(static_cast<std::size_t>(n), 0) {}
+  bool excluded(Index t) const { return excluded_[static_cast<std::size_t>(t)] != 0; }
+  bool any() const { return n_excluded_ > 0; }
+  void readmit() {
+    std::fill(excluded_.begin(), excluded_.end(), 0);
+    std::fill(uses_.begin(), uses_.end(), 0);
+    n_excluded_ = 0;
+  }
+  void record(const DualState& s, Index t, double moved, const AlfpgmSettings& cfg) {
+    const std::size_t ut = static_cast<std::size_t>(t);
+    const int k = ++uses_[ut];
+    const bool at_bound = s.at_lower(t) || s.at_upper(t);
+    const bool still = moved < cfg.delta_alpha;
+    if (!excluded_[ut] && (k >= cfg.max_alpha_opt || (k >= cfg.min_alpha_opt && at_bound && still))) {
+      excluded_[ut] = 1;
+      ++n_excluded_;
+    }
+  }
+
+ private:
+  std::vector<int> uses_;
+  std::vector<char> excluded_;
+  Index n_excluded_ = 0;
+};
+
+}  // namespace detail
+
 inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter, bool shrinking,
                                  const AlfpgmSettings& cfg, RunControl& control) {
   AlfpgmReport report;
@@ -83,18 +151,17 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
   const std::int64_t shrink_every =
       std::max<std::int64_t>(1, std::min<std::int64_t>(n, 1000) / pairs);
   std::int64_t counter = shrink_every + 1;
-  std::vector<int> uses(static_cast<std::size_t>(n), 0);
-  std::vector<char> excluded(static_cast<std::size_t>(n), 0), used(static_cast<std::size_t>(n), 0);
-  Index n_excluded = 0;
-  std::vector<Index> candidates, places;
+  detail::MinMaxLimiter limiter(n);
+  std::vector<char> used(static_cast<std::size_t>(n), 0);
+  std::vector<Index> candidates;
   std::vector<const float*> cols;
   const auto fetch = [&](const std::vector<Index>& list, std::vector<const float*>& out) {
     s.fetch_active(list, out);
   };
   SubproblemSettings sub;
   sub.mu = cfg.mu;
-  MatrixXd Q;
-  VectorXd a, chi, yB, uB, a_old, GB;
+  detail::WorkingProblem P;
+  VectorXd a;
   std::vector<double> values;
 
   while (report.iterations < bound) {
@@ -105,13 +172,11 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     }
     candidates.clear();
     for (Index t : s.active())
-      if (!excluded[static_cast<std::size_t>(t)]) candidates.push_back(t);
+      if (!limiter.excluded(t)) candidates.push_back(t);
     WorkingSet ws = select_pairs(s, candidates, pairs, cfg.min_alpha_check, tol, used, fetch);
-    if (ws.empty() && n_excluded > 0) {
+    if (ws.empty() && limiter.any()) {
       // Re-admit the excluded positions and check the active set again.
-      std::fill(excluded.begin(), excluded.end(), 0);
-      std::fill(uses.begin(), uses.end(), 0);
-      n_excluded = 0;
+      limiter.readmit();
       ++report.readmissions;
       ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch);
     }
@@ -133,39 +198,19 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     const std::vector<Index> B = ws.indices();
     const Index m = static_cast<Index>(B.size());
     s.fetch_active(B, cols);
-    Q.resize(m, m);
-    a_old.resize(m);
-    GB.resize(m);
-    yB.resize(m);
-    uB.resize(m);
-    for (Index r = 0; r < m; ++r) {
-      const Index t = B[static_cast<std::size_t>(r)];
-      a_old[r] = s.alpha(t);
-      GB[r] = s.G(t);
-      yB[r] = s.y(t);
-      uB[r] = s.upper(t);
-    }
-    places.resize(static_cast<std::size_t>(m));
-    for (Index r = 0; r < m; ++r) places[static_cast<std::size_t>(r)] = s.where(B[static_cast<std::size_t>(r)]);
-    for (Index c = 0; c < m; ++c) {
-      const float* col = cols[static_cast<std::size_t>(c)];
-      for (Index r = 0; r < m; ++r)
-        Q(r, c) = yB[r] * yB[c] * static_cast<double>(col[places[static_cast<std::size_t>(r)]]);
-    }
-    Q = 0.5 * (Q + Q.transpose()).eval();  // float columns: symmetrise
-    chi = GB - Q * a_old;
-    a = a_old;
+    P.gather(s, B, cols);
+    a = P.a_old;
     sub.eps = std::max(0.5 * tol, 1e-3 * ws.violation.gap());
-    const SubproblemReport sr = solve_subproblem(Q, chi, yB, uB, yB.dot(a_old), a, sub);
+    const SubproblemReport sr = solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
     report.inner_iterations += sr.inner_iterations;
-    merge_duplicates(Q, yB, uB, a);
-    const VectorXd delta = a - a_old;
-    const double decrease = delta.dot(GB) + 0.5 * delta.dot(Q * delta);
+    merge_duplicates(P.Q, P.y, P.u, a);
+    const VectorXd delta = a - P.a_old;
+    const double decrease = delta.dot(P.G) + 0.5 * delta.dot(P.Q * delta);
     values.assign(a.data(), a.data() + m);
     if (!(decrease < 0.0)) {
       // No progress: take the analytic step on the first pair instead.
       ++report.smo_fallbacks;
-      values.assign(a_old.data(), a_old.data() + m);
+      values.assign(P.a_old.data(), P.a_old.data() + m);
       const Index i = ws.first[0], j = ws.second[0];
       const Index jj = static_cast<Index>(ws.first.size());  // position of j in B
       const PairStep step = two_variable_step(s.y(i), s.y(j), s.alpha(i), s.alpha(j), s.upper(i),
@@ -175,17 +220,8 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       values[static_cast<std::size_t>(jj)] = step.alpha_j;
     }
     s.move(B, values, cols);  // cols are invalid from here on
-    for (Index r = 0; r < m; ++r) {
-      const Index t = B[static_cast<std::size_t>(r)];
-      const std::size_t ut = static_cast<std::size_t>(t);
-      const int k = ++uses[ut];
-      const bool at_bound = s.at_lower(t) || s.at_upper(t);
-      const bool still = std::fabs(values[static_cast<std::size_t>(r)] - a_old[r]) < cfg.delta_alpha;
-      if (!excluded[ut] && (k >= cfg.max_alpha_opt || (k >= cfg.min_alpha_opt && at_bound && still))) {
-        excluded[ut] = 1;
-        ++n_excluded;
-      }
-    }
+    for (Index r = 0; r < m; ++r)
+      limiter.record(s, B[static_cast<std::size_t>(r)], std::fabs(values[static_cast<std::size_t>(r)] - P.a_old[r]), cfg);
   }
   s.unshrink(control);
   return report;
