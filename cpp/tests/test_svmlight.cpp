@@ -1,5 +1,6 @@
 // Tests of the streaming svmlight parser: any chunking gives the same
 // result, and each malformed line is reported with its number.
+#include <limits>
 #include <string>
 
 #include "budgetsvm/io/svmlight.hpp"
@@ -81,6 +82,29 @@ TEST_CASE("svmlight: zero-based indices") {
   p.finish();
   CHECK((p.indices == std::vector<std::int64_t>{0, 5}));
   CHECK(p.columns_seen() == 6);
+}
+
+TEST_CASE("svmlight: out-of-range values and indices are errors, not infinity or an overflow") {
+  const auto error_of = [](auto parser, const std::string& text) -> std::string {
+    try {
+      parser.feed(text.data(), text.size());
+      parser.finish();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // found by the fuzz tests: float32 returned inf; INT64_MAX zero-based gave columns_seen() < 0
+  CHECK(error_of(SvmlightParser<float>(), "1 1:3.5e38\n").find("range of float32") != std::string::npos);
+  CHECK(error_of(SvmlightParser<float>(), "1 1:-1e300\n").find("range of float32") != std::string::npos);
+  CHECK(error_of(SvmlightParser<float>(), "1 1:3.4e38\n").empty());
+  CHECK(error_of(SvmlightParser<double>(), "1 1:1e300\n").empty());
+  CHECK(error_of(SvmlightParser<double>(true), "1 9223372036854775807:1\n").find("too large") != std::string::npos);
+  SvmlightParser<double> p;  // 1-based: the same index is column INT64_MAX - 1
+  const std::string text = "1 9223372036854775807:1\n";
+  p.feed(text.data(), text.size());
+  p.finish();
+  CHECK(p.columns_seen() == std::numeric_limits<std::int64_t>::max());
 }
 
 int main() { return budgetsvm::test::run_all(); }

@@ -140,6 +140,10 @@ def resolve_gamma(gamma: Any, X: Any) -> float:
         raise ValueError(f"gamma must be a positive float, 'scale' or 'auto'; got {gamma!r}.")
     if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, (int, float, np.integer, np.floating)):
         raise TypeError(f"gamma must be a positive float, 'scale' or 'auto'; got {gamma!r}.")
-    if not np.isfinite(gamma) or gamma <= 0:
+    try:
+        value = float(gamma)
+    except OverflowError:  # an int beyond float64
+        value = np.inf
+    if not np.isfinite(value) or value <= 0:
         raise ValueError(f"gamma must be a positive float, 'scale' or 'auto'; got {gamma!r}.")
-    return float(gamma)
+    return value

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import os
 from typing import IO, Optional, Tuple, Union, cast
@@ -74,7 +75,8 @@ def load_svmlight(
         If ``path`` does not exist.
     ValueError
         On a malformed line (the message names the line number and the
-        problem), or when ``n_features`` is smaller than an index in the file.
+        problem), a corrupt or truncated compressed file, or when
+        ``n_features`` is smaller than an index in the file.
 
     Examples
     --------
@@ -101,7 +103,12 @@ def load_svmlight(
     try:
         with _open_binary(path) as f:
             while True:
-                chunk = f.read(_CHUNK_BYTES)
+                try:
+                    chunk = f.read(_CHUNK_BYTES)
+                except (EOFError, OSError, lzma.LZMAError) as error:
+                    if isinstance(f, io.BufferedReader):
+                        raise  # an error of the file system, not of the content
+                    raise ValueError(f"corrupt or truncated compressed data ({error})") from None
                 if not chunk:
                     break
                 parser.feed(chunk)

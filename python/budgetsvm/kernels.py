@@ -60,7 +60,7 @@ def kernel_matrix(
     """
     if kernel not in KERNELS:
         raise ValueError(f"Unknown kernel {kernel!r}; expected one of {KERNELS}.")
-    degree = check_number("degree", degree, integer=True, low=0)
+    degree = check_number("degree", degree, integer=True, low=0, high=2**31 - 1)  # the core's int
     coef0 = check_number("coef0", coef0)
     X = as_supported(X)
     Y = X if Y is None else as_supported(Y)

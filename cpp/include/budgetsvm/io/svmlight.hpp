@@ -143,12 +143,18 @@ class SvmlightParser {
         fail(offset_ ? "feature indices start at 1 (use zero_based=True for 0-based files)"
                      : "feature indices must be non-negative");
       if (column <= previous) fail("feature indices must be strictly increasing");
+      // columns_seen() is column + 1: it must not overflow
+      if (column == std::numeric_limits<std::int64_t>::max()) fail("feature index " + token(p, end) + " is too large");
       const char* value_start = parsed.ptr + 1;
       double value = 0.0;
       const char* after = detail::parse_double(value_start, end, value);
       if (!after || (after < end && !detail::is_space(*after)))
         fail("cannot parse the value in '" + token(p, end) + "'");
       if (!std::isfinite(value)) fail("feature values must be finite");
+      // a float32 value out of range would turn into infinity (a cast that is
+      // undefined behaviour in C++), not an error
+      if (std::fabs(value) > static_cast<double>(std::numeric_limits<Scalar>::max()))
+        fail("feature value in '" + token(p, end) + "' is out of the range of float32");
       previous = column;
       if (column > max_column_) max_column_ = column;
       indices.push_back(column);

@@ -1,0 +1,74 @@
+"""Each bug the fuzz tests found, as an explicit example (all failed before
+their fix)."""
+
+from __future__ import annotations
+
+import lzma
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from budgetsvm import kernel_matrix, load_svmlight
+
+
+def _file(tmp_path, data: bytes):
+    path = tmp_path / "data.svm"
+    path.write_bytes(data)
+    return path
+
+
+def test_float32_value_beyond_its_range_is_an_error_not_infinity(tmp_path):
+    path = _file(tmp_path, b"1 1:3.5e38\n")
+    with pytest.raises(ValueError, match="line 1: .*range of float32"):
+        load_svmlight(path, dtype=np.float32)
+    X, _ = load_svmlight(path)  # float64 holds it
+    assert X.data[0] == 3.5e38
+
+
+def test_largest_zero_based_index_is_an_error_not_a_negative_column(tmp_path):
+    path = _file(tmp_path, b"1 0:1 9223372036854775807:1\n")
+    for zero_based in (True, "auto"):
+        with pytest.raises(ValueError, match="too large"):
+            load_svmlight(path, zero_based=zero_based)
+
+
+@pytest.mark.parametrize("data", [b"\xfd7zXZ\x00", b"\x1f\x8b\x08\x00junk", b"BZh91AY&SYjunk"])
+def test_corrupt_compressed_file_is_a_value_error(tmp_path, data):
+    with pytest.raises(ValueError, match="corrupt or truncated"):
+        load_svmlight(_file(tmp_path, data))
+
+
+def test_truncated_xz_file_is_a_value_error(tmp_path):
+    whole = lzma.compress(b"1 1:1\n" * 1000)
+    with pytest.raises(ValueError, match="corrupt or truncated"):
+        load_svmlight(_file(tmp_path, whole[: len(whole) // 2]))
+
+
+def test_missing_file_is_still_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load_svmlight(tmp_path / "absent.svm")
+
+
+@pytest.mark.parametrize("X", [np.array([[0.0], [1e300]]), sp.csr_matrix(np.array([[0.0], [1e300]]))])
+def test_gamma_scale_that_overflows_is_named(X):
+    # X.var() is inf: gamma was 0 and the error blamed a gamma the user never gave
+    with pytest.raises(ValueError, match="gamma='scale'"):
+        kernel_matrix(X, gamma="scale")
+
+
+def test_gamma_scale_of_denormal_spread_is_named():
+    with pytest.raises(ValueError, match="gamma='scale'"):
+        kernel_matrix(np.array([[0.0], [1e-160]]), gamma="scale")
+
+
+def test_gamma_beyond_float64_is_a_value_error():
+    with pytest.raises(ValueError, match="gamma must be"):
+        kernel_matrix(np.ones((2, 2)), gamma=10**400)
+
+
+@pytest.mark.parametrize("degree", [2**31, 10**30])
+def test_degree_beyond_int32_is_a_value_error(degree):
+    # was pybind11's "incompatible function arguments" TypeError
+    with pytest.raises(ValueError, match="degree must be"):
+        kernel_matrix(np.ones((2, 2)), kernel="poly", degree=degree)

@@ -1,0 +1,157 @@
+"""Fuzzing the svmlight reader: file bytes from a grammar of valid and broken
+lines (labels, qid, index:value pairs, comments, huge indices, garbage),
+plain or compressed. ``load_svmlight`` either returns a well-formed CSR
+matrix of finite values that agrees with scikit-learn's reader wherever that
+accepts the file too, or raises ValueError naming the line."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import tempfile
+
+import numpy as np
+from fuzzing import call, examples
+from hypothesis import event, given
+from hypothesis import strategies as st
+from sklearn.datasets import load_svmlight_file
+
+from budgetsvm import _core, load_svmlight
+
+
+def mostly(valid, broken):
+    """``valid`` nine times in ten: files with one broken token in every
+    other line would almost never be read through to the end."""
+    return st.integers(0, 9).flatmap(lambda k: broken if k == 0 else valid)
+
+
+NUMBERS = mostly(
+    st.one_of(
+        st.integers(-3, 3).map(str),
+        st.floats(-1e6, 1e6, allow_nan=False).map(repr),
+        st.sampled_from(["+1", "-1", "1e5", "1E-3", ".5", "5.", "1e300", "1e-400", "3.4e38", "-3.5e38"]),
+    ),
+    st.sampled_from(["0x10", "1e400", "nan", "inf", "-inf", "", "abc", "1,2", "--1", "1e"]),
+)
+INDICES = mostly(
+    st.integers(0, 12).map(str),
+    st.sampled_from(["-1", "+3", "2147483647", "2147483648", "4294967296", "9223372036854775807",
+                     "9223372036854775808", "99999999999999999999", "1.5", "x", ""]),
+)
+SPACES = st.sampled_from([" ", "  ", "\t", " \t "])
+
+
+@st.composite
+def lines(draw):
+    kind = draw(st.sampled_from(["sorted"] * 12 + ["free", "comment", "blank", "garbage"]))
+    if kind == "comment":
+        return "#" + draw(st.text(max_size=10)).replace("\n", " ")
+    if kind == "blank":
+        return draw(st.sampled_from(["", " ", "\t", "\r"]))
+    if kind == "garbage":
+        return draw(st.text(max_size=20)).replace("\n", " ")
+    parts = [draw(NUMBERS)]
+    if draw(st.integers(0, 5)) == 0:
+        parts.append("qid:" + draw(st.sampled_from(["1", "42", "-3", "x", ""])))
+    if kind == "sorted":
+        columns = sorted(draw(st.sets(st.integers(0, 12), max_size=5)))
+        if draw(st.integers(0, 7)) == 0:
+            columns.append(draw(st.sampled_from([2**31 - 2, 2**31 - 1, 2**31, 2**40, 2**63 - 2, 2**63 - 1])))
+        pairs = [f"{c}:{draw(NUMBERS)}" for c in columns]
+    else:
+        pairs = [f"{draw(INDICES)}:{draw(NUMBERS)}" for _ in range(draw(st.integers(0, 4)))]
+    parts += pairs
+    line = draw(SPACES).join(parts)
+    if draw(st.integers(0, 5)) == 0:
+        line += " # " + draw(st.text(max_size=8)).replace("\n", " ")
+    return line + draw(st.sampled_from(["", "\r", " "]))
+
+
+@st.composite
+def svmlight_files(draw):
+    text = "\n".join(draw(st.lists(lines(), max_size=8)))
+    if draw(st.booleans()):
+        text += "\n"
+    data = text.encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 9)) == 0:
+        data = draw(st.binary(max_size=60))  # raw bytes, NUL and invalid UTF-8 included
+    return data, draw(st.sampled_from(["plain", "gz", "bz2", "xz"]))
+
+
+def write(directory: str, data: bytes, compression: str) -> str:
+    path = os.path.join(directory, "data.svm")
+    opener = {"plain": open, "gz": gzip.open, "bz2": bz2.open, "xz": lzma.open}[compression]
+    with opener(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def check_structure(X, y, dtype):
+    n = y.shape[0]
+    assert y.dtype == np.float64 and y.ndim == 1 and np.all(np.isfinite(y))
+    assert X.format == "csr" and X.shape[0] == n and X.shape[1] >= 1 and X.dtype == dtype
+    assert np.all(np.isfinite(X.data)), "a non-finite value was returned"
+    _core.check_csr(X.indices, X.indptr, X.shape[0], X.shape[1])  # raises if malformed
+    assert X.has_canonical_format
+
+
+def reference(path, zero_based, dtype, n_features):
+    try:
+        return load_svmlight_file(path, zero_based=zero_based, dtype=dtype, n_features=n_features)
+    except (ValueError, OverflowError, UnicodeDecodeError, IndexError):
+        return None
+
+
+@examples(400)
+@given(
+    svmlight_files(),
+    st.sampled_from([False, True, "auto"]),
+    st.sampled_from([np.float64, np.float32]),
+    st.sampled_from([None, None, 1, 20, 2**40]),
+)
+def test_load_svmlight(file, zero_based, dtype, n_features):
+    data, compression = file
+    with tempfile.TemporaryDirectory() as directory:
+        path = write(directory, data, compression)
+        result, error = call(load_svmlight, path, n_features=n_features, dtype=dtype, zero_based=zero_based)
+        expected = reference(path, zero_based, dtype, n_features)
+    if error is not None:
+        assert isinstance(error, ValueError), error
+        event("error")
+        return
+    event("read")
+    X, y = result
+    check_structure(X, y, dtype)
+    if expected is not None:
+        X_ref, y_ref = expected
+        assert X.shape == X_ref.shape
+        np.testing.assert_array_equal(y, y_ref)
+        assert (X != X_ref).nnz == 0, "values differ from scikit-learn's reader"
+
+
+@examples(200)
+@given(svmlight_files(), st.lists(st.integers(0, 80), max_size=6), st.booleans(), st.booleans())
+def test_parser_is_independent_of_chunking(file, cuts, float32, zero_based):
+    """The C++ parser gives the same arrays (or the same error) however the
+    bytes are split into chunks: lines straddle chunk boundaries."""
+    data, _ = file
+
+    def parse(chunks):
+        parser = _core.SvmlightParser(float32=float32, zero_based=zero_based)
+        for chunk in chunks:
+            parser.feed(chunk)
+        return parser.finish()
+
+    whole, error_whole = call(parse, [data])
+    bounds = sorted({min(c, len(data)) for c in cuts})
+    pieces = [data[a:b] for a, b in zip([0] + bounds, bounds + [len(data)])]
+    split, error_split = call(parse, pieces)
+    assert (error_whole is None) == (error_split is None)
+    if error_whole is not None:
+        assert str(error_whole) == str(error_split)
+        return
+    for a, b in zip(whole[:4], split[:4]):
+        np.testing.assert_array_equal(a, b)
+    assert whole[4] == split[4]
