@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._magnitude import DBL_MAX, check_kernel_magnitude
@@ -381,6 +382,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             n_jobs=effective_n_jobs(self.n_jobs),
         )
 
+    @atomic_fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BudgetedSVC":
         """Train the budgeted SVM.
 

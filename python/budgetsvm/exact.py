@@ -28,6 +28,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
@@ -321,6 +322,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             n_jobs=effective_n_jobs(self.n_jobs),
         )
 
+    @atomic_fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "SVC":
         """Fit the SVM on training data.
 

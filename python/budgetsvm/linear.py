@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
+from ._atomic import atomic_fit
 from ._magnitude import check_linear_magnitude
 from ._params import check_class_weights, check_number, core_params, effective_n_jobs, plain
 
@@ -231,6 +232,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             )
 
     # --------------------------------------------------------------------- fit
+    @atomic_fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "LinearSVC":
         """Fit the model to ``(X, y)``.
 
@@ -326,6 +328,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        X = _data.as_supported(X)  # checks a CSR matrix's structure before scipy indexes with it
         scores = safe_sparse_dot(X, self.coef_.T, dense_output=True) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 

@@ -32,3 +32,9 @@ PROFILE = os.environ.get("BUDGETSVM_FUZZ", "ci")
 if PROFILE not in ("ci", "long", "sanitize"):
     raise ValueError(f"BUDGETSVM_FUZZ must be 'ci', 'long' or 'sanitize'; got {PROFILE!r}")
 settings.load_profile(PROFILE)
+
+
+def pytest_configure(config):
+    import fuzzing
+
+    fuzzing.CAPTURE["manager"] = config.pluginmanager.getplugin("capturemanager")

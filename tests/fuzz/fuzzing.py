@@ -14,14 +14,21 @@ import contextlib
 import copy
 import faulthandler
 import os
+import sys
+import threading
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.exceptions import ConvergenceWarning
+
+import budgetsvm
 
 PROFILE = os.environ.get("BUDGETSVM_FUZZ", "ci")
+PACKAGE_DIR = os.path.dirname(os.path.abspath(budgetsvm.__file__))
 
 #: An example running longer than this is a hang: stacks are dumped and the
 #: process ends (the sanitizer build is several times slower).
@@ -39,12 +46,34 @@ def examples(n: int) -> settings:
     return settings(max_examples=n)
 
 
+#: pytest's capture manager (set by conftest.py): a hang report must reach
+#: the real stderr before the process ends, not pytest's capture file.
+CAPTURE = {"manager": None}
+
+
+def _report_hang(seconds: float) -> None:
+    manager = CAPTURE["manager"]
+    if manager is not None:
+        manager.suspend_global_capture(in_=False)
+    sys.stderr.write(f"\nfuzz: an example ran longer than {seconds} s (a hang); stacks:\n")
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    sys.stderr.flush()
+    os._exit(70)
+
+
 @contextlib.contextmanager
 def hang_guard(seconds: float = HANG_SECONDS):
-    faulthandler.dump_traceback_later(seconds, exit=True)
+    """Ends the process with every thread's stack when the block runs longer
+    than ``seconds``; faulthandler's C watchdog backs up the Python timer for
+    code that holds the GIL."""
+    timer = threading.Timer(seconds, _report_hang, args=(seconds,))
+    timer.daemon = True
+    timer.start()
+    faulthandler.dump_traceback_later(seconds + 30, exit=True)
     try:
         yield
     finally:
+        timer.cancel()
         faulthandler.cancel_dump_traceback_later()
 
 
@@ -60,13 +89,19 @@ def check_error(error: BaseException) -> None:
 
 def call(f, *args, **kwargs):
     """(result, None) or (None, error), under the hang watchdog; unexpected
-    exception types fail the test through ``check_error``."""
-    with hang_guard():
+    exception types fail the test through ``check_error``. Warnings raised
+    in our package fail it too (ConvergenceWarning aside); those that
+    numpy or scikit-learn raise on the way to rejecting bad input do not."""
+    with hang_guard(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            return f(*args, **kwargs), None
-        except Exception as error:  # noqa: BLE001 -- judged by check_error
-            check_error(error)
-            return None, error
+            result, error = f(*args, **kwargs), None
+        except Exception as e:  # noqa: BLE001 -- judged by check_error
+            check_error(e)
+            result, error = None, e
+    ours = [w for w in caught if PACKAGE_DIR in os.path.abspath(w.filename) and w.category is not ConvergenceWarning]
+    assert not ours, f"warning from budgetsvm: {ours[0].category.__name__}: {ours[0].message}"
+    return result, error
 
 
 def same_state(a: dict, b: dict) -> bool:

@@ -72,3 +72,29 @@ def test_degree_beyond_int32_is_a_value_error(degree):
     # was pybind11's "incompatible function arguments" TypeError
     with pytest.raises(ValueError, match="degree must be"):
         kernel_matrix(np.ones((2, 2)), kernel="poly", degree=degree)
+
+
+def test_linear_svc_predict_rejects_malformed_csr():
+    # decision_function handed the matrix to scipy unchecked: a segmentation fault
+    from budgetsvm import LinearSVC
+
+    clf = LinearSVC(random_state=0).fit(np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [0.0, 0.5]]), [0, 1, 1, 0])
+    X = sp.csr_matrix((2, 2))
+    X.data, X.indices, X.indptr = np.ones(2), np.array([0, 5], dtype=np.int32), np.array([0, 1, 2], dtype=np.int32)
+    with pytest.raises(ValueError, match="column index 5"):
+        clf.predict(X)
+
+
+@pytest.mark.parametrize("name", ["SVC", "LinearSVC", "BudgetedSVC"])
+def test_failed_fit_leaves_the_fitted_model_unchanged(name):
+    # validation set n_features_in_ (LinearSVC also classes_) before rejecting y
+    import budgetsvm
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+    clf = getattr(budgetsvm, name)().fit(X, [0, 0, 1, 1])
+    before = dict(clf.__dict__)
+    with pytest.raises(ValueError, match="class"):
+        clf.fit(np.ones((3, 5)), ["a", "a", "a"])
+    assert clf.__dict__.keys() == before.keys()
+    assert all(clf.__dict__[k] is before[k] for k in before)
+    assert clf.n_features_in_ == 2 and clf.predict(X).shape == (4,)

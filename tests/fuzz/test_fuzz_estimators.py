@@ -1,0 +1,284 @@
+"""Fuzzing ``fit`` / ``predict`` / ``decision_function`` of the three
+estimators: data of any dtype, shape and layout (dense and CSR, valid and
+malformed), labels of any kind, hyperparameters in range, just outside it and
+of the wrong type. A successful fit predicts labels of ``classes_``, finite
+decision values of the documented shape that agree with ``predict``; a
+failed fit raises ValueError / TypeError and leaves a fitted model as it was.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from fuzzing import (
+    as_csr,
+    call,
+    check_error,
+    csr_triples,
+    dense_arrays,
+    examples,
+    same_state,
+    snapshot,
+)
+from hypothesis import event, given
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
+
+from budgetsvm import BudgetedSVC, LinearSVC, SVC
+
+NOT_A_NUMBER = [np.nan, np.inf, -np.inf, "1", None, True, 10**400]
+NOT_AN_INT = [2.5, "3", None, True, 2**31, 2**63, 10**30]
+
+# name: (valid values, invalid or extreme values); valid ones keep fits small.
+COMMON = {
+    "C": (st.floats(0.01, 100.0), st.sampled_from([0.0, -1.0, 1e-300, 1e300] + NOT_A_NUMBER)),
+    "class_weight": (st.sampled_from([None, "balanced"]), st.sampled_from(["x", 3, {0: -1.0}, {"nope": 1.0}])),
+    "random_state": (st.sampled_from([0, 1, None, 2**32 - 1]), st.sampled_from([-1, "a", 2**32, 1.5])),
+    "n_jobs": (st.sampled_from([None, 1, 2, -1]), st.sampled_from([0, -(10**30), 1.5, "2", 10**30])),
+}
+KERNEL_PARAMS = {
+    "gamma": (st.sampled_from(["scale", "auto", 0.1, 1.0, 10.0]), st.sampled_from([0.0, -1.0, "x"] + NOT_A_NUMBER)),
+    "degree": (st.integers(0, 4), st.sampled_from([-1] + NOT_AN_INT)),
+    "coef0": (st.floats(-1.0, 1.0), st.sampled_from(NOT_A_NUMBER)),
+}
+PARAMS = {
+    SVC: {
+        **COMMON,
+        **KERNEL_PARAMS,
+        "kernel": (st.sampled_from(["linear", "rbf", "poly", "sigmoid"]), st.sampled_from(["foo", None, 3])),
+        "tol": (st.sampled_from([1e-1, 1e-3, 1e-6]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
+        "cache_size": (st.sampled_from([0.5, 1, 200]), st.sampled_from([0, -1, 1e300] + NOT_A_NUMBER)),
+        "max_iter": (st.sampled_from([-1, 1, 5, 1000]), st.sampled_from([0, -2] + NOT_AN_INT)),
+        "decision_function_shape": (st.sampled_from(["ovr", "ovo"]), st.sampled_from(["x", None])),
+        "break_ties": (st.booleans(), st.sampled_from(["yes", 1])),
+        "shrinking": (st.booleans(), st.sampled_from(["no", 0])),
+        "probability": (st.booleans(), st.sampled_from(["no", 1])),
+        "solver": (st.sampled_from(["alfpgm", "smo"]), st.sampled_from(["x", None])),
+        "pairs": (st.integers(1, 64), st.sampled_from([0, -1] + NOT_AN_INT)),
+        "delta_alpha": (st.sampled_from([0.0, 1e-6, 1.0]), st.sampled_from([-1.0] + NOT_A_NUMBER)),
+        "min_alpha_opt": (st.integers(1, 5), st.sampled_from([0] + NOT_AN_INT)),
+        "max_alpha_opt": (st.integers(5, 30), st.sampled_from([0] + NOT_AN_INT)),
+        "min_alpha_check": (st.sampled_from([0, 1, 3]), st.sampled_from([-1] + NOT_AN_INT)),
+        "verbose": (st.just(0), st.sampled_from([-1, "x"])),
+    },
+    LinearSVC: {
+        **COMMON,
+        "loss": (st.sampled_from(["hinge", "squared_hinge"]), st.sampled_from(["log", None])),
+        "selection": (st.sampled_from(["auto", "avsf", "shrinking", "uniform"]), st.sampled_from(["x", None])),
+        "tol": (st.sampled_from([1e-1, 1e-3, 1e-6]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
+        "fit_intercept": (st.booleans(), st.sampled_from(["yes"])),
+        "intercept_scaling": (st.sampled_from([0.5, 1.0, 10.0]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
+        "max_iter": (st.sampled_from([1, 10, 1000]), st.sampled_from([0, -1] + NOT_AN_INT)),
+        "penalty": (st.just("l2"), st.sampled_from(["l1", None])),
+        "dual": (st.sampled_from(["auto", True]), st.sampled_from([False, "x"])),
+        "multi_class": (st.just("ovr"), st.sampled_from(["crammer_singer"])),
+        "merge_duplicates": (st.booleans(), st.sampled_from(["yes", None])),
+    },
+    BudgetedSVC: {
+        **COMMON,
+        **KERNEL_PARAMS,
+        "solver": (st.sampled_from(["bsca", "bsgd"]), st.sampled_from(["x", None])),
+        "budget": (st.sampled_from([2, 3, 10, 10**18]), st.sampled_from([1, 0, -1] + NOT_AN_INT)),
+        "fit_intercept": (st.booleans(), st.sampled_from(["yes", None])),
+        "maintenance": (st.sampled_from(["merge", "remove", "project"]), st.sampled_from(["x", None])),
+        "merge_method": (st.sampled_from(["gss", "lookup-h", "lookup-wd"]), st.sampled_from(["x", None])),
+        "epochs": (st.integers(1, 3), st.sampled_from([0, -1] + NOT_AN_INT)),
+        "learning_rate": (st.sampled_from(["pegasos", "norma", "perceptron"]), st.sampled_from(["x", None])),
+        "eta0": (st.sampled_from([0.1, 1.0]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
+        "radius": (st.sampled_from([None, 0.5, 10.0]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
+        "gss_eps": (st.sampled_from([1e-12, 0.01, 0.5]), st.sampled_from([0.0, 1.0, 1e-13] + NOT_A_NUMBER)),
+        "lookup_grid": (st.sampled_from([2, 10, 400]), st.sampled_from([0, 3, 10**6] + NOT_AN_INT)),
+        "instruments": (st.booleans(), st.sampled_from(["yes", 1])),
+        "callback": (st.sampled_from([None, lambda s: False, lambda s: True]), st.sampled_from(["f", 3])),
+        "kernel": (st.sampled_from(["rbf", "linear", "poly", "sigmoid"]), st.sampled_from(["foo", None])),
+    },
+}
+#: Only parameters that stay cheap when valid are drawn from their valid
+#: strategy; kernels other than rbf need maintenance other than merge.
+#: LinearSVC runs with a sweep limit: without one, some 6-row problems never
+#: end (see test_linear_dual_cd_on_opposite_duplicates, reported).
+ESTIMATORS = {SVC: {}, LinearSVC: {"max_iter": 1000}, BudgetedSVC: {"budget": 5, "epochs": 2}}
+
+
+# Hyperparameter bugs found by these tests and reported, not yet fixed (the
+# hyperparameter path is being reworked): an int beyond float64 for a real
+# parameter is an OverflowError, an int beyond the core's int type is
+# pybind11's RuntimeError / "incompatible function arguments" TypeError.
+# They are kept out of the draws and listed in test_known_hyperparameter_bugs,
+# a strict xfail: fixing one fails it until it is removed from these lists.
+KNOWN_OVERFLOW = {
+    SVC: ("C", "coef0", "tol", "cache_size", "delta_alpha"),
+    LinearSVC: (),
+    BudgetedSVC: ("C", "coef0", "eta0", "radius", "gss_eps"),
+}
+KNOWN_INT_CAST = {
+    SVC: ("degree", "pairs", "min_alpha_opt", "max_alpha_opt", "max_iter", "min_alpha_check"),
+    LinearSVC: ("max_iter",),
+    BudgetedSVC: (),
+}
+
+
+def known_bug(cls, name, value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    if abs(value) > 2**1024 and name in KNOWN_OVERFLOW[cls]:
+        return True
+    return abs(value) >= (2**31 if cls is SVC else 2**63) and name in KNOWN_INT_CAST[cls]
+
+
+@st.composite
+def hyperparameters(draw, cls):
+    table = PARAMS[cls]
+    names = draw(st.lists(st.sampled_from(sorted(table)), max_size=3, unique=True))
+    params, all_valid = {}, True
+    for name in names:
+        valid = draw(st.integers(0, 4)) > 0
+        params[name] = draw((table[name][0] if valid else table[name][1]).filter(lambda v: not known_bug(cls, name, v)))
+        all_valid &= valid
+    if cls is BudgetedSVC and params.get("kernel", "rbf") != "rbf" and params.get("maintenance", "merge") == "merge":
+        params["maintenance"] = "remove"
+    return params, all_valid
+
+
+@st.composite
+def training_data(draw):
+    """(X, y, clean): X dense or CSR, y labels; clean when every entry point must accept them."""
+    n = draw(st.integers(0, 10))
+    if draw(st.integers(0, 3)) == 0:
+        values, indices, indptr, shape, valid = draw(csr_triples(max_rows=10, max_cols=4))
+        X = as_csr(values, indices, indptr, shape)
+        n = shape[0]
+        clean_X = valid and shape[0] > 0 and shape[1] > 0
+    else:
+        X = draw(dense_arrays(max_rows=10, max_cols=4, min_rows=n, finite=draw(st.booleans())))
+        A = np.asarray(X) if isinstance(X, list) else X
+        n = A.shape[0] if A.ndim else 0
+        clean_X = A.ndim == 2 and A.size > 0 and A.dtype.kind in "biuf" and bool(np.isfinite(A.astype(float)).all())
+    kind = draw(st.sampled_from(["fuzz", "two", "three"]))
+    if kind == "fuzz":
+        from fuzzing import labels
+
+        y = draw(labels(n))
+        clean_y = False
+    else:
+        k = 2 if kind == "two" else 3
+        y = np.array([i % k for i in range(n)]) if draw(st.booleans()) else np.array([f"c{i % k}" for i in range(n)])
+        y = y[np.argsort(draw(st.permutations(range(n))))] if n else y
+        clean_y = n >= k
+    return X, y, clean_X and clean_y
+
+
+GOOD_X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0], [0.5, 0.5], [2.5, 3.0]])
+GOOD_Y = np.array([0, 0, 1, 1, 0, 1])
+
+
+def check_fitted(est, X, y):
+    """A fitted model: labels of classes_, finite decision values of the documented shape, consistent."""
+    X = X if hasattr(X, "shape") else np.asarray(X)
+    classes = est.classes_
+    assert np.array_equal(classes, np.unique(np.asarray(y)))
+    pred, error = call(est.predict, X)
+    assert error is None, f"fit accepted X but predict rejected it: {error}"
+    assert pred.shape == (X.shape[0],) and np.isin(pred, classes).all()
+    dec, error = call(est.decision_function, X)
+    assert error is None, f"fit accepted X but decision_function rejected it: {error}"
+    k = len(classes)
+    if k == 2:
+        assert dec.shape == (X.shape[0],)
+        ties = dec == 0
+        if not ties.all():
+            positive = dec >= 0 if isinstance(est, SVC) else dec > 0
+            assert np.array_equal(pred[~ties], classes[positive.astype(int)][~ties])
+    else:
+        width = k * (k - 1) // 2 if isinstance(est, SVC) and est.decision_function_shape == "ovo" else k
+        assert dec.shape == (X.shape[0], width)
+        if not isinstance(est, SVC):
+            assert np.array_equal(pred, classes[dec.argmax(axis=1)])
+    assert np.all(np.isfinite(dec)), "non-finite decision values"
+
+
+def prefitted(cls):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return cls(**ESTIMATORS[cls]).fit(GOOD_X, GOOD_Y)
+
+
+@pytest.mark.parametrize("cls", [SVC, LinearSVC, BudgetedSVC], ids=lambda c: c.__name__)
+@examples(150)
+@given(data=st.data())
+def test_fit_predict(cls, data):
+    est = prefitted(cls)
+    params, params_valid = data.draw(hyperparameters(cls), label="params")
+    X, y, clean = data.draw(training_data(), label="data")
+    est.set_params(**params)
+    before = snapshot(est)
+    fitted, error = call(est.fit, X, y)
+    if error is not None:
+        event("fit failed")
+        # a 'scale' gamma that is 0 or inf in float64 is rejected by name (test_fuzz_regressions)
+        assert not (clean and params_valid) or "gamma='scale'" in str(error), f"valid input rejected: {error}"
+        assert same_state(before, est.__dict__), "a failed fit changed the fitted model"
+        return
+    event("fitted")
+    assert fitted is est
+    check_fitted(est, X, y)
+    X2 = data.draw(dense_arrays(max_rows=4, max_cols=4), label="X2")
+    for method in (est.predict, est.decision_function):
+        out, error = call(method, X2)
+        if error is None:
+            assert out.shape[0] == np.asarray(X2).shape[0]
+
+
+@pytest.mark.parametrize("cls", [SVC, LinearSVC, BudgetedSVC], ids=lambda c: c.__name__)
+@examples(60)
+@given(data=st.data())
+def test_predict_on_fuzzed_input(cls, data):
+    """predict / decision_function of a fitted model on any input: the right
+    shape and finite values, or an error; the model never changes."""
+    est = prefitted(cls)
+    before = snapshot(est)
+    X = data.draw(st.one_of(dense_arrays(max_cols=3), csr_triples(max_cols=3).map(lambda t: as_csr(*t[:4]))))
+    for method in (est.predict, est.decision_function):
+        out, error = call(method, X)
+        if error is None:
+            A = X if hasattr(X, "shape") else np.asarray(X)
+            assert out.shape[0] == A.shape[0]
+            if method == est.decision_function:
+                assert np.all(np.isfinite(out))
+    assert same_state(before, est.__dict__)
+
+
+def test_check_error_rejects_leaks():
+    """The property is not vacuous: an error translated from C++ fails it."""
+    with pytest.raises(AssertionError):
+        check_error(RuntimeError("Unable to cast Python instance to C++ type"))
+    with pytest.raises(AssertionError):
+        check_error(TypeError("incompatible function arguments"))
+
+
+KNOWN_CASES = [(cls, name, 10**400) for cls, names in KNOWN_OVERFLOW.items() for name in names] + [
+    (cls, name, 2**63) for cls, names in KNOWN_INT_CAST.items() for name in names
+]
+
+
+@pytest.mark.xfail(strict=True, reason="reported: huge ints for hyperparameters escape validation")
+@pytest.mark.parametrize("cls, name, value", KNOWN_CASES, ids=lambda v: getattr(v, "__name__", str(v)[:6]))
+def test_known_hyperparameter_bugs(cls, name, value):
+    """Each should be a ValueError of our own naming the parameter."""
+    extra = dict(ESTIMATORS[cls], **({"max_alpha_opt": 2**63} if name == "min_alpha_opt" else {}))
+    with pytest.raises(ValueError, match=name):
+        cls(**extra, **{name: value}).fit(GOOD_X, GOOD_Y)
+
+
+@pytest.mark.xfail(strict=True, reason="reported: dual CD stalls when equal rows carry opposite labels")
+@pytest.mark.parametrize("C", [1.0, 14.3])
+def test_linear_dual_cd_on_opposite_duplicates(C):
+    """Found by test_fit_predict: two equal rows with opposite labels. The dual
+    optimum is alpha = (C, C) (objective 2C, w = 0); the solver reports
+    'converged' with a KKT violation of 2 and an objective near 0, and with a
+    few more rows at C = 14.3 never converges (max_iter=None does not end)."""
+    x = np.array([[246.0, 246.0, 246.0, 246.0]])
+    stats = LinearSVC(C=C, loss="hinge", random_state=0, max_iter=10**5).fit(np.r_[x, x], [1, 0]).fit_stats_[0]
+    assert stats["kkt_violation"] <= 1e-3 and stats["dual_objective"] == pytest.approx(2 * C, rel=1e-3)
