@@ -35,6 +35,6 @@ settings.load_profile(PROFILE)
 
 
 def pytest_configure(config):
-    import fuzzing
+    from . import fuzzing
 
     fuzzing.CAPTURE["manager"] = config.pluginmanager.getplugin("capturemanager")

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from fuzzing import (
+from .fuzzing import (
     as_csr,
     call,
     check_error,
@@ -154,7 +154,7 @@ def training_data(draw):
         clean_X = A.ndim == 2 and A.size > 0 and A.dtype.kind in "biuf" and bool(np.isfinite(A.astype(float)).all())
     kind = draw(st.sampled_from(["fuzz", "two", "three"]))
     if kind == "fuzz":
-        from fuzzing import labels
+        from .fuzzing import labels
 
         y = draw(labels(n))
         clean_y = False

@@ -5,7 +5,7 @@ Every result is checked against the kernel formula in float64 numpy."""
 from __future__ import annotations
 
 import numpy as np
-from fuzzing import (
+from .fuzzing import (
     ANY_FLOAT,
     as_csr,
     call,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from fuzzing import call, examples
+from .fuzzing import call, examples
 from hypothesis import given
 from hypothesis import strategies as st
 

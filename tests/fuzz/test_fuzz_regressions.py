@@ -98,3 +98,13 @@ def test_failed_fit_leaves_the_fitted_model_unchanged(name):
     assert clf.__dict__.keys() == before.keys()
     assert all(clf.__dict__[k] is before[k] for k in before)
     assert clf.n_features_in_ == 2 and clf.predict(X).shape == (4,)
+
+
+def test_subnormal_hyperparameters_are_read_not_an_index_error():
+    # the option reader printed values through std::stod, which throws for subnormals
+    from budgetsvm import SVC, merge_solution
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+    assert SVC(kernel="poly", coef0=5e-324).fit(X, [0, 0, 1, 1]).predict(X).shape == (4,)
+    with pytest.raises(ValueError, match="eps"):
+        merge_solution(0.5, 0.5, method="gss", eps=1e-320)

@@ -13,7 +13,7 @@ import os
 import tempfile
 
 import numpy as np
-from fuzzing import call, examples
+from .fuzzing import call, examples
 from hypothesis import event, given
 from hypothesis import strategies as st
 from sklearn.datasets import load_svmlight_file

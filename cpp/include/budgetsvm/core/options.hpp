@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -77,7 +78,8 @@ inline std::string value_text(const OptionValue& v) {
     std::ostringstream out;
     out.precision(digits);
     out << x;
-    if (digits == 17 || std::stod(out.str()) == x) {
+    // strtod, not stod: stod throws out_of_range for subnormal values
+    if (digits == 17 || std::strtod(out.str().c_str(), nullptr) == x) {
       std::string text = out.str();
       if (text.find_first_of(".en") == std::string::npos) text += ".0";  // 1.0, as Python writes it
       return text;

@@ -1,0 +1,1 @@
+"""Fuzz tests of every public entry point (docs/testing.md)."""
