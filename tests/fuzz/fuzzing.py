@@ -262,6 +262,11 @@ def as_csr(values, indices, indptr, shape):
 def dense_of(values, indices, indptr, shape) -> np.ndarray:
     """The dense matrix of a valid CSR triple, duplicates summed (reference)."""
     D = np.zeros(shape)
+    with np.errstate(over="ignore"):
+        return _sum_entries(D, values, indices, indptr, shape)
+
+
+def _sum_entries(D, values, indices, indptr, shape):
     for r in range(shape[0]):
         for q in range(int(indptr[r]), int(indptr[r + 1])):
             D[r, int(indices[q])] += values[q]

@@ -57,6 +57,12 @@ def test_gamma_scale_that_overflows_is_named(X):
         kernel_matrix(X, gamma="scale")
 
 
+def test_gamma_scale_whose_mean_overflows_is_named():
+    # the mean is inf, the centred sum NaN: gamma silently became 1.0
+    with pytest.raises(ValueError, match="gamma='scale'"):
+        kernel_matrix(np.array([[0.0], [1.7e308], [1.7e308]]), gamma="scale")
+
+
 def test_gamma_scale_of_denormal_spread_is_named():
     with pytest.raises(ValueError, match="gamma='scale'"):
         kernel_matrix(np.array([[0.0], [1e-160]]), gamma="scale")
