@@ -80,9 +80,7 @@ PARAMS = {
         **COMMON,
         **KERNEL_PARAMS,
         "solver": (st.sampled_from(["bsca", "bsgd"]), st.sampled_from(["x", None])),
-        # 10**18 (valid) is left out: std::bad_alloc since main's end_epoch
-        # change (test_huge_budget_on_tiny_data, a strict xfail, reported)
-        "budget": (st.sampled_from([2, 3, 10, 10**6]), st.sampled_from([1, 0, -1, 2.5, "3", None, True])),
+        "budget": (st.sampled_from([2, 3, 10, 10**18]), st.sampled_from([1, 0, -1, 2.5, "3", None, True])),
         "fit_intercept": (st.booleans(), st.sampled_from(["yes", None])),
         "maintenance": (st.sampled_from(["merge", "remove", "project"]), st.sampled_from(["x", None])),
         "merge_method": (st.sampled_from(["gss", "lookup-h", "lookup-wd"]), st.sampled_from(["x", None])),
@@ -261,10 +259,9 @@ def test_linear_dual_cd_on_opposite_duplicates(C):
     assert stats["kkt_violation"] <= 1e-3 and stats["dual_objective"] == pytest.approx(2 * C, rel=1e-3)
 
 
-@pytest.mark.xfail(strict=True, reason="reported: the budget sizes an allocation, not min(budget, n)")
 @pytest.mark.parametrize("epochs", [1, 2])
 def test_huge_budget_on_tiny_data(epochs):
-    """Found by test_fit_predict after the rebase: a valid budget far beyond n
-    is MemoryError (std::bad_alloc) or std::vector's length ValueError."""
+    """Found by test_fit_predict on a main of that time: a valid budget far
+    beyond n was MemoryError (std::bad_alloc) or std::vector's length error."""
     clf = BudgetedSVC(budget=10**18, epochs=epochs).fit(GOOD_X, GOOD_Y)
     assert clf.n_support_ <= len(GOOD_X)
