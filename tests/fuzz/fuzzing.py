@@ -217,7 +217,8 @@ def csr_triples(draw, max_rows=5, max_cols=5, finite=True):
         indices = indices[:0]
         indptr = np.zeros(rows + 1, dtype=np.int64)
         nnz = 0
-    values = np.array(draw(st.lists(FINITE_FLOAT if finite else ANY_FLOAT, min_size=nnz, max_size=nnz)), dtype=np.float64)
+    entries = draw(st.lists(FINITE_FLOAT if finite else ANY_FLOAT, min_size=nnz, max_size=nnz))
+    values = np.array(entries, dtype=np.float64)
     fault = draw(st.sampled_from(["none"] * 4 + ["index_high", "index_negative", "decreasing", "start", "end",
                                                   "length", "values"]))
     if fault == "index_high" and nnz:
@@ -291,7 +292,8 @@ def labels(draw, n: int):
         return np.array([pool[draw(st.integers(0, k - 1))] for _ in range(n)])
     if kind == "str":
         pool = draw(st.lists(st.text(max_size=3), min_size=k, max_size=k, unique=True))
-        return np.array([pool[draw(st.integers(0, k - 1))] for _ in range(n)], dtype=object if draw(st.booleans()) else str)
+        picked = [pool[draw(st.integers(0, k - 1))] for _ in range(n)]
+        return np.array(picked, dtype=object if draw(st.booleans()) else str)
     if kind == "bool":
         return np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     if kind == "nan":
