@@ -130,8 +130,12 @@ class BscaMachine {
     // The window: the epoch (second half of a single pass), at most the last
     // average_window * B steps (see "Averaging").
     Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
-    if (average_from >= 0)
-      average_from = std::max(average_from, n_steps - static_cast<Index>(params_.average_window) * params_.budget);
+    if (average_from >= 0) {
+      // average_window * B saturates at n_steps (B may be near Index's limit)
+      const Index per_budget = static_cast<Index>(params_.average_window);
+      const Index longest = params_.budget > n_steps / per_budget ? n_steps : per_budget * params_.budget;
+      average_from = std::max(average_from, n_steps - longest);
+    }
     const Index window_start = std::max<Index>(average_from, 0);
     const double window = static_cast<double>(n_steps - window_start);
     // First pass: sum_{t=s..T} 1/t for the averaging weights, kept as we go.
