@@ -154,11 +154,8 @@ class ViewKernelSource final : public KernelColumnSource {
     // the working set held feature-major (Yt: one contiguous row of m
     // values per feature), vectorised over the m columns (simd.hpp); a
     // plain build's Eigen GEMM is the better choice for dense rows only when
-    // no AVX2 is available. Measured and dropped (a9a, ijcnn1, cod-rna): the
-    // vectorised path for 1-4 columns too, or a two-accumulator loop over Yt
-    // for them (SMO 1.3-1.5x slower than the direct dots below); blocks of
-    // columns whose part of Yt fits L1 (10% slower); prefetching the rows a
-    // few ahead (no change); register-blocked dots (no change per call).
+    // no AVX2 is available (docs/exact.md, "Kernel columns and the cache",
+    // lists the alternatives measured and dropped).
     constexpr Index kFewColumns = 4;
     const bool sparse_loop = View::is_sparse && !densify_;
     const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
