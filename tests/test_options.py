@@ -27,6 +27,7 @@ TRANSLATED = {
         "gamma": "'scale' / 'auto' resolved from the data",
         "seed": "drawn from random_state",
         "n_jobs": "None / -1 -> threads",
+        "shards": "n_jobs as given (the work split)",
         "radius": "None -> inf",
         "averaging": "benchmark instrument",
         "after_merge": "benchmark instrument",

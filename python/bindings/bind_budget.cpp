@@ -12,6 +12,7 @@
 
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/budget/merge.hpp"
+#include "budgetsvm/budget/mix.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "data.hpp"
 #include "options.hpp"
@@ -71,8 +72,46 @@ py::array_t<double> to_array(const MatrixXd& M) {
   return out;
 }
 
+/// A float64 matrix argument (copied into Eigen; models are small).
+MatrixXd matrix_arg(const py::handle& obj, const char* name) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 2) throw py::type_error(std::string(name) + " must be a 2-D float64 array");
+  MatrixXd M(a.shape(0), a.shape(1));
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    for (py::ssize_t j = 0; j < a.shape(1); ++j) M(i, j) = a.at(i, j);
+  require(M.allFinite(), std::string(name) + " must be finite");
+  return M;
+}
+
+std::vector<double> vector_arg(const py::handle& obj) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 1) throw py::type_error("intercept must be a 1-D float64 array");
+  return std::vector<double>(a.data(), a.data() + a.shape(0));
+}
+
+/// The model a run continues (Start), read from a dict with keys
+/// support_vectors, dual_coef, intercept, steps, n_ref, n.
+struct StartArg {
+  MatrixXd sv, coef;
+  budget::Start start;
+};
+
+void read_start(const py::dict& d, StartArg& out) {
+  out.sv = matrix_arg(d["support_vectors"], "support_vectors");
+  out.coef = matrix_arg(d["dual_coef"], "dual_coef");
+  require(out.sv.rows() == out.coef.rows(), "support_vectors and dual_coef have different numbers of rows");
+  out.start.support_vectors = &out.sv;
+  out.start.dual_coef = &out.coef;
+  out.start.intercept = vector_arg(d["intercept"]);
+  out.start.steps = d["steps"].cast<long long>();
+  out.start.n_ref = d["n_ref"].cast<double>();
+  out.start.n = d["n"].cast<double>();
+}
+
+py::dict result_to_dict(const budget::Result& result);
+
 py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict params_dict,
-                         py::object callback, py::object sample_weight) {
+                         py::object callback, py::object sample_weight, py::object start_obj) {
   const budget::Params params = params_from_dict(params_dict);
   require(n_classes >= 2, "n_classes must be at least 2");
   if (!(y_obj.dtype().kind() == 'i' && y_obj.itemsize() == 4) || y_obj.ndim() != 1)
@@ -91,6 +130,8 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     };
   }
   RunControl control = python_run_control();
+  StartArg start;
+  if (!start_obj.is_none()) read_start(start_obj.cast<py::dict>(), start);
   const std::int32_t* labels = y.data();
   const Index n_labels = y.shape(0);
   py::array_t<double, py::array::c_style> weights;
@@ -114,9 +155,31 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     // Ctrl-C poll take the GIL back themselves.
     py::gil_scoped_release release;
     budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
-    return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control);
+    return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control, start.start);
   });
+  return result_to_dict(result);
+}
 
+py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_rest) {
+  const budget::Params params = params_from_dict(params_dict);
+  std::vector<MatrixXd> sv(parts_obj.size()), coef(parts_obj.size());
+  std::vector<budget::MixPart> parts;
+  for (std::size_t k = 0; k < parts_obj.size(); ++k) {
+    const py::dict d = parts_obj[k].cast<py::dict>();
+    sv[k] = matrix_arg(d["support_vectors"], "support_vectors");
+    coef[k] = matrix_arg(d["dual_coef"], "dual_coef");
+    parts.push_back({&sv[k], &coef[k], vector_arg(d["intercept"]), d["weight"].cast<double>(),
+                     d["steps"].cast<long long>()});
+  }
+  budget::Result result;
+  {
+    py::gil_scoped_release release;
+    result = budget::mix(parts, params, one_vs_rest);
+  }
+  return result_to_dict(result);
+}
+
+py::dict result_to_dict(const budget::Result& result) {
   py::dict out;
   out["support_vectors"] = to_array(result.support_vectors);
   out["dual_coef"] = to_array(result.dual_coef);
@@ -130,6 +193,8 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   out["history"] = history;
   put_counters(out, result.totals);
   out["seconds"] = result.seconds;
+  out["steps_total"] = result.steps_total;
+  out["n_ref"] = result.n_ref;
   return out;
 }
 
@@ -141,7 +206,10 @@ void register_budget(py::module_& m) {
         "(h, wd) of the merge sub-problem for weight m and kernel value kappa");
   m.def("fit_budgeted", &py_fit_budgeted, py::arg("X"), py::arg("y"), py::arg("n_classes"),
         py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),
-        "Train BSGD or BSCA on a budget; returns the model and training statistics");
+        py::arg("start") = py::none(),
+        "Train BSGD or BSCA on a budget (continuing `start` when given); returns the model and statistics");
+  m.def("mix_budgeted", &py_mix_budgeted, py::arg("parts"), py::arg("params"), py::arg("one_vs_rest") = false,
+        "The weighted average of budget models, merged back to the budget");
   m.def("simd_level", [] { return std::string(simd::level_name(simd::active_level())); },
         "The instruction set of the budgeted solvers' margin kernel in use");
 }

@@ -35,6 +35,7 @@ from ._params import (
     choices,
     core_params,
     effective_n_jobs,
+    requested_jobs,
     options,
     plain,
 )
@@ -73,6 +74,19 @@ def _sample_factors(sample_weight: Any, class_weight: np.ndarray, y_index: np.nd
             "Fewer than two classes have samples of positive weight (sample_weight times class_weight); "
             "BudgetedSVC needs at least two."
         )
+    return np.ascontiguousarray(factors)
+
+
+def _chunk_factors(
+    sample_weight: Any, class_weight: np.ndarray, y_index: np.ndarray, n: int
+) -> Optional[np.ndarray]:
+    """The per-sample factors of C for one partial_fit chunk (None: all 1); a
+    chunk may hold one class, or only rows of weight 0."""
+    if sample_weight is None and np.all(class_weight == 1.0):
+        return None
+    factors = class_weight[y_index].astype(np.float64)
+    if sample_weight is not None:
+        factors *= check_sample_weight(sample_weight, n, allow_negative=False)
     return np.ascontiguousarray(factors)
 
 
@@ -243,8 +257,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         Seeds the order of the training steps; an int makes runs
         bit-identical.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest classes and prediction; ``None`` means 1,
-        ``-1`` all cores.
+        Parallel training and prediction; ``None`` means 1, ``-1`` all cores.
+        A binary problem (and BSGD's multi-class model) is split into
+        ``n_jobs`` data shards trained in parallel and mixed after every
+        epoch (``docs/scale.md``): the model depends on ``n_jobs`` (as given,
+        never on the machine), not only on ``random_state``. One-vs-rest BSCA
+        trains its classes in parallel instead (the model does not depend on
+        ``n_jobs``). Threads are capped at the cores available.
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     instruments : bool, default=False
@@ -260,6 +279,11 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         entry of ``history_`` (a dict); returning ``True`` stops the training
         after that epoch (BSCA then returns its last iterate, not an
         average). Exceptions raised in it propagate out of ``fit``.
+    warm_start : bool, default=False
+        ``fit`` continues the fitted model (same classes and features)
+        instead of starting from an empty one: BSGD continues its step
+        counter, BSCA its growing first pass with ``X``'s rows as new dual
+        variables (``docs/scale.md``). :meth:`partial_fit` always continues.
 
     Attributes
     ----------
@@ -302,6 +326,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         ``sum_i C_i max(0, 1 - y_i f(x_i))``, each row's loss taken with the
         model at its visit); the state then: ``n_support``; and the
         ``instruments`` entries (NaN or -1 unless ``instruments=True``).
+    t_ : int
+        Training steps taken so far (one machine's count): BSGD's step
+        counter, BSCA's growing-pass count; :meth:`partial_fit` and
+        ``warm_start`` continue from it.
+    n_samples_seen_ : int
+        The ``n`` of ``lambda = 1 / (C n)`` the model was trained for: the
+        rows of ``fit``, or all rows passed to :meth:`partial_fit` so far.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -345,6 +376,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         verbose: int = 0,
         callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
         instruments: bool = False,
+        warm_start: bool = False,
     ):
         self.solver = solver
         self.budget = budget
@@ -368,6 +400,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.callback = callback
         self.instruments = instruments
+        self.warm_start = warm_start
 
     def _solver_params(self) -> Dict[str, Any]:
         """The core's hyperparameters, checked (all but gamma and the seed,
@@ -380,6 +413,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             later=("gamma",),
             radius=math.inf if self.radius is None else self.radius,
             n_jobs=effective_n_jobs(self.n_jobs),
+            shards=requested_jobs(self.n_jobs),
         )
 
     @atomic_fit
@@ -403,8 +437,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         params = self._solver_params()
-        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
-        verbose = check_number("verbose", verbose, integer=True, low=0)
+        warm = bool(self.warm_start) and hasattr(self, "t_")
         X, y = validate_data(
             self,
             X,
@@ -413,6 +446,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             dtype=[np.float64, np.float32],
             order=None,
             ensure_all_finite=False,  # checked once, in C++, by as_supported
+            reset=not warm,
         )
         X = as_supported(X)
         check_classification_targets(y)
@@ -421,24 +455,164 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({plain(classes[0])!r})."
             )
+        if warm and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"warm_start=True continues a model of the classes {list(plain(c) for c in self.classes_)}; "
+                f"y has the classes {list(plain(c) for c in classes)}. Use warm_start=False to train a new model."
+            )
         class_weight = _check_class_weight(self.class_weight, classes, y)
         weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])
+        params["gamma"] = self._kernel_gamma(X, params, keep=warm)
+        start = self._start(float(X.shape[0])) if warm else None
+        X_fit, used = (X, None) if warm else UsedColumns.compact(X)  # wide sparse: the used columns (_columns.py)
+        result = self._train(X_fit, y_index, len(classes), params, weight, start)
+        self._store(result, classes, class_weight, X, used, params, append=False)
+        return self
+
+    @atomic_fit
+    def partial_fit(self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None) -> "BudgetedSVC":
+        """Train on one chunk of a stream: one pass over its rows.
+
+        The model continues from the previous calls (and from ``fit``): BSGD
+        continues its step counter and learning rate, BSCA its growing
+        first pass (each chunk's rows are new dual variables, starting at 0).
+        ``C`` means what it means in ``fit`` on all the rows seen so far: the
+        ``n`` of ``lambda = 1 / (C n)`` is ``n_samples_seen_``, and the model is
+        rescaled when ``n`` grows (``docs/scale.md``). ``gamma="scale"`` or
+        ``"auto"`` is resolved on the first chunk and kept.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The chunk (any number of rows; an empty chunk changes nothing).
+        y : array-like of shape (n_samples,)
+            Its labels, each one of ``classes`` (a chunk may hold one class).
+        classes : array-like of shape (n_classes,), default=None
+            All the classes of the stream: required on the first call (when
+            the model was not fitted before), checked on later calls.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample factors of ``C`` (finite, >= 0).
+
+        Returns
+        -------
+        self : BudgetedSVC
+            The updated estimator.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import BudgetedSVC
+        >>> rng = np.random.default_rng(0)
+        >>> clf = BudgetedSVC(solver="bsgd", budget=50, C=10, gamma=2.0, random_state=0)
+        >>> for _ in range(10):
+        ...     X = rng.uniform(-1, 1, size=(500, 2))
+        ...     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+        ...     clf = clf.partial_fit(X, y, classes=[-1, 1])
+        >>> clf.n_samples_seen_, clf.n_support_ <= 50
+        (5000, True)
+        >>> X = rng.uniform(-1, 1, size=(1000, 2))
+        >>> bool(clf.score(X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)) > 0.85)
+        True
+        """
+        params = self._solver_params()
+        fitted = hasattr(self, "t_")
+        known = self._partial_classes(classes, fitted)
+        if getattr(X, "shape", (None,))[0] == 0 and np.asarray(y).size == 0:
+            if not fitted:
+                raise ValueError("The first call to partial_fit needs at least one row.")
+            return self  # an empty chunk: nothing to learn
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            order=None,
+            ensure_all_finite=False,
+            reset=not fitted,
+        )
+        X = as_supported(X)
+        check_classification_targets(y)
+        unknown = np.setdiff1d(np.unique(y), known)
+        if unknown.size:
+            raise ValueError(
+                f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
+                f"(classes: {[plain(c) for c in known]})."
+            )
+        y_index = np.searchsorted(known, y)
+        if isinstance(self.class_weight, str):
+            raise ValueError(
+                "class_weight='balanced' is not supported for partial_fit (the class counts of the stream are not "
+                "known in advance); pass a dict of class weights."
+            )
+        class_weight = _check_class_weight(self.class_weight, known, y)
+        weight = _chunk_factors(sample_weight, class_weight, y_index, X.shape[0])
+        params["gamma"] = self._kernel_gamma(X, params, keep=fitted)
+        params["epochs"] = 1
+        n = X.shape[0] + (int(self.n_samples_seen_) if fitted else 0)
+        start = self._start(float(n)) if fitted else None
+        result = self._train(X, y_index, len(known), params, weight, start)
+        self._store(result, known, class_weight, X, None, params, append=fitted)
+        return self
+
+    def _partial_classes(self, classes: Any, fitted: bool) -> np.ndarray:
+        """The classes of a partial_fit call (scikit-learn's incremental protocol)."""
+        if classes is not None:
+            classes = np.unique(np.asarray(classes))
+            if classes.size < 2:
+                raise ValueError(f"classes must hold at least 2 classes; got {[plain(c) for c in classes]}.")
+        if not fitted:
+            if classes is None:
+                raise ValueError("classes must be passed on the first call to partial_fit.")
+            return classes
+        if classes is not None and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"classes={[plain(c) for c in classes]} is not the same as the classes of the model "
+                f"{[plain(c) for c in self.classes_]}."
+            )
+        return self.classes_
+
+    def _kernel_gamma(self, X: Any, params: Dict[str, Any], keep: bool) -> float:
+        """gamma for this call (a continued model keeps a resolved "scale" / "auto"),
+        after checking the data's magnitude against the kernel."""
         if params["kernel"] in ("rbf", "linear"):
             # data too large for the kernel first: it is also why gamma="scale" may overflow
             check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
-            params["gamma"] = resolve_gamma(self.gamma, X)
-        else:
-            params["gamma"] = resolve_gamma(self.gamma, X)
-            check_kernel_magnitude(X, params["kernel"], params["gamma"], params["degree"], params["coef0"], DBL_MAX)
-        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
-        params["seed"] = seed
+        gamma = self.gamma_ if keep and isinstance(self.gamma, str) else resolve_gamma(self.gamma, X)
+        if params["kernel"] not in ("rbf", "linear"):
+            check_kernel_magnitude(X, params["kernel"], gamma, params["degree"], params["coef0"], DBL_MAX)
+        return gamma
 
+    def _start(self, n: float) -> Dict[str, Any]:
+        """The fitted model as the core's starting point (docs/scale.md)."""
+        rows = self._support_rows
+        if self._used_columns is not None:  # trained on compacted columns: back to all of them
+            rows = np.ascontiguousarray(self._used_columns.expand(rows).toarray())
+        return {
+            "support_vectors": rows,
+            "dual_coef": np.ascontiguousarray(self.dual_coef_.T),
+            "intercept": self.intercept_,
+            "steps": int(self.t_),
+            "n_ref": float(self.n_samples_seen_),
+            "n": n,
+        }
+
+    def _train(
+        self,
+        X: Any,
+        y_index: np.ndarray,
+        n_classes: int,
+        params: Dict[str, Any],
+        weight: Optional[np.ndarray],
+        start: Optional[Dict[str, Any]],
+    ) -> Dict[str, Any]:
+        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
+        verbose = check_number("verbose", verbose, integer=True, low=0)
+        params["seed"] = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
         monitor = _EpochMonitor(params["epochs"], verbose, self.callback)
-        X_fit, used = UsedColumns.compact(X)  # wide sparse data: the used columns only (_columns.py)
         result = _core.fit_budgeted(
-            core_view(X_fit), y_index.astype(np.int32, copy=False).ravel(), len(classes), params, monitor, weight
+            core_view(X), y_index.astype(np.int32, copy=False).ravel(), n_classes, params, monitor, weight, start
         )
-
         if not (
             np.all(np.isfinite(result["dual_coef"]))
             and np.all(np.isfinite(result["support_vectors"]))
@@ -448,6 +622,26 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
                 "The dual coefficients or intercepts are not finite. The input data may contain "
                 "large values and need to be preprocessed."
             )
+        return result
+
+    def _store(
+        self,
+        result: Dict[str, Any],
+        classes: np.ndarray,
+        class_weight: np.ndarray,
+        X: Any,
+        used: Optional[UsedColumns],
+        params: Dict[str, Any],
+        append: bool,
+    ) -> None:
+        """Keeps a training result as the fitted model; `append`: a partial_fit
+        call after others (history and counts continue)."""
+        history = [dict(s) for s in result["history"]]
+        if append:
+            done = len(self.history_)
+            for s in history:
+                s["epoch"] = int(s["epoch"]) + done
+            history = self.history_ + history
         self.classes_ = classes
         self.class_weight_ = class_weight
         self.intercept_ = np.asarray(result["intercept"], dtype=np.float64)
@@ -464,13 +658,14 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             self.support_vectors_ = self._support_rows
         self.dual_coef_ = np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T)
         self.n_support_ = int(self._support_rows.shape[0])
-        self.n_iter_ = int(result["epochs_run"])
-        self.history_ = [dict(s) for s in result["history"]]
+        self.n_iter_ = int(self.n_iter_) + 1 if append else int(result["epochs_run"])
+        self.history_ = history
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
         self.fit_stats_["stopped_early"] = bool(result["stopped_early"])
         self.fit_stats_["averaged"] = int(result["averaged"])
+        self.t_ = int(result["steps_total"])
+        self.n_samples_seen_ = int(round(result["n_ref"]))
         self._fitted_kernel = (params["kernel"], params["gamma"], params["degree"], params["coef0"])
-        return self
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Evaluate ``f(x) = sum_j beta_j k(z_j, x) + b``.

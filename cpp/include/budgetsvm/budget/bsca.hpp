@@ -88,30 +88,45 @@
 #include "maintenance.hpp"
 #include "model.hpp"
 #include "options.hpp"
+#include "start.hpp"
 
 namespace budgetsvm::budget {
 
 /// One binary BSCA machine: labels +1 for the class `positive`, -1 else.
 /// `weight` (nullable) scales each point's box: 0 <= alpha_i <= C w_i.
+/// `start` (start.hpp): the model to continue (its column `column`, or all
+/// for -1), coefficients times `factor`; the growing pass then continues at
+/// step start.steps + 1 of a problem of `n` points (0: this call's points).
 template <class Maintenance>
 class BscaMachine {
  public:
   template <class MakeMaintenance>
   BscaMachine(const Rows& X, const int* y, const double* weight, int positive, const Params& params,
-              std::uint64_t seed, MakeMaintenance& make_maintenance)
+              std::uint64_t seed, MakeMaintenance& make_maintenance, const Start& start = Start{}, int column = -1,
+              double factor = 1.0)
       : X_(X),
         weight_(weight),
         params_(params),
-        model_(X.cols(), reachable_budget(params, X.rows()), 1, params.kernel, simd::active_kernels(), X.rows()),
+        model_(X.cols(), reachable_budget(params, X.rows(), start_size(start, column)), 1, params.kernel,
+               simd::active_kernels(), X.rows()),
         maintenance_(make_maintenance(model_)),
         rng_(seed),
         alpha_(static_cast<std::size_t>(X.rows()), 0.0),
         label_(static_cast<std::size_t>(X.rows())),
         order_(static_cast<std::size_t>(X.rows())),
-        krow_(static_cast<std::size_t>(model_.capacity())) {
+        krow_(static_cast<std::size_t>(model_.capacity())),
+        t0_(start.steps),
+        n_problem_(start.n) {
     for (Index i = 0; i < X.rows(); ++i) label_[static_cast<std::size_t>(i)] = y[i] == positive ? 1.0 : -1.0;
     std::iota(order_.begin(), order_.end(), Index{0});
+    Counters loading;
+    load_start(model_, maintenance_, loading, start, X.centre(), column, factor, params.budget);
+    if (params.fit_intercept) bias_ = start_intercept(start, column < 0 ? 0 : column, factor);
   }
+
+  /// The steps a later run continues from: the start's plus this run's
+  /// first epoch (the points of the problem; see start.hpp).
+  long long steps_total() const { return t0_ + first_epoch_steps_; }
 
   /// One epoch, polling `control` (parallel.hpp: the caller's on the
   /// calling thread, a stop flag elsewhere). `average`: return the average of the
@@ -126,7 +141,11 @@ class BscaMachine {
     const bool keep = params_.after_merge == AfterMerge::keep;
     Index n_steps = 0;  // the points in the problem (weight > 0)
     for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
-    const double n_total = static_cast<double>(n_steps);
+    if (!counted_) first_epoch_steps_ = n_steps, counted_ = true;
+    // The growing pass counts steps from the start's (t0); its problem has
+    // n_problem_ points when the caller says so (partial_fit, shards).
+    const double n_total = n_problem_ > 0.0 ? n_problem_ : static_cast<double>(t0_ + n_steps);
+    const double t0 = first_pass ? static_cast<double>(t0_) : 0.0;
     // The window: the epoch (second half of a single pass), at most the last
     // average_window * B steps (see "Averaging").
     Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
@@ -141,7 +160,7 @@ class BscaMachine {
     // First pass: sum_{t=s..T} 1/t for the averaging weights, kept as we go.
     double harmonic_tail = 0.0;
     if (first_pass && average_from >= 0)
-      for (Index t = window_start + 1; t <= n_steps; ++t) harmonic_tail += 1.0 / static_cast<double>(t);
+      for (Index t = window_start + 1; t <= n_steps; ++t) harmonic_tail += 1.0 / (t0 + static_cast<double>(t));
     Index step_no = 0;
     loss_ = 0.0;
     for (const Index i : order_) {
@@ -151,18 +170,18 @@ class BscaMachine {
       if (step_no == average_from) {
         // First pass: the state at the window's start enters the average
         // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
-        begin_average(first_pass ? static_cast<double>(window_start) / window * harmonic_tail : 1.0);
+        begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
       }
       ++step_no;
       ++counters.steps;
-      const double t = static_cast<double>(step_no);
+      const double t = t0 + static_cast<double>(step_no);  // the growing pass's step (global)
       if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
       // The box of this step, and the factor from its units to the final ones.
       double C = Ci, to_final = 1.0;
       if (first_pass) {
         // The problem on the first t points with the same lambda: the model
         // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
-        if (step_no == 1) {
+        if (t == 1.0) {
           model_.clear();
           maintenance_.on_clear();
         } else {
@@ -340,6 +359,9 @@ class BscaMachine {
   std::vector<Index> order_;
   SampleRow row_;
   std::vector<double> krow_;
+  long long t0_ = 0, first_epoch_steps_ = 0;
+  bool counted_ = false;
+  double n_problem_ = 0.0;
   double bias_ = 0.0, loss_ = 0.0;
   std::unique_ptr<BudgetModel> avg_;
   std::unique_ptr<Maintenance> avg_maintenance_;
@@ -350,19 +372,20 @@ class BscaMachine {
 
 /// Trains BSCA: binary for n_classes == 2 (class 1 positive), else
 /// one-vs-rest with n_jobs threads. `weight` (nullable): per-point factors
-/// of C.
+/// of C. `start`: the model to continue (one-vs-rest: each machine its
+/// class column), coefficients times `factor` (start.hpp).
 template <class MakeMaintenance>
 Result train_bsca(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
                   MakeMaintenance make_maintenance, const EpochCallback& callback,
-                  RunControl& control) {
+                  RunControl& control, const Start& start = Start{}, double factor = 1.0) {
   using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
   const int n_machines = n_classes == 2 ? 1 : n_classes;
   std::vector<std::unique_ptr<BscaMachine<Maintenance>>> machines;
   Random seeder(params.seed);
   for (int c = 0; c < n_machines; ++c) {
     const int positive = n_classes == 2 ? 1 : c;
-    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(X, y, weight, positive, params,
-                                                                  seeder.next(), make_maintenance));
+    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(
+        X, y, weight, positive, params, seeder.next(), make_maintenance, start, n_classes == 2 ? -1 : c, factor));
   }
   std::vector<Counters> counters(static_cast<std::size_t>(n_machines));
   Result result;
@@ -435,6 +458,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   }
   for (auto& cnt : counters) result.totals += cnt;
   result.seconds = timer.seconds();
+  result.steps_total = machines.front()->steps_total();
   return result;
 }
 

@@ -41,6 +41,7 @@
 #include "maintenance.hpp"
 #include "model.hpp"
 #include "options.hpp"
+#include "start.hpp"
 
 namespace budgetsvm::budget {
 
@@ -97,16 +98,20 @@ inline double primal_loss(const Rows& X, const int* y, const double* weight, dou
 
 /// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
 /// the binary machine (class 1 positive), more classes Crammer-Singer.
+/// `start` (start.hpp): the model and step count to continue from, its
+/// coefficients times `factor`.
 template <bool Multiclass, class Rate, class MakeMaintenance>
 Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params, Rate rate,
                   MakeMaintenance make_maintenance, const EpochCallback& callback,
-                  RunControl& control) {
-  const Index n = X.rows();
+                  RunControl& control, const Start& start = Start{}, double factor = 1.0) {
   const int n_outputs = Multiclass ? n_classes : 1;
-  BudgetModel model(X.cols(), reachable_budget(params, X.rows()), n_outputs, params.kernel);
+  BudgetModel model(X.cols(), reachable_budget(params, X.rows(), start_size(start)), n_outputs, params.kernel);
   auto maintenance = make_maintenance(model);
+  Counters counters;
+  load_start(model, maintenance, counters, start, X.centre(), -1, factor, params.budget);
+  counters = Counters{};  // a start larger than the budget: its reduction is not this run's work
   Random rng(params.seed);
-  std::vector<Index> order(static_cast<std::size_t>(n));
+  std::vector<Index> order(static_cast<std::size_t>(X.rows()));
   std::iota(order.begin(), order.end(), Index{0});
   SampleRow row;
   std::vector<double> krow(static_cast<std::size_t>(model.capacity()));
@@ -115,12 +120,13 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   // takes beta_c on every update (a feature of value 1).
   std::vector<double> bias(static_cast<std::size_t>(n_outputs), 0.0);
   const bool intercept = params.fit_intercept;
-  Counters counters;
+  if (intercept)
+    for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] = start_intercept(start, c, factor);
   Result result;
   result.n_outputs = n_outputs;
   const Stopwatch timer;
   const double radius2 = params.radius * params.radius;
-  double sq_norm = 0.0;  // ||w||^2, tracked only when the rate projects
+  double sq_norm = Rate::projects && model.size() > 0 ? model.squared_norm() : 0.0;  // tracked when projecting
   double* tracked = Rate::projects ? &sq_norm : nullptr;
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
@@ -131,7 +137,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
       const double wi = weight ? weight[i] : 1.0;
       if (!(wi > 0.0)) continue;  // weight 0: the point is not part of the problem
       ++counters.steps;
-      const long long t = counters.steps;
+      const long long t = start.steps + counters.steps;
       X.load(i, row);
       model.kernel_row(row, krow.data());
       const double eta = rate.eta(t);
@@ -206,6 +212,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   result.intercept = bias;
   result.totals = counters;
   result.seconds = timer.seconds();
+  result.steps_total = start.steps + counters.steps;
   return result;
 }
 

@@ -110,6 +110,19 @@ class BudgetModel {
     return j;
   }
 
+  /// Appends the dense point z (d values, squared norm sqnorm) with true
+  /// coefficients beta: a support vector of a model trained before (warm
+  /// start, mixing); it is no copy of a training point.
+  Index append(const double* z, double sqnorm, const double* beta) {
+    require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
+    const Index j = size_++;
+    for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = z[k];
+    norms_[static_cast<std::size_t>(j)] = sqnorm;
+    for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, j)] = beta[c] / scale_;
+    set_source(j, -1);
+    return j;
+  }
+
   /// Replaces support vector p by the dense point z (squared norm sqnorm)
   /// with true coefficients beta; it is no longer a copy of a training point.
   void replace(Index p, const double* z, double sqnorm, const double* beta) {

@@ -53,6 +53,7 @@ struct Params {
   double radius = std::numeric_limits<double>::infinity();
   std::uint64_t seed = 0;
   int n_jobs = 1;
+  Index shards = 1;
   /// Adds an offset b to f(x) = sum_j beta_j k(z_j, x) + b, in the
   /// constant-feature form (a feature of value 1 in every row, regularised
   /// with the rest: Q_ii = k(x_i, x_i) + 1).
@@ -113,7 +114,9 @@ inline const std::vector<Option<Params>>& params_options() {
                                RealRange{0.0, std::numeric_limits<double>::infinity(), true, false, true},
                                "BSGD: project the model onto the ball of this radius (inf: never)"));
     r.push_back(int_option<P>("seed", &P::seed, 0, "seed of the visiting order"));
-    r.push_back(int_option<P>("n_jobs", &P::n_jobs, 1, "threads (one-vs-rest machines in parallel)"));
+    r.push_back(int_option<P>("n_jobs", &P::n_jobs, 1, "threads (one-vs-rest machines or shards in parallel)"));
+    r.push_back(int_option<P>("shards", &P::shards, 1,
+                              "data shards trained in parallel and mixed every epoch (one machine's problem)"));
     r.push_back(bool_option<P>("fit_intercept", &P::fit_intercept, "add an offset b (a constant feature)"));
     r.push_back(bool_option<P>("instruments", &P::instruments,
                                "per-epoch primal objective, ||w||^2 and BSCA's alpha counts (costs a pass)"));
@@ -206,15 +209,42 @@ struct Result {
   std::vector<EpochStats> history;
   Counters totals;
   double seconds = 0.0;
+  /// The state a later run continues from (see Start): steps taken in all
+  /// runs so far (one machine's count) and the n of lambda used.
+  long long steps_total = 0;
+  double n_ref = 0.0;
+};
+
+/// Where a run starts when it continues a model (warm_start, partial_fit,
+/// the rounds of sharded and distributed training; docs/scale.md): the
+/// model, the steps taken so far and the n that the model's lambda was set
+/// for. A default Start is a cold start.
+struct Start {
+  const MatrixXd* support_vectors = nullptr;  // m x d, data coordinates (nullptr: no model)
+  const MatrixXd* dual_coef = nullptr;        // m x n_outputs (BSCA one-vs-rest: class columns)
+  std::vector<double> intercept;              // n_outputs, or empty (zeros)
+  /// Training steps taken so far: BSGD's t and BSCA's growing-pass count
+  /// continue from here.
+  long long steps = 0;
+  /// The n of lambda = 1 / (C n) the model was trained for (0: unknown).
+  /// Pegasos' iterate and BSCA's growing pass are proportional to C n, so a
+  /// model continued with another n is first rescaled by n / n_ref.
+  double n_ref = 0.0;
+  /// The n of lambda for this run (0: the rows of the call). partial_fit
+  /// passes the rows seen so far, a shard the rows of all shards.
+  double n = 0.0;
+
+  bool warm() const { return support_vectors != nullptr; }
 };
 
 /// The support vectors a model can ever hold: one training step adds at most
 /// one, so a run of `epochs` passes over n rows never holds more than
 /// n * epochs, and a budget above that is storage no run can use (a budget
 /// of 10^7 on 200 rows allocated gigabytes up front).
-inline Index reachable_budget(const Params& params, Index n_rows) {
+/// `held`: support vectors a warm start brings along.
+inline Index reachable_budget(const Params& params, Index n_rows, Index held = 0) {
   const Index steps = std::max<Index>(n_rows, 1) * static_cast<Index>(params.epochs);
-  return std::max<Index>(2, std::min(params.budget, steps));
+  return std::max<Index>(2, std::min(params.budget, held > params.budget - steps ? params.budget : held + steps));
 }
 
 /// The end of an epoch, the same for every solver: its statistics join the

@@ -1,0 +1,140 @@
+// Mixing budget models: the step that combines the models of data shards
+// (multi-core training of one problem, shards.hpp) and of Dask workers
+// (budgetsvm.dask) into one model of at most B support vectors.
+//
+// Problem: K models f_k(x) = sum_j beta_kj k(z_kj, x) + b_k trained from the
+// same start on disjoint parts of the data, with weights w_k (the parts'
+// shares of the rows). Their weighted average sum_k w_k f_k is itself one
+// kernel expansion over the union of their support vectors (iterative
+// parameter mixing, as in parallel SGD).
+//
+// Algorithm: the union is built support vector by support vector; equal
+// points (the support vectors of the common start that no shard merged, and
+// duplicates in the data) are combined exactly first, so they cost no
+// merge; then the union is loaded through the budget maintenance of the
+// solver's parameters (start.hpp), which merges (or removes, or projects)
+// back to B as it loads. The union is centred first at its mean, so that the
+// kernel values the merges use are computed from short vectors.
+// One-vs-rest BSCA models are mixed class by class, each machine's column
+// on its own budget, exactly as they were trained.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../core/centre.hpp"
+#include "../core/data_view.hpp"
+#include "fit.hpp"
+#include "start.hpp"
+
+namespace budgetsvm::budget {
+
+/// One model to mix, with its weight (>= 0).
+struct MixPart {
+  const MatrixXd* support_vectors = nullptr;  // m x d
+  const MatrixXd* dual_coef = nullptr;        // m x n_outputs
+  std::vector<double> intercept;              // n_outputs, or empty
+  double weight = 1.0;
+  long long steps = 0;  // the part's steps_total
+};
+
+namespace detail {
+
+/// The weighted union of the parts' support vectors with exactly equal
+/// points combined (in order of first appearance: deterministic).
+inline void weighted_union(const std::vector<MixPart>& parts, double total_weight, Index d, int n_outputs, MatrixXd& S,
+                           MatrixXd& A) {
+  std::map<std::vector<double>, Index> seen;
+  std::vector<std::vector<double>> rows;
+  std::vector<std::vector<double>> coefs;
+  for (const MixPart& p : parts) {
+    for (Index j = 0; j < p.support_vectors->rows(); ++j) {
+      std::vector<double> z(static_cast<std::size_t>(d));
+      for (Index k = 0; k < d; ++k) z[static_cast<std::size_t>(k)] = (*p.support_vectors)(j, k);
+      auto [it, fresh] = seen.emplace(z, static_cast<Index>(rows.size()));
+      if (fresh) {
+        rows.push_back(std::move(z));
+        coefs.emplace_back(static_cast<std::size_t>(n_outputs), 0.0);
+      }
+      auto& c = coefs[static_cast<std::size_t>(it->second)];
+      const double w = p.weight / total_weight;
+      for (int o = 0; o < n_outputs; ++o) c[static_cast<std::size_t>(o)] += w * (*p.dual_coef)(j, o);
+    }
+  }
+  S.resize(static_cast<Index>(rows.size()), d);
+  A.resize(static_cast<Index>(rows.size()), n_outputs);
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    for (Index k = 0; k < d; ++k) S(static_cast<Index>(j), k) = rows[j][static_cast<std::size_t>(k)];
+    for (int o = 0; o < n_outputs; ++o) A(static_cast<Index>(j), o) = coefs[j][static_cast<std::size_t>(o)];
+  }
+}
+
+}  // namespace detail
+
+/// The weighted average of `parts` (weights normalised to sum 1) reduced to params.budget support vectors
+/// per machine (one machine, or one per column when `one_vs_rest`). The
+/// result's steps_total is the parts' weighted mean step count.
+inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest) {
+  params.validate();
+  require(!parts.empty(), "no models to mix");
+  const Index d = parts.front().support_vectors->cols();
+  const int n_outputs = static_cast<int>(parts.front().dual_coef->cols());
+  double total_weight = 0.0, steps = 0.0;
+  for (const MixPart& p : parts) {
+    require(p.support_vectors->cols() == d && p.dual_coef->cols() == n_outputs &&
+                p.dual_coef->rows() == p.support_vectors->rows(),
+            "the models to mix have different shapes");
+    require(std::isfinite(p.weight) && p.weight >= 0.0, "mixing weights must be finite and >= 0");
+    total_weight += p.weight;
+    steps += p.weight * static_cast<double>(p.steps);
+  }
+  require(total_weight > 0.0, "mixing weights must not all be 0");
+  MatrixXd S, A;
+  detail::weighted_union(parts, total_weight, d, n_outputs, S, A);
+  const Centre centre = choose_centre(DenseView<double, Eigen::ColMajor>(S.data(), S.rows(), S.cols()));
+
+  Result result;
+  result.n_outputs = n_outputs;
+  result.intercept.assign(static_cast<std::size_t>(n_outputs), 0.0);
+  for (const MixPart& p : parts)
+    for (int o = 0; o < n_outputs && static_cast<std::size_t>(o) < p.intercept.size(); ++o)
+      result.intercept[static_cast<std::size_t>(o)] += p.weight / total_weight * p.intercept[static_cast<std::size_t>(o)];
+  Start all;
+  all.support_vectors = &S;
+  all.dual_coef = &A;
+  const int n_machines = one_vs_rest ? n_outputs : 1;
+  std::vector<MatrixXd> sv(static_cast<std::size_t>(n_machines)), coef(static_cast<std::size_t>(n_machines));
+  detail::with_maintenance(params, [&](auto make) -> Result {
+    for (int m = 0; m < n_machines; ++m) {
+      const int column = one_vs_rest ? m : -1;
+      BudgetModel model(d, std::max<Index>(2, std::min(params.budget, start_size(all, column))),
+                        one_vs_rest ? 1 : n_outputs, params.kernel);
+      auto maintenance = make(model);
+      load_start(model, maintenance, result.totals, all, centre, column, 1.0, params.budget);
+      model.export_to(sv[static_cast<std::size_t>(m)], coef[static_cast<std::size_t>(m)]);
+    }
+    return Result{};
+  });
+  Index total = 0;
+  for (const auto& s : sv) total += s.rows();
+  result.support_vectors.resize(total, d);
+  result.dual_coef.setZero(total, n_outputs);
+  Index r = 0;
+  for (int m = 0; m < n_machines; ++m) {
+    const MatrixXd& s = sv[static_cast<std::size_t>(m)];
+    result.support_vectors.middleRows(r, s.rows()) = s;
+    result.dual_coef.block(r, one_vs_rest ? m : 0, s.rows(), one_vs_rest ? 1 : n_outputs) =
+        coef[static_cast<std::size_t>(m)];
+    r += s.rows();
+  }
+  if (centre.active())
+    for (Index j = 0; j < result.support_vectors.rows(); ++j) result.support_vectors.row(j) += centre.point.transpose();
+  result.steps_total = static_cast<long long>(std::llround(steps / total_weight));
+  return result;
+}
+
+}  // namespace budgetsvm::budget
