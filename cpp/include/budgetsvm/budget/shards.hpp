@@ -114,7 +114,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     if (epoch > 1 || start.warm()) cur.support_vectors = &sv, cur.dual_coef = &coef;
     std::vector<std::uint64_t> seeds(static_cast<std::size_t>(n_shards));
-    for (auto& s : seeds) s = seeder.next();
+    for (auto& s : seeds) s = seeder.next() >> 1;  // the registry holds seeds in [0, 2^63)
     parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
       const Shard& s = shards[static_cast<std::size_t>(k)];
       Params p = one;

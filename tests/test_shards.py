@@ -1,0 +1,129 @@
+"""Model mixing (mix.hpp) and multi-core training of one problem on data
+shards (shards.hpp, ``n_jobs`` of BudgetedSVC); docs/scale.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from budgetsvm import BudgetedSVC, _core, kernel_matrix
+from budgetsvm._params import core_params
+
+
+def blobs(n=300, seed=0, d=3):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 > 0.3, 1, -1)
+    return X, y
+
+
+def params(budget, **extra):
+    p = core_params(BudgetedSVC(budget=budget), "budgeted", later=("gamma",), radius=np.inf, n_jobs=1, shards=1)
+    p.update({"gamma": 0.5, "seed": 0, **extra})
+    return p
+
+
+def model(rng, m, d=3, outputs=1):
+    return {
+        "support_vectors": rng.normal(size=(m, d)),
+        "dual_coef": rng.normal(size=(m, outputs)),
+        "intercept": rng.normal(size=outputs),
+    }
+
+
+def decision(part, X):
+    return kernel_matrix(X, part["support_vectors"], gamma=0.5) @ part["dual_coef"] + part["intercept"]
+
+
+def test_mix_without_reduction_is_the_weighted_average():
+    rng = np.random.default_rng(0)
+    a, b = model(rng, 7), model(rng, 5)
+    parts = [dict(a, weight=3.0, steps=10), dict(b, weight=1.0, steps=30)]
+    mixed = _core.mix_budgeted(parts, params(budget=100))
+    X = rng.normal(size=(50, 3))
+    expected = 0.75 * decision(a, X) + 0.25 * decision(b, X)
+    np.testing.assert_allclose(decision(mixed, X), expected, rtol=1e-12, atol=1e-12)
+    assert mixed["steps_total"] == 15 and mixed["support_vectors"].shape == (12, 3)
+
+
+def test_mix_combines_equal_support_vectors_exactly():
+    rng = np.random.default_rng(1)
+    a = model(rng, 6)
+    mixed = _core.mix_budgeted([dict(a, weight=1.0, steps=0), dict(a, weight=1.0, steps=0)], params(budget=6))
+    assert mixed["merges"] == 0
+    np.testing.assert_array_equal(mixed["support_vectors"], a["support_vectors"])
+    np.testing.assert_allclose(mixed["dual_coef"], a["dual_coef"], rtol=1e-15)
+
+
+def test_mix_reduces_to_the_budget_per_machine():
+    rng = np.random.default_rng(2)
+    parts = [dict(model(rng, 40, outputs=3), weight=1.0, steps=0) for _ in range(3)]
+    joint = _core.mix_budgeted(parts, params(budget=25))
+    assert joint["support_vectors"].shape[0] == 25 and joint["merges"] > 0
+    # one-vs-rest: every class column is its own machine with its own budget
+    for p in parts:
+        owner = rng.integers(0, 3, size=40)
+        p["dual_coef"] = np.where(np.arange(3) == owner[:, None], np.abs(p["dual_coef"]), 0.0)
+    ovr = _core.mix_budgeted(parts, params(budget=25), one_vs_rest=True)
+    nonzero = ovr["dual_coef"] != 0
+    assert np.all(nonzero.sum(axis=1) == 1) and np.all(nonzero.sum(axis=0) <= 25)
+
+
+def test_mix_rejects_bad_parts():
+    rng = np.random.default_rng(3)
+    a, b = model(rng, 4), model(rng, 4, d=2)
+    with pytest.raises(ValueError, match="different shapes"):
+        _core.mix_budgeted([dict(a, weight=1.0, steps=0), dict(b, weight=1.0, steps=0)], params(budget=10))
+    with pytest.raises(ValueError, match="weights must not all be 0"):
+        _core.mix_budgeted([dict(a, weight=0.0, steps=0)], params(budget=10))
+    with pytest.raises(ValueError, match="no models to mix"):
+        _core.mix_budgeted([], params(budget=10))
+    with pytest.raises(ValueError, match="finite"):
+        _core.mix_budgeted([dict(a, weight=np.nan, steps=0)], params(budget=10))
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_shards_learn_like_one_thread(solver):
+    X, y = blobs(8000, seed=1)
+    Xt, yt = blobs(4000, seed=2)
+    kw = dict(solver=solver, budget=60, C=10.0, gamma=0.5, epochs=4, random_state=0)
+    one = BudgetedSVC(n_jobs=1, **kw).fit(X, y)
+    two = BudgetedSVC(n_jobs=2, **kw).fit(X, y)
+    assert two.n_support_ <= 60 and two.n_iter_ == 4 and len(two.history_) == 4
+    assert two.fit_stats_["steps"] == 4 * 8000
+    assert abs(two.score(Xt, yt) - one.score(Xt, yt)) < 0.02
+    assert not np.array_equal(one.dual_coef_, two.dual_coef_)  # a different (sharded) run
+
+
+def test_sharded_model_depends_on_n_jobs_not_on_threads():
+    X, y = blobs(3000, seed=3)
+    p = params(budget=40, shards=3, epochs=2, seed=7)
+    y_index = (y > 0).astype(np.int32)
+    runs = [_core.fit_budgeted(X, y_index, 2, dict(p, n_jobs=threads)) for threads in (1, 2, 3)]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r["dual_coef"], runs[0]["dual_coef"])
+        np.testing.assert_array_equal(r["support_vectors"], runs[0]["support_vectors"])
+    # the estimator passes n_jobs as given as the split (threads capped at the cores)
+    clf = BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, n_jobs=3).fit(X, y)
+    again = BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, n_jobs=3).fit(X, y)
+    np.testing.assert_array_equal(clf.dual_coef_, again.dual_coef_)
+
+
+def test_sharded_crammer_singer_and_callback():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(3000, 2))
+    y = np.digitize(X[:, 0] + X[:, 1], [-0.7, 0.7])
+    seen = []
+    clf = BudgetedSVC(solver="bsgd", budget=50, gamma=1.0, C=10.0, epochs=3, n_jobs=2, random_state=0,
+                      callback=lambda s: seen.append(s["epoch"]) or s["epoch"] == 2).fit(X, y)
+    assert seen == [1, 2] and clf.n_iter_ == 2 and clf.fit_stats_["stopped_early"]
+    assert clf.dual_coef_.shape == (3, clf.n_support_) and clf.n_support_ <= 50
+    assert clf.score(X, y) > 0.85
+
+
+def test_shards_on_tiny_data():
+    X, y = blobs(3)
+    y = np.array([-1, 1, 1])
+    clf = BudgetedSVC(budget=2, gamma=0.5, epochs=2, random_state=0, n_jobs=8).fit(X, y)
+    assert clf.n_support_ <= 2
+    assert np.all(np.isfinite(clf.decision_function(X)))
