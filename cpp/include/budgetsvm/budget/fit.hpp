@@ -17,33 +17,6 @@ namespace budgetsvm::budget {
 
 namespace detail {
 
-/// Calls f(make_maintenance) with the factory of the chosen policy.
-template <class F>
-Result with_maintenance(const Params& p, F&& f) {
-  switch (p.maintenance) {
-    case Maintenance::remove:
-      return f([](const BudgetModel& m) { return RemovalMaintenance(m); });
-    case Maintenance::project:
-      return f([](const BudgetModel& m) { return ProjectionMaintenance(m); });
-    case Maintenance::merge:
-      switch (p.merge_method) {
-        case merge::Method::gss: {
-          const merge::GssSolver s{p.gss_eps};
-          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::GssSolver>(m, s, eps); });
-        }
-        case merge::Method::lookup_h: {
-          const merge::LookupHSolver s{&merge::lookup_table(p.lookup_grid)};
-          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::LookupHSolver>(m, s, eps); });
-        }
-        case merge::Method::lookup_wd: {
-          const merge::LookupWdSolver s{&merge::lookup_table(p.lookup_grid)};
-          return f([s, eps = p.gss_eps](const BudgetModel& m) { return MergeMaintenance<merge::LookupWdSolver>(m, s, eps); });
-        }
-      }
-  }
-  throw std::invalid_argument("unknown maintenance");
-}
-
 Result fit_sharded(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
                    const EpochCallback& callback, RunControl& control, const Start& start);
 

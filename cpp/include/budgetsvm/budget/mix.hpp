@@ -28,7 +28,7 @@
 
 #include "../core/centre.hpp"
 #include "../core/data_view.hpp"
-#include "fit.hpp"
+#include "maintenance.hpp"
 #include "start.hpp"
 
 namespace budgetsvm::budget {

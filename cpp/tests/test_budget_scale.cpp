@@ -1,0 +1,132 @@
+// Tests of continuing a model (budget/start.hpp), mixing models
+// (budget/mix.hpp) and sharded training (budget/shards.hpp).
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "budgetsvm/budget/fit.hpp"
+#include "budgetsvm/budget/mix.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::budget;
+
+namespace {
+
+using Dense = DenseView<double, Eigen::RowMajor>;
+
+struct Problem {
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> X;
+  std::vector<int> y;
+  Problem(Index n, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
+    Random rng(seed);
+    for (Index i = 0; i < n; ++i) {
+      X(i, 0) = 2 * rng.uniform() - 1;
+      X(i, 1) = 2 * rng.uniform() - 1;
+      y[static_cast<std::size_t>(i)] = X(i, 0) * X(i, 1) > 0 ? 1 : 0;
+    }
+  }
+};
+
+Params params(Solver solver) {
+  Params p;
+  p.solver = solver;
+  p.budget = 40;
+  p.C = 10.0;
+  p.kernel = Kernel{KernelType::rbf, 2.0, 0.0, 3};
+  p.epochs = 3;
+  p.seed = 11;
+  return p;
+}
+
+double f(const Result& r, const double* x, double gamma) {
+  double s = r.intercept.empty() ? 0.0 : r.intercept[0];
+  for (Index j = 0; j < r.support_vectors.rows(); ++j) {
+    const double d2 = std::pow(r.support_vectors(j, 0) - x[0], 2) + std::pow(r.support_vectors(j, 1) - x[1], 2);
+    s += r.dual_coef(j, 0) * std::exp(-gamma * d2);
+  }
+  return s;
+}
+
+double accuracy(const Result& r, const Problem& P, double gamma) {
+  Index correct = 0;
+  for (Index i = 0; i < P.X.rows(); ++i)
+    correct += (f(r, P.X.row(i).data(), gamma) > 0) == (P.y[static_cast<std::size_t>(i)] == 1);
+  return static_cast<double>(correct) / static_cast<double>(P.X.rows());
+}
+
+Result train(const Problem& P, const Params& p, const Start& start = Start{}) {
+  ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
+  RunControl control;
+  return fit(rows, P.y.data(), nullptr, 2, p, EpochCallback{}, control, start);
+}
+
+}  // namespace
+
+TEST_CASE("a continued run starts from the model, its steps and its n") {
+  const Problem P(2000, 1), T(2000, 2);
+  for (Solver solver : {Solver::bsgd, Solver::bsca}) {
+    Params p = params(solver);
+    p.epochs = 1;
+    const Result first = train(P, p);
+    CHECK(first.steps_total == 2000 && first.n_ref == 2000.0);
+    Start s;
+    s.support_vectors = &first.support_vectors;
+    s.dual_coef = &first.dual_coef;
+    s.intercept = first.intercept;
+    s.steps = first.steps_total;
+    s.n_ref = first.n_ref;
+    s.n = 4000.0;  // a second chunk of the same size
+    const Result second = train(P, p, s);
+    CHECK(second.steps_total == 4000 && second.n_ref == 4000.0);
+    CHECK(accuracy(second, T, 2.0) > 0.9);
+    // a start whose dimension differs is refused
+    MatrixXd wrong = MatrixXd::Zero(3, 5), coef = MatrixXd::Ones(3, 1);
+    Start bad;
+    bad.support_vectors = &wrong;
+    bad.dual_coef = &coef;
+    CHECK_THROWS(train(P, p, bad), std::invalid_argument);
+  }
+}
+
+TEST_CASE("mixing without reduction is the weighted average of the decision functions") {
+  Random rng(3);
+  MatrixXd S1(5, 2), S2(4, 2), A1(5, 1), A2(4, 1);
+  S1 = MatrixXd::NullaryExpr(5, 2, [&]() { return rng.uniform(); });
+  S2 = MatrixXd::NullaryExpr(4, 2, [&]() { return rng.uniform(); });
+  A1 = MatrixXd::NullaryExpr(5, 1, [&]() { return rng.uniform() - 0.5; });
+  A2 = MatrixXd::NullaryExpr(4, 1, [&]() { return rng.uniform() - 0.5; });
+  Params p = params(Solver::bsgd);
+  p.budget = 100;
+  const Result m = mix({{&S1, &A1, {0.5}, 1.0, 10}, {&S2, &A2, {-0.5}, 3.0, 20}}, p, false);
+  CHECK(m.support_vectors.rows() == 9 && m.steps_total == 18);
+  Result r1, r2;
+  r1.support_vectors = S1, r1.dual_coef = A1, r1.intercept = {0.5};
+  r2.support_vectors = S2, r2.dual_coef = A2, r2.intercept = {-0.5};
+  for (int q = 0; q < 20; ++q) {
+    const double x[2] = {rng.uniform(), rng.uniform()};
+    CHECK_CLOSE(f(m, x, 2.0), 0.25 * f(r1, x, 2.0) + 0.75 * f(r2, x, 2.0), 1e-12);
+  }
+  p.budget = 4;
+  const Result small = mix({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 1.0, 0}}, p, false);
+  CHECK(small.support_vectors.rows() <= 4);
+}
+
+TEST_CASE("sharded training: independent of the threads, as accurate as one shard") {
+  const Problem P(6000, 4), T(3000, 5);
+  for (Solver solver : {Solver::bsgd, Solver::bsca}) {
+    Params p = params(solver);
+    const double one = accuracy(train(P, p), T, 2.0);
+    p.shards = 3;
+    p.n_jobs = 1;
+    const Result a = train(P, p);
+    p.n_jobs = 3;
+    const Result b = train(P, p);
+    CHECK(a.support_vectors == b.support_vectors && a.dual_coef == b.dual_coef);
+    CHECK(a.support_vectors.rows() <= 40 && a.epochs_run == 3 && a.totals.steps == 3 * 6000);
+    CHECK(accuracy(a, T, 2.0) > one - 0.03);
+  }
+}
+
+int main() { return budgetsvm::test::run_all(); }
