@@ -1,0 +1,290 @@
+"""Scale benchmark of the budgeted solvers (issue: scale; docs/scale.md).
+
+Parts (``python bench/scale.py PART [options]``), each printing one JSON
+record per measurement to stdout and appending it to ``--out`` (JSON lines):
+
+``epoch``    time per epoch, peak memory beyond the input and test accuracy
+             vs n on generated data (``--family xor20`` low noise,
+             ``susy18`` 20% label noise), n from 1e5 to 1e7. Every fit runs in
+             a fresh subprocess; memory is the process's peak RSS during
+             ``fit`` minus its RSS before it (Linux: the peak is reset through
+             /proc/self/clear_refs after the data are made).
+``threads``  ``n_jobs=1`` against ``n_jobs=2`` (two data shards) on ijcnn1,
+             a9a and a generated 1M set: interleaved runs, the minimum time
+             of ``--repeats``, test accuracy of every run.
+``partial``  ``partial_fit`` over chunks of 5,000 rows of ijcnn1 (one pass)
+             against ``fit(epochs=1)``, medians over seeds.
+``shards``   the speed-up model for 1-64 shards: each shard count is run
+             with one thread, timing the shard epochs and the mixing apart,
+             so that the time on K cores is predicted as
+             work / K + mixing (plus the measured accuracy for each K).
+``pareto``   error against training time at n = 1M (noisy): BudgetedSVC
+             (BSGD, BSCA; 1-3 epochs) against the exact SVM (our SVC and
+             scikit-learn's) on subsamples, and Nystroem (same number of
+             basis points) + LinearSVC / SGDClassifier.
+
+The real data sets are read from ``$BUDGETSVM_DATA`` or ../shared/datasets,
+never copied. The machine is shared: every record carries the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "python"))
+
+from _common import data_dir, git_commit, machine_line  # noqa: E402
+from datagen import default_gamma, make  # noqa: E402
+
+NOISE = {"xor20": 0.0, "susy18": 0.2}
+REAL = {"ijcnn1": (2.0, 32.0), "a9a": (2.0**-5, 8.0)}
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def emit(record: dict, out: str | None) -> None:
+    record = {"load": round(load(), 2), **record}
+    line = json.dumps(record)
+    print(line, flush=True)
+    if out:
+        with open(out, "a") as f:
+            f.write(line + "\n")
+
+
+def rss_kb(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+def one_fit(args: argparse.Namespace) -> dict:
+    """Runs in the subprocess of the `epoch` part: make, fit, measure."""
+    from budgetsvm import BudgetedSVC
+
+    X, y = make(args.family, args.n, noise=NOISE[args.family], seed=args.seed)
+    Xt, yt = make(args.family, 100_000, noise=NOISE[args.family], seed=args.seed, test=True)
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # reset the peak RSS to the current RSS
+    before = rss_kb("VmRSS")
+    clf = BudgetedSVC(solver=args.solver, budget=args.budget, C=args.C, gamma=default_gamma(args.family),
+                      epochs=args.epochs, random_state=args.seed)
+    t = time.perf_counter()
+    clf.fit(X, y)
+    seconds = time.perf_counter() - t
+    peak = rss_kb("VmHWM")
+    return {
+        "part": "epoch", "family": args.family, "n": args.n, "solver": args.solver, "budget": args.budget,
+        "epochs": args.epochs, "seed": args.seed, "seconds_per_epoch": seconds / args.epochs,
+        "input_mb": X.nbytes / 2**20, "extra_rss_mb": (peak - before) / 1024,
+        "bytes_per_row": (peak - before) * 1024 / args.n, "accuracy": float(clf.score(Xt, yt)),
+    }
+
+
+def part_epoch(args: argparse.Namespace) -> None:
+    for n in args.sizes:
+        for solver in args.solvers:
+            for seed in range(args.seeds):
+                cmd = [sys.executable, __file__, "_one", "--family", args.family, "--n", str(n), "--solver", solver,
+                       "--budget", str(args.budget), "--C", str(args.C), "--epochs", str(args.epochs),
+                       "--seed", str(seed)]
+                out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+                emit(json.loads(out.strip().splitlines()[-1]), args.out)
+
+
+def real(name: str):
+    from budgetsvm import load_svmlight
+
+    X, y = load_svmlight(data_dir() / f"{name}.bz2")
+    Xt, yt = load_svmlight(data_dir() / f"{name}.t.bz2", n_features=X.shape[1])
+    return X, y, Xt, yt, REAL[name]
+
+
+def problems(names):
+    for name in names:
+        if name in REAL:
+            yield (name, *real(name))
+        else:
+            family, n = name.split(":")
+            X, y = make(family, int(float(n)), noise=NOISE[family], seed=0)
+            Xt, yt = make(family, 100_000, noise=NOISE[family], seed=0, test=True)
+            yield name, X, y, Xt, yt, (default_gamma(family), 1.0)
+
+
+def part_threads(args: argparse.Namespace) -> None:
+    from budgetsvm import BudgetedSVC
+
+    for name, X, y, Xt, yt, (gamma, C) in problems(args.problems):
+        for solver in args.solvers:
+            times = {1: [], 2: []}
+            accs = {1: [], 2: []}
+            for r in range(args.repeats):
+                for jobs in (1, 2) if r % 2 == 0 else (2, 1):  # interleaved, alternating order
+                    clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=args.epochs,
+                                      n_jobs=jobs, random_state=r)
+                    t = time.perf_counter()
+                    clf.fit(X, y)
+                    times[jobs].append(time.perf_counter() - t)
+                    accs[jobs].append(float(clf.score(Xt, yt)))
+            emit({"part": "threads", "problem": name, "solver": solver, "budget": args.budget, "epochs": args.epochs,
+                  "min_seconds_1": min(times[1]), "min_seconds_2": min(times[2]),
+                  "speedup": min(times[1]) / min(times[2]), "accuracy_1": float(np.median(accs[1])),
+                  "accuracy_2": float(np.median(accs[2])), "repeats": args.repeats}, args.out)
+
+
+def part_partial(args: argparse.Namespace) -> None:
+    from budgetsvm import BudgetedSVC
+
+    X, y, Xt, yt, (gamma, C) = real("ijcnn1")
+    for solver in args.solvers:
+        full, stream = [], []
+        for seed in range(args.seeds):
+            kw = dict(solver=solver, budget=args.budget, C=C, gamma=gamma, random_state=seed)
+            full.append(float(BudgetedSVC(epochs=1, **kw).fit(X, y).score(Xt, yt)))
+            order = np.random.default_rng(seed).permutation(X.shape[0])
+            clf = BudgetedSVC(**kw)
+            for s in range(0, X.shape[0], 5000):
+                idx = order[s : s + 5000]
+                clf.partial_fit(X[idx], y[idx], classes=[-1.0, 1.0])
+            stream.append(float(clf.score(Xt, yt)))
+        emit({"part": "partial", "problem": "ijcnn1", "solver": solver, "seeds": args.seeds,
+              "median_fit_epochs1": float(np.median(full)), "median_partial_fit": float(np.median(stream)),
+              "fit": full, "partial": stream}, args.out)
+
+
+def part_shards(args: argparse.Namespace) -> None:
+    """Work and mixing of K shards, both timed on one thread (the model)."""
+    from budgetsvm import BudgetedSVC
+
+    for name, X, y, Xt, yt, (gamma, C) in problems(args.problems):
+        for solver in args.solvers:
+            for k in args.shards:
+                stats = []
+
+                def record(s, stats=stats):
+                    stats.append(dict(s))
+
+                clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=args.epochs,
+                                  n_jobs=k, random_state=0, callback=record)
+                # one thread runs all the shards: the shard work and the mixing add up
+                import budgetsvm._params as params
+
+                cpu_count = params.joblib.cpu_count
+                params.joblib.cpu_count = lambda: 1
+                try:
+                    t = time.perf_counter()
+                    clf.fit(X, y)
+                    total = time.perf_counter() - t
+                finally:
+                    params.joblib.cpu_count = cpu_count
+                mixing = mix_seconds(clf, k, args.budget, X.shape[1], gamma)
+                emit({"part": "shards", "problem": name, "solver": solver, "shards": k, "epochs": args.epochs,
+                      "seconds_one_thread": total, "mix_seconds_per_round": mixing,
+                      "predicted_seconds_on_k_cores": (total - args.epochs * mixing) / k + args.epochs * mixing,
+                      "accuracy": float(clf.score(Xt, yt))}, args.out)
+
+
+def mix_seconds(clf, k: int, budget: int, d: int, gamma: float) -> float:
+    """The time of one mixing step of k models of `budget` support vectors
+    (the fitted model, perturbed per shard), measured alone."""
+    from budgetsvm import _core
+    from budgetsvm._params import core_params
+
+    if k == 1:
+        return 0.0
+    rng = np.random.default_rng(0)
+    sv = np.asarray(clf._support_rows)
+    coef = np.ascontiguousarray(clf.dual_coef_.T)
+    parts = [{"support_vectors": sv + 1e-3 * rng.normal(size=sv.shape), "dual_coef": coef,
+              "intercept": clf.intercept_, "weight": 1.0, "steps": 0} for _ in range(k)]
+    params = core_params(clf, "budgeted", later=("gamma",), radius=np.inf, n_jobs=1, shards=k)
+    params.update({"gamma": gamma, "seed": 0})
+    t = time.perf_counter()
+    _core.mix_budgeted(parts, params)
+    return time.perf_counter() - t
+
+
+def part_pareto(args: argparse.Namespace) -> None:
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC as SkLinearSVC
+    from sklearn.svm import SVC as SkSVC
+
+    from budgetsvm import SVC, BudgetedSVC
+
+    family = args.family
+    X, y = make(family, args.n, noise=NOISE[family], seed=0)
+    Xt, yt = make(family, 100_000, noise=NOISE[family], seed=0, test=True)
+    gamma = default_gamma(family)
+
+    def run(label, make_model, rows):
+        model = make_model()
+        t = time.perf_counter()
+        model.fit(X[:rows], y[:rows])
+        seconds = time.perf_counter() - t
+        emit({"part": "pareto", "family": family, "n": args.n, "method": label, "rows": rows, "seconds": seconds,
+              "accuracy": float(model.score(Xt, yt))}, args.out)
+        return seconds
+
+    for solver in ("bsgd", "bsca"):
+        for epochs in (1, 2):
+            run(f"BudgetedSVC {solver} B={args.budget} epochs={epochs}",
+                lambda: BudgetedSVC(solver=solver, budget=args.budget, C=args.C, gamma=gamma, epochs=epochs,
+                                    random_state=0), args.n)
+    for rows in args.subsamples:
+        run("budgetsvm SVC (exact)", lambda: SVC(C=args.C, gamma=gamma, cache_size=2000), rows)
+        run("scikit-learn SVC (exact)", lambda: SkSVC(C=args.C, gamma=gamma, cache_size=2000), rows)
+    for rows in (args.n // 10, args.n):
+        run(f"Nystroem({args.budget}) + LinearSVC",
+            lambda: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
+                                  SkLinearSVC(C=args.C, max_iter=100_000)), rows)
+        run(f"Nystroem({args.budget}) + SGDClassifier",
+            lambda: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
+                                  SGDClassifier(alpha=1.0 / (args.C * rows), random_state=0)), rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("part", choices=["epoch", "threads", "partial", "shards", "pareto", "_one"])
+    ap.add_argument("--family", default="susy18", choices=sorted(NOISE))
+    ap.add_argument("--n", type=lambda s: int(float(s)), default=1_000_000)
+    ap.add_argument("--sizes", type=lambda s: [int(float(v)) for v in s.split(",")],
+                    default=[100_000, 300_000, 1_000_000, 3_000_000, 10_000_000])
+    ap.add_argument("--solver", default="bsgd")
+    ap.add_argument("--solvers", type=lambda s: s.split(","), default=["bsgd", "bsca"])
+    ap.add_argument("--problems", type=lambda s: s.split(","), default=["ijcnn1", "a9a", "susy18:1e6"])
+    ap.add_argument("--shards", type=lambda s: [int(v) for v in s.split(",")], default=[1, 2, 4, 8, 16, 32, 64])
+    ap.add_argument("--subsamples", type=lambda s: [int(float(v)) for v in s.split(",")],
+                    default=[5_000, 10_000, 20_000, 40_000])
+    ap.add_argument("--budget", type=int, default=500)
+    ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out", default=None, help="append the JSON records to this file")
+    args = ap.parse_args()
+    if args.part == "_one":
+        print(json.dumps(one_fit(args)))
+        return
+    emit({"part": "machine", "machine": machine_line(), "commit": git_commit()}, args.out)
+    {"epoch": part_epoch, "threads": part_threads, "partial": part_partial, "shards": part_shards,
+     "pareto": part_pareto}[args.part](args)
+
+
+if __name__ == "__main__":
+    main()
