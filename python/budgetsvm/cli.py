@@ -13,6 +13,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__
+from ._cli_model import add_commands
 
 
 def _positive_int(text: str) -> int:
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_demo(commands)
+    add_commands(commands)
     return parser
 
 

@@ -1,0 +1,261 @@
+"""``budgetsvm train``, ``predict``, ``info`` and ``convert``: LIBSVM-style
+commands over svmlight data files and model files (``docs/cli.md``)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import sys
+import time
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from ._cli_flags import SOLVERS, add_flags, chosen
+
+CHUNK_ROWS = 10_000
+
+
+def _progress(total: Optional[int], unit: str, quiet: bool):
+    """A tqdm bar on a terminal; nothing when piped or quiet."""
+    if quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
+
+
+def _label_text(value: Any) -> str:
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _epoch_callback(bar):
+    if bar is None:
+        return None
+
+    def update(stats: Dict[str, Any]) -> bool:
+        bar.update(1)
+        bar.set_postfix(SVs=int(stats["n_support"]))
+        return False
+
+    return update
+
+
+def _train_stream(args: argparse.Namespace, est: type, kwargs: Dict[str, Any]) -> Any:
+    from . import iter_svmlight, shuffle_chunks
+
+    if args.n_features is None:
+        raise ValueError("--stream needs --n-features (the file is not scanned ahead)")
+    classes = args.classes
+    if classes is None:  # one label-only pass
+        seen: set = set()
+        for _, y in iter_svmlight(args.data, args.chunk_rows, n_features=args.n_features, zero_based=args.zero_based):
+            seen.update(np.unique(y).tolist())
+        classes = sorted(seen)
+    epochs = int(kwargs.pop("epochs", 1))
+    clf = est(**kwargs)
+    with _progress(None, "rows", args.quiet) as bar:
+        for epoch in range(epochs):
+            chunks = iter_svmlight(args.data, args.chunk_rows, n_features=args.n_features, zero_based=args.zero_based)
+            if args.shuffle_buffer:
+                chunks = shuffle_chunks(chunks, args.shuffle_buffer, random_state=epoch)
+            for X, y in chunks:
+                clf.partial_fit(X, y, classes=classes)
+                if bar is not None:
+                    bar.update(X.shape[0])
+    return clf
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    from . import load_svmlight
+
+    est, kwargs = chosen(args, args.flags, args.solver)
+    if args.stream and SOLVERS[args.solver][0] != "BudgetedSVC":
+        raise ValueError(f"--stream trains the budgeted solvers (bsca, bsgd); not --solver {args.solver}")
+    start = time.perf_counter()
+    if args.cross_validation is not None:
+        return _cross_validate(args, est, kwargs)
+    if args.stream:
+        clf = _train_stream(args, est, kwargs)
+    else:
+        X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
+        epochs = kwargs.get("epochs", 5) if est.__name__ == "BudgetedSVC" else None
+        with _progress(epochs, "epoch", args.quiet) as bar:
+            if est.__name__ == "BudgetedSVC" and bar is not None:
+                kwargs["callback"] = _epoch_callback(bar)
+            clf = est(**kwargs).fit(X, y)
+            if hasattr(clf, "callback"):
+                clf.set_params(callback=None)  # not part of the saved model
+    from . import save_model
+
+    save_model(clf, args.model, format=args.format)
+    if not args.quiet:
+        size = getattr(clf, "n_support_", None)
+        what = f"{int(np.sum(size))} support vectors" if size is not None else f"{clf.coef_.shape[1]} features"
+        print(f"trained {args.solver} on {len(clf.classes_)} classes: {what}, {time.perf_counter() - start:.2f} s; "
+              f"model written to {args.model}", file=sys.stderr)
+    return 0
+
+
+def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any]) -> int:
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from . import load_svmlight
+
+    k = args.cross_validation
+    if k < 2:
+        raise ValueError(f"-v needs at least 2 folds; got {k}")
+    X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
+    seed = kwargs.get("random_state", 0)
+    folds = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed if isinstance(seed, int) else 0)
+    scores = cross_val_score(est(**kwargs), X, y, cv=folds, error_score="raise")
+    print(f"Cross Validation Accuracy = {100 * float(np.mean(scores)):g}%")
+    return 0
+
+
+def _predict_rows(model: Any, X: Any, output: str, pred: np.ndarray) -> List[str]:
+    if output == "label":
+        return [_label_text(v) for v in pred]
+    values = model.decision_function(X) if output == "decision" else model.predict_proba(X)
+    values = np.asarray(values).reshape(X.shape[0], -1)
+    return [" ".join(f"{v:.17g}" for v in row) for row in values]
+
+
+def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np.ndarray]]:
+    from . import iter_svmlight
+
+    return iter_svmlight(args.data, args.chunk_rows, n_features=n_features, zero_based=args.zero_based)
+
+
+def _run_predict(args: argparse.Namespace) -> int:
+    from . import load_model
+
+    model = load_model(args.model)
+    if args.output == "proba" and not hasattr(model, "predict_proba"):
+        raise ValueError("--output proba needs a model with probability estimates (train it with -b 1)")
+    classes = model.classes_
+    numeric = np.issubdtype(np.asarray(classes).dtype, np.number)
+    correct = total = unseen = 0
+    with open(args.output_file, "w") as out, _progress(None, "rows", args.quiet) as bar:
+        if args.output == "proba":
+            out.write("labels " + " ".join(_label_text(c) for c in classes) + "\n")
+        for X, y in _chunks(args, int(model.n_features_in_)):
+            pred = model.predict(X)
+            lines = _predict_rows(model, X, args.output, pred)
+            out.write("\n".join(lines) + "\n" if lines else "")
+            # the file's labels are numbers: string classes match their text
+            truth = y if numeric else np.asarray([_label_text(v) for v in y])
+            known = np.isin(truth, classes)
+            unseen += int(np.sum(~known))
+            correct += int(np.sum(known & (pred == truth)))
+            total += X.shape[0]
+            if bar is not None:
+                bar.update(X.shape[0])
+    if unseen:
+        warnings.warn(f"{unseen} rows carry labels never seen in training; counted as wrong", stacklevel=1)
+    if total and not args.quiet:
+        print(f"Accuracy = {100.0 * correct / total:g}% ({correct}/{total}) (classification)")
+    return 0
+
+
+def _run_info(args: argparse.Namespace) -> int:
+    from . import load_model
+
+    model = load_model(args.model)
+    rows = [("estimator", type(model).__name__), ("classes", " ".join(_label_text(c) for c in model.classes_)),
+            ("features", model.n_features_in_)]
+    for name in ("solver", "kernel", "gamma_", "C", "budget", "n_support_", "t_", "n_samples_seen_", "n_iter_"):
+        value = getattr(model, name, None)
+        if value is not None:
+            rows.append((name.rstrip("_"), value if not isinstance(value, np.ndarray) else value.tolist()))
+    for key, value in rows:
+        print(f"{key:16} {value}")
+    return 0
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    from . import load_model, save_model
+
+    save_model(load_model(args.input), args.output, format=args.to)
+    return 0
+
+
+def _data_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--zero-based", action="store_true", help="feature indices start at 0 (LIBSVM's start at 1)")
+    parser.add_argument("--chunk-rows", type=int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+
+
+def add_commands(commands: "argparse._SubParsersAction") -> None:
+    train = commands.add_parser(
+        "train",
+        help="train a model on a LIBSVM/svmlight file (as svm-train)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Train a model on DATA (LIBSVM/svmlight text; .bz2/.gz/.xz too) and write it to MODEL.",
+        epilog=(
+            "examples:\n"
+            "  budgetsvm train -c 32 -g 2 --budget 500 ijcnn1 ijcnn1.model\n"
+            "  budgetsvm train --solver smo -c 1 -g 0.5 a9a a9a.model --format libsvm\n"
+            "  budgetsvm train --solver linear -c 1 -v 5 w8a              (5-fold cross-validation)\n"
+            "  budgetsvm train --stream --n-features 18 --epochs 2 big.svm.gz big.model\n"
+            "LIBSVM's -c -g -b -m -e -d -r -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
+            "(budgetedsvm-train's -B, -e, -m, ...) mean other things there and are not mirrored."
+        ),
+    )
+    train.add_argument("data", metavar="DATA")
+    train.add_argument("model", metavar="MODEL", nargs="?", help="the model file to write (not with -v)")
+    train.add_argument("--solver", choices=list(SOLVERS), default="bsca",
+                       help="bsca/bsgd: BudgetedSVC; linear: LinearSVC; alfpgm/smo: SVC (default bsca)")
+    train.add_argument("--format", choices=["budgetsvm", "libsvm", "liblinear"], default="budgetsvm",
+                       help="model file format (default budgetsvm)")
+    train.add_argument("-v", dest="cross_validation", type=int, metavar="K", help="K-fold cross-validation only")
+    train.add_argument("--n-features", type=int, help="columns of the data (default: the largest index in DATA)")
+    train.add_argument("--stream", action="store_true",
+                       help="budgeted solvers: read DATA in chunks and train by partial_fit (needs --n-features)")
+    train.add_argument("--classes", type=lambda s: [float(v) for v in s.split(",")],
+                       help="with --stream: the labels, comma-separated (default: one pass over DATA finds them)")
+    train.add_argument("--shuffle-buffer", type=int, default=100_000,
+                       help="with --stream: rows mixed in memory before training (0: none; default 100000)")
+    _data_options(train)
+    train.set_defaults(handler=_checked_train, flags=add_flags(train))
+
+    predict = commands.add_parser(
+        "predict",
+        help="predict a LIBSVM/svmlight file with a model (as svm-predict)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Predict DATA with MODEL, write one line per row to OUTPUT and print the accuracy.",
+        epilog=("examples:\n  budgetsvm predict ijcnn1.t ijcnn1.model out.txt\n"
+                "  budgetsvm predict --output decision a9a.t a9a.model scores.txt\n"
+                "A label never seen in training counts as wrong (with a warning): unlabeled files carry dummy labels."),
+    )
+    predict.add_argument("data", metavar="DATA")
+    predict.add_argument("model", metavar="MODEL")
+    predict.add_argument("output_file", metavar="OUTPUT")
+    predict.add_argument("--output", choices=["label", "decision", "proba"], default="label",
+                         help="what each line holds (default label)")
+    _data_options(predict)
+    predict.set_defaults(handler=_run_predict)
+
+    info = commands.add_parser("info", help="describe a model file", description="Describe a model file.")
+    info.add_argument("model", metavar="MODEL")
+    info.set_defaults(handler=_run_info)
+
+    convert = commands.add_parser(
+        "convert", help="convert a model file between formats",
+        description="Convert a model file (budgetsvm, LIBSVM or LIBLINEAR; recognised by its content).",
+        epilog="example:  budgetsvm convert --to libsvm ijcnn1.model ijcnn1.libsvm",
+    )
+    convert.add_argument("--to", choices=["budgetsvm", "libsvm", "liblinear"], required=True)
+    convert.add_argument("input", metavar="IN")
+    convert.add_argument("output", metavar="OUT")
+    convert.set_defaults(handler=_run_convert)
+
+
+def _checked_train(args: argparse.Namespace) -> int:
+    if args.model is None and args.cross_validation is None:
+        raise ValueError("train needs MODEL (the file to write) unless -v K asks for cross-validation")
+    return _run_train(args)
