@@ -88,7 +88,7 @@ def collect() -> Dict[str, Dict[str, Any]]:
     flags: Dict[str, Dict[str, Any]] = {}
     for est_name, est in estimators().items():
         registry = options(FAMILY[est_name])
-        for name, param in list(inspect.signature(est.__init__).parameters.items())[1:]:
+        for name, param in list(inspect.signature(est).parameters.items()):
             if name in NOT_FLAGS:
                 continue
             info = flags.setdefault(name, {"estimators": [], "entry": None, "defaults": {}})
@@ -139,7 +139,8 @@ def chosen(args: argparse.Namespace, flags: Dict[str, Dict[str, Any]], solver: s
             continue
         if est_name not in info["estimators"]:
             flag = f"--{name.replace('_', '-')}"
-            raise ValueError(f"{flag} does not apply to --solver {solver} (it applies to {', '.join(info['estimators'])})")
+            applies = ", ".join(info["estimators"])
+            raise ValueError(f"{flag} does not apply to --solver {solver} (it applies to {applies})")
         kwargs[name] = value
     if "probability" in kwargs:
         kwargs["probability"] = bool(kwargs["probability"])  # -b 0/1 as in LIBSVM

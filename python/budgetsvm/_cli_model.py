@@ -186,7 +186,9 @@ def _run_convert(args: argparse.Namespace) -> int:
 
 def _data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zero-based", action="store_true", help="feature indices start at 0 (LIBSVM's start at 1)")
-    parser.add_argument("--chunk-rows", type=int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})")
+    parser.add_argument(
+        "--chunk-rows", type=int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
 

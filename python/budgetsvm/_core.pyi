@@ -45,7 +45,9 @@ def fit_budgeted(
     params: Dict[str, Any],
     callback: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    start: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
+def mix_budgeted(parts: List[Dict[str, Any]], params: Dict[str, Any], one_vs_rest: bool = False) -> Dict[str, Any]: ...
 def simd_level() -> str: ...
 
 # Linear SVM (dual coordinate descent, AVSF)

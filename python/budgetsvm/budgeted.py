@@ -352,6 +352,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     True
     """
 
+    history_: List[Dict[str, Any]]  # fitted attributes whose type mypy cannot infer
+    n_iter_: int
+
     def __init__(
         self,
         solver: str = "bsca",
@@ -636,12 +639,12 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     ) -> None:
         """Keeps a training result as the fitted model; `append`: a partial_fit
         call after others (history and counts continue)."""
-        history = [dict(s) for s in result["history"]]
+        history: List[Dict[str, Any]] = [dict(s) for s in result["history"]]
         if append:
-            done = len(self.history_)
+            earlier = self.history_
             for s in history:
-                s["epoch"] = int(s["epoch"]) + done
-            history = self.history_ + history
+                s["epoch"] = int(s["epoch"]) + len(earlier)
+            history = earlier + history
         self.classes_ = classes
         self.class_weight_ = class_weight
         self.intercept_ = np.asarray(result["intercept"], dtype=np.float64)
@@ -658,7 +661,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             self.support_vectors_ = self._support_rows
         self.dual_coef_ = np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T)
         self.n_support_ = int(self._support_rows.shape[0])
-        self.n_iter_ = int(self.n_iter_) + 1 if append else int(result["epochs_run"])
+        self.n_iter_ = self.n_iter_ + 1 if append else int(result["epochs_run"])
         self.history_ = history
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
         self.fit_stats_["stopped_early"] = bool(result["stopped_early"])
