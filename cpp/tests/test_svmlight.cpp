@@ -107,4 +107,65 @@ TEST_CASE("svmlight: out-of-range values and indices are errors, not infinity or
   CHECK(p.columns_seen() == std::numeric_limits<std::int64_t>::max());
 }
 
+TEST_CASE("svmlight: take hands back rows in chunks, in order, with any feeding") {
+  SvmlightParser<double> whole;
+  whole.feed(kText.data(), kText.size());
+  whole.finish();
+  for (std::int64_t k = 1; k <= 5; ++k) {
+    for (std::size_t step = 1; step <= kText.size(); step += 3) {
+      SvmlightParser<double> p;
+      std::vector<double> labels;
+      std::vector<std::int64_t> indices, indptr{0};
+      std::vector<double> values;
+      const auto drain = [&](std::int64_t need) {
+        while (p.rows() >= need && p.rows() > 0) {
+          auto rows = p.take(k);
+          CHECK(rows.indptr.front() == 0 && rows.indptr.size() == rows.labels.size() + 1);
+          CHECK(static_cast<std::int64_t>(rows.labels.size()) <= k);
+          for (std::size_t i = 1; i < rows.indptr.size(); ++i) indptr.push_back(indptr.back() + rows.indptr[i] - rows.indptr[i - 1]);
+          labels.insert(labels.end(), rows.labels.begin(), rows.labels.end());
+          indices.insert(indices.end(), rows.indices.begin(), rows.indices.end());
+          values.insert(values.end(), rows.values.begin(), rows.values.end());
+        }
+      };
+      for (std::size_t at = 0; at < kText.size(); at += step) {
+        p.feed(kText.data() + at, std::min(step, kText.size() - at));
+        drain(k);
+      }
+      p.finish();
+      drain(1);
+      CHECK(p.rows() == 0 && p.labels.empty() && p.indptr == std::vector<std::int64_t>{0});
+      CHECK(labels == whole.labels && indices == whole.indices && values == whole.values && indptr == whole.indptr);
+    }
+  }
+}
+
+TEST_CASE("svmlight: take of zero rows, and finish keeps exactly the rows not taken") {
+  SvmlightParser<float> p;
+  const std::string text = "1 1:1\n2 2:2\n3 3:3\n";
+  p.feed(text.data(), text.size());
+  CHECK(p.take(0).labels.empty() && p.rows() == 3);
+  CHECK((p.take(1).labels == std::vector<double>{1.0}));
+  p.finish();
+  CHECK((p.labels == std::vector<double>{2.0, 3.0}));
+  CHECK((p.indptr == std::vector<std::int64_t>{0, 1, 2}));
+  CHECK((p.indices == std::vector<std::int64_t>{1, 2}));
+}
+
+TEST_CASE("svmlight: a column limit names the line of the first index beyond it") {
+  const auto error_of = [](SvmlightParser<double> parser, const std::string& text) -> std::string {
+    try {
+      parser.feed(text.data(), text.size());
+      parser.finish();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error_of(SvmlightParser<double>(false, 3), "1 3:1\n1 1:1 4:1\n").find("line 2: feature index 4 is out of range for n_features=3") == 0);
+  CHECK(error_of(SvmlightParser<double>(true, 3), "1 2:1\n\n1 3:1\n").find("line 3: feature index 3") == 0);
+  CHECK(error_of(SvmlightParser<double>(true, 3), "1 0:1 2:1\n").empty());
+  CHECK(error_of(SvmlightParser<double>(false, 3), "1 1:1 3:1\n").empty());
+}
+
 int main() { return budgetsvm::test::run_all(); }

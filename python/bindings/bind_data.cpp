@@ -8,6 +8,8 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <variant>
 
 #include "budgetsvm/core/kernel.hpp"
@@ -87,11 +89,14 @@ bool py_all_finite(py::object X) {
 // Both parser precisions behind one Python class.
 class PySvmlightParser {
  public:
-  PySvmlightParser(bool float32, bool zero_based) {
+  PySvmlightParser(bool float32, bool zero_based, std::optional<std::int64_t> n_features) {
+    if (n_features && *n_features < 1) throw std::invalid_argument("n_features must be positive");
+    const std::int64_t limit = n_features.value_or(SvmlightParser<double>::kNoLimit);
     if (float32)
-      parser_ = SvmlightParser<float>(zero_based);
+      parser_ = SvmlightParser<float>(zero_based, limit);
     else
-      parser_ = SvmlightParser<double>(zero_based);
+      parser_ = SvmlightParser<double>(zero_based, limit);
+    column_limit_ = n_features;
   }
 
   void feed(const py::bytes& chunk) {
@@ -109,28 +114,61 @@ class PySvmlightParser {
         [](auto& p) -> py::tuple {
           p.finish();
           const std::int64_t columns = p.columns_seen();
-          const bool fits = static_cast<std::int64_t>(p.indices.size()) <= INT32_MAX && columns <= INT32_MAX;
-          py::object indices, indptr;
-          if (fits) {
-            indices = to_numpy(narrow(p.indices));
-            indptr = to_numpy(narrow(p.indptr));
-          } else {
-            indices = to_numpy(std::move(p.indices));
-            indptr = to_numpy(std::move(p.indptr));
-          }
-          py::object values = to_numpy(std::move(p.values));
+          auto [values, indices, indptr] = csr_arrays(p.values, p.indices, p.indptr, columns);
           return py::make_tuple(values, indices, indptr, to_numpy(std::move(p.labels)), columns);
         },
         parser_);
   }
 
+  /// Parses a last line without a newline; rows stay for take().
+  void end() {
+    std::visit([](auto& p) { p.finish(); }, parser_);
+  }
+
+  /// Complete rows parsed and not yet taken.
+  std::int64_t rows() const {
+    return std::visit([](const auto& p) { return p.rows(); }, parser_);
+  }
+
+  /// Moves out the first min(max_rows, rows) complete rows as (values,
+  /// indices, indptr, labels); int32 index arrays when n_features (or, without
+  /// it, the columns seen so far) and the chunk's entries fit.
+  py::tuple take(std::int64_t max_rows) {
+    if (max_rows < 0) throw std::invalid_argument("max_rows must be non-negative");
+    return std::visit(
+        [&](auto& p) -> py::tuple {
+          auto rows = p.take(max_rows);
+          const std::int64_t columns = column_limit_.value_or(p.columns_seen());
+          auto [values, indices, indptr] = csr_arrays(rows.values, rows.indices, rows.indptr, columns);
+          return py::make_tuple(values, indices, indptr, to_numpy(std::move(rows.labels)));
+        },
+        parser_);
+  }
+
  private:
+  template <class Scalar>
+  static std::tuple<py::object, py::object, py::object> csr_arrays(std::vector<Scalar>& values,
+                                                                   std::vector<std::int64_t>& indices,
+                                                                   std::vector<std::int64_t>& indptr,
+                                                                   std::int64_t columns) {
+    const bool fits = static_cast<std::int64_t>(indices.size()) <= INT32_MAX && columns <= INT32_MAX;
+    py::object index_array, offset_array;
+    if (fits) {
+      index_array = to_numpy(narrow(indices));
+      offset_array = to_numpy(narrow(indptr));
+    } else {
+      index_array = to_numpy(std::move(indices));
+      offset_array = to_numpy(std::move(indptr));
+    }
+    return {to_numpy(std::move(values)), index_array, offset_array};
+  }
   static std::vector<std::int32_t> narrow(std::vector<std::int64_t>& wide) {
     std::vector<std::int32_t> out(wide.begin(), wide.end());
     std::vector<std::int64_t>().swap(wide);
     return out;
   }
   std::variant<SvmlightParser<double>, SvmlightParser<float>> parser_{SvmlightParser<double>()};
+  std::optional<std::int64_t> column_limit_;
 };
 
 }  // namespace
@@ -159,9 +197,13 @@ void register_data(py::module_& m) {
       "Raises ValueError when CSR index arrays are malformed (indptr not starting at 0, decreasing or "
       "not ending at nnz; a column index outside [0, n_cols)); O(nnz)");
   py::class_<PySvmlightParser>(m, "SvmlightParser")
-      .def(py::init<bool, bool>(), py::arg("float32"), py::arg("zero_based"))
+      .def(py::init<bool, bool, std::optional<std::int64_t>>(), py::arg("float32"), py::arg("zero_based"),
+           py::arg("n_features") = py::none())
       .def("feed", &PySvmlightParser::feed, py::arg("chunk"))
-      .def("finish", &PySvmlightParser::finish);
+      .def("finish", &PySvmlightParser::finish)
+      .def("end", &PySvmlightParser::end)
+      .def_property_readonly("rows", &PySvmlightParser::rows)
+      .def("take", &PySvmlightParser::take, py::arg("max_rows"));
 }
 
 }  // namespace budgetsvm::python

@@ -6,11 +6,17 @@
 // line; blank lines and lines starting with '#' are skipped. Input arrives in
 // chunks of any size (the caller decompresses), so a line may straddle two
 // chunks. Errors throw std::invalid_argument naming the line number.
+//
+// Streaming: take(k) hands back the first k complete rows and forgets them, so
+// a file larger than memory is read as a sequence of row chunks while a
+// partial last line waits for more input. Taken rows are dropped lazily (when
+// they are at least half of what is held), so any k costs O(1) per row.
 #pragma once
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -52,11 +58,26 @@ inline const char* parse_double(const char* first, const char* last, double& out
 
 }  // namespace detail
 
+/// Rows moved out of a parser by take(): CSR arrays with indptr from 0.
+template <class Scalar>
+struct SvmlightRows {
+  std::vector<double> labels;
+  std::vector<std::int64_t> indices;
+  std::vector<Scalar> values;
+  std::vector<std::int64_t> indptr{0};
+};
+
 template <class Scalar>
 class SvmlightParser {
  public:
-  /// zero_based: indices in the file start at 0 instead of 1.
-  explicit SvmlightParser(bool zero_based = false) : offset_(zero_based ? 0 : 1) {
+  static constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+  /// zero_based: indices in the file start at 0 instead of 1. column_limit:
+  /// a 0-based column >= this is an error naming its line (the caller's
+  /// n_features); kNoLimit accepts any column.
+  explicit SvmlightParser(bool zero_based = false, std::int64_t column_limit = kNoLimit)
+      : offset_(zero_based ? 0 : 1), column_limit_(column_limit) {
+    require(column_limit > 0, "the column limit must be positive");
     indptr.push_back(0);
   }
 
@@ -87,15 +108,38 @@ class SvmlightParser {
     }
   }
 
-  /// Parses a last line that has no trailing newline.
+  /// Parses a last line that has no trailing newline. Afterwards the public
+  /// vectors hold exactly the rows not taken.
   void finish() {
     if (!carry_.empty()) {
       parse_line(carry_.data(), carry_.data() + carry_.size());
       carry_.clear();
     }
+    drop_taken();
   }
 
-  std::int64_t rows() const { return static_cast<std::int64_t>(labels.size()); }
+  /// Moves out the first min(max_rows, rows()) complete rows.
+  SvmlightRows<Scalar> take(std::int64_t max_rows) {
+    require(max_rows >= 0, "take: max_rows must be non-negative");
+    const std::size_t first = taken_;
+    const std::size_t count = static_cast<std::size_t>(std::min(max_rows, rows()));
+    const std::size_t last = first + count;
+    const auto begin = static_cast<std::ptrdiff_t>(indptr[first]);
+    const auto end = static_cast<std::ptrdiff_t>(indptr[last]);
+    SvmlightRows<Scalar> out;
+    out.labels.assign(labels.begin() + static_cast<std::ptrdiff_t>(first),
+                      labels.begin() + static_cast<std::ptrdiff_t>(last));
+    out.indices.assign(indices.begin() + begin, indices.begin() + end);
+    out.values.assign(values.begin() + begin, values.begin() + end);
+    out.indptr.resize(count + 1);
+    for (std::size_t i = 0; i <= count; ++i) out.indptr[i] = indptr[first + i] - begin;
+    taken_ = last;
+    if (2 * taken_ >= labels.size()) drop_taken();  // amortised O(1) per row
+    return out;
+  }
+
+  /// Complete rows parsed and not yet taken.
+  std::int64_t rows() const { return static_cast<std::int64_t>(labels.size() - taken_); }
   /// One more than the largest 0-based column index seen (0 if none).
   std::int64_t columns_seen() const { return max_column_ + 1; }
 
@@ -105,6 +149,19 @@ class SvmlightParser {
   std::vector<std::int64_t> indptr;
 
  private:
+  // Erases the rows already taken from the front of the public vectors.
+  void drop_taken() {
+    if (taken_ == 0) return;
+    const auto rows_gone = static_cast<std::ptrdiff_t>(taken_);
+    const std::int64_t base = indptr[taken_];
+    labels.erase(labels.begin(), labels.begin() + rows_gone);
+    indices.erase(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(base));
+    values.erase(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(base));
+    indptr.erase(indptr.begin(), indptr.begin() + rows_gone);
+    for (auto& offset : indptr) offset -= base;
+    taken_ = 0;
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
     throw std::invalid_argument("line " + std::to_string(line_) + ": " + what);
   }
@@ -145,6 +202,9 @@ class SvmlightParser {
       if (column <= previous) fail("feature indices must be strictly increasing");
       // columns_seen() is column + 1: it must not overflow
       if (column == std::numeric_limits<std::int64_t>::max()) fail("feature index " + token(p, end) + " is too large");
+      if (column >= column_limit_)
+        fail("feature index " + std::to_string(index) + " is out of range for n_features=" +
+             std::to_string(column_limit_) + " (" + (offset_ ? "1-based" : "0-based") + " indices)");
       const char* value_start = parsed.ptr + 1;
       double value = 0.0;
       const char* after = detail::parse_double(value_start, end, value);
@@ -174,6 +234,8 @@ class SvmlightParser {
   }
 
   std::int64_t offset_;
+  std::int64_t column_limit_;
+  std::size_t taken_ = 0;  // rows at the front of the vectors already taken
   std::int64_t line_ = 0;
   std::int64_t max_column_ = -1;
   std::string carry_;
