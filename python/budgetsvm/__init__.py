@@ -8,9 +8,12 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 from ._core import __version__
 from .budgeted import BudgetedSVC, merge_solution
 from .exact import SVC
+from .external_shuffle import shuffle_svmlight
 from .io import load_svmlight
 from .kernels import kernel_matrix
 from .linear import LinearSVC
+from .shuffle import shuffle_chunks
+from .streaming import iter_svmlight
 
 __all__ = [
     "BudgetedSVC",
@@ -20,4 +23,7 @@ __all__ = [
     "LinearSVC",
     "kernel_matrix",
     "load_svmlight",
+    "iter_svmlight",
+    "shuffle_chunks",
+    "shuffle_svmlight",
 ]

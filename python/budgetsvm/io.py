@@ -11,7 +11,7 @@ import gzip
 import io
 import lzma
 import os
-from typing import IO, Optional, Tuple, Union, cast
+from typing import IO, Callable, Iterator, Optional, Tuple, Union, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,13 +28,42 @@ _MAGIC = (
 )
 
 
-def _open_binary(path: Union[str, os.PathLike]) -> IO[bytes]:
+def _decompressor(path: Union[str, os.PathLike]) -> Optional[Callable[..., IO[bytes]]]:
+    """The opener (``bz2.open``, ``gzip.open``, ``lzma.open``) that a compressed
+    file needs, or None for a plain one. Raises FileNotFoundError."""
     with open(path, "rb") as f:
         head = f.read(6)
     for magic, opener in _MAGIC:
         if head.startswith(magic):
-            return cast(IO[bytes], opener(path, "rb"))
-    return open(path, "rb")
+            return cast(Callable[..., IO[bytes]], opener)
+    return None
+
+
+def _open_binary(path: Union[str, os.PathLike]) -> IO[bytes]:
+    opener = _decompressor(path)
+    return opener(path, "rb") if opener else open(path, "rb")
+
+
+def _read_blocks(f: IO[bytes], size: int) -> Iterator[bytes]:
+    """Decompressed blocks of at most ``size`` bytes until the end of ``f``;
+    a corrupt or truncated compressed stream is a ValueError."""
+    while True:
+        try:
+            block = f.read(size)
+        except (EOFError, OSError, lzma.LZMAError) as error:
+            if isinstance(f, io.BufferedReader):
+                raise  # an error of the file system, not of the content
+            raise ValueError(f"corrupt or truncated compressed data ({error})") from None
+        if not block:
+            return
+        yield block
+
+
+def _check_dtype(dtype: type) -> np.dtype:
+    value_dtype = np.dtype(dtype)
+    if value_dtype not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32; got {value_dtype}.")
+    return value_dtype
 
 
 def load_svmlight(
@@ -91,9 +120,7 @@ def load_svmlight(
     >>> y
     array([ 1., -1.])
     """
-    value_dtype = np.dtype(dtype)
-    if value_dtype not in (np.float64, np.float32):
-        raise ValueError(f"dtype must be float64 or float32; got {value_dtype}.")
+    value_dtype = _check_dtype(dtype)
     if n_features is not None and (not isinstance(n_features, (int, np.integer)) or n_features < 1):
         raise ValueError(f"n_features must be a positive integer or None; got {n_features!r}.")
     auto = isinstance(zero_based, str) and zero_based == "auto"
@@ -102,15 +129,7 @@ def load_svmlight(
     parser = _core.SvmlightParser(float32=value_dtype == np.float32, zero_based=bool(auto or zero_based))
     try:
         with _open_binary(path) as f:
-            while True:
-                try:
-                    chunk = f.read(_CHUNK_BYTES)
-                except (EOFError, OSError, lzma.LZMAError) as error:
-                    if isinstance(f, io.BufferedReader):
-                        raise  # an error of the file system, not of the content
-                    raise ValueError(f"corrupt or truncated compressed data ({error})") from None
-                if not chunk:
-                    break
+            for chunk in _read_blocks(f, _CHUNK_BYTES):
                 parser.feed(chunk)
         values, indices, indptr, labels, columns_seen = parser.finish()
     except ValueError as error:
