@@ -20,7 +20,7 @@ import operator
 import os
 import shutil
 import tempfile
-from typing import IO, Any, List, Optional, Sequence, Union
+from typing import IO, Any, List, Optional, Protocol, Sequence, Union
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -32,6 +32,10 @@ _BLOCK_BYTES = 1 << 22
 _MAX_BUCKETS = 256  # open files at once in pass 1
 _BUCKET_BUFFER = 1 << 16
 _WRITE_LINES = 1 << 16  # lines joined per write in pass 2
+
+
+class _Writer(Protocol):
+    def write(self, data: bytes, /) -> int: ...
 
 
 def shuffle_svmlight(
@@ -109,7 +113,8 @@ def shuffle_svmlight(
     try:
         try:
             with open(src, "rb") as raw, (opener(raw, "rb") if opener else raw) as f:
-                buckets, counts = _scatter_input(f, raw, os.path.getsize(src), opener is not None, work, memory_rows, rng)
+                size = os.path.getsize(src)
+                buckets, counts = _scatter_input(f, raw, size, opener is not None, work, memory_rows, rng)
         except ValueError as error:
             raise ValueError(f"{os.fspath(src)}: {error}") from None
         with gzip.open(partial, "wb", compresslevel=6) if gz else open(partial, "wb") as out:
@@ -164,7 +169,7 @@ def _scatter(blocks, k: int, work: str, prefix: str, rng):
     return paths, counts
 
 
-def _scatter_lines(lines: List[bytes], files: List[IO[bytes]], counts: np.ndarray, rng) -> None:
+def _scatter_lines(lines: List[bytes], files: Sequence[_Writer], counts: np.ndarray, rng) -> None:
     if not lines:
         return
     keys = rng.randint(0, len(files), size=len(lines))
@@ -179,7 +184,7 @@ def _scatter_lines(lines: List[bytes], files: List[IO[bytes]], counts: np.ndarra
             counts[b] += stop - start
 
 
-def _emit_bucket(path: str, count: int, out: IO[bytes], work: str, memory_rows: int, rng) -> None:
+def _emit_bucket(path: str, count: int, out: _Writer, work: str, memory_rows: int, rng) -> None:
     """Pass 2: a bucket permuted in memory and appended to ``out``; one larger
     than memory_rows is split into smaller buckets first."""
     if count > memory_rows:
@@ -196,7 +201,7 @@ def _emit_bucket(path: str, count: int, out: IO[bytes], work: str, memory_rows: 
     _write_permuted(lines, out, rng)
 
 
-def _write_permuted(lines: List[bytes], out: IO[bytes], rng) -> None:
+def _write_permuted(lines: List[bytes], out: _Writer, rng) -> None:
     order = rng.permutation(len(lines))
     for start in range(0, len(lines), _WRITE_LINES):
         out.write(b"\n".join(_pick(lines, order[start : start + _WRITE_LINES])))

@@ -70,8 +70,8 @@ def iter_svmlight(
     ValueError
         During the iteration, when it reaches a malformed line or an index
         beyond ``n_features`` (the message names the file and the line), or
-        corrupt or truncated compressed data. Chunks before the problem have
-        already been yielded.
+        corrupt or truncated compressed data. Chunks from the blocks before
+        the one holding the problem have already been yielded.
 
     Examples
     --------
