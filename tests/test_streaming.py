@@ -240,7 +240,7 @@ def test_shuffle_svmlight_is_deterministic_and_writes_gzip(tmp_path):
     src = _sorted_file(tmp_path, newline_at_end=False)
     a, b, c = tmp_path / "a.svm.gz", tmp_path / "b.svm.gz", tmp_path / "c.svm"
     shuffle_svmlight(src, a, random_state=7, memory_rows=500)
-    shuffle_svmlight(src, b, random_state=7, memory_rows=500)
+    shuffle_svmlight(src, b, random_state=7, memory_rows=500, compresslevel=9)
     shuffle_svmlight(src, c, random_state=8, memory_rows=500, compress=None)
     with open(a, "rb") as f:
         assert f.read(2) == b"\x1f\x8b"
@@ -280,6 +280,8 @@ def test_shuffle_svmlight_edge_cases_and_errors(tmp_path):
         shuffle_svmlight(src, tmp_path / "x.svm", memory_rows=0)
     with pytest.raises(ValueError, match="compress must be"):
         shuffle_svmlight(src, tmp_path / "x.svm", compress="bz2")
+    with pytest.raises(ValueError, match="compresslevel must be <= 9"):
+        shuffle_svmlight(src, tmp_path / "x.svm.gz", compresslevel=10)
     whole = gzip.compress(_text(2000, 10, False).encode())
     cut = tmp_path / "cut.gz"
     cut.write_bytes(whole[: len(whole) // 2])

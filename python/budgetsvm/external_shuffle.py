@@ -44,6 +44,7 @@ def shuffle_svmlight(
     random_state: Any = None,
     memory_rows: int = 1_000_000,
     compress: Optional[str] = "infer",
+    compresslevel: int = 1,
     tmp_dir: Optional[Union[str, os.PathLike]] = None,
 ) -> int:
     """Write the lines of ``src`` to ``dst`` in random order, in bounded memory.
@@ -68,6 +69,10 @@ def shuffle_svmlight(
         Lines held in memory at once (a bucket).
     compress : {"infer", "gzip", None}, default="infer"
         Output compression; ``"infer"`` writes gzip when ``dst`` ends in ``.gz``.
+    compresslevel : int, default=1
+        gzip level, 1 (fastest) to 9 (smallest); the fastest writes svmlight
+        text several times faster than the default level 6 of the gzip module
+        for files only slightly larger.
     tmp_dir : str or path-like, default=None
         Directory for the bucket files (about the size of the decompressed
         input); default the directory of ``dst``.
@@ -101,6 +106,7 @@ def shuffle_svmlight(
     memory_rows = check_number("memory_rows", memory_rows, integer=True, low=1)
     if compress not in ("infer", "gzip", None):
         raise ValueError(f"compress must be 'infer', 'gzip' or None; got {compress!r}.")
+    compresslevel = check_number("compresslevel", compresslevel, integer=True, low=1, high=9)
     opener = _decompressor(src)  # FileNotFoundError
     if os.path.exists(dst) and os.path.samefile(src, dst):
         raise ValueError(f"dst must differ from src ({os.fspath(src)}).")
@@ -117,7 +123,7 @@ def shuffle_svmlight(
                 buckets, counts = _scatter_input(f, raw, size, opener is not None, work, memory_rows, rng)
         except ValueError as error:
             raise ValueError(f"{os.fspath(src)}: {error}") from None
-        with gzip.open(partial, "wb", compresslevel=6) if gz else open(partial, "wb") as out:
+        with gzip.open(partial, "wb", compresslevel=compresslevel) if gz else open(partial, "wb") as out:
             for path, count in zip(buckets, counts):
                 _emit_bucket(path, int(count), out, work, memory_rows, rng)
         os.replace(partial, dst)
