@@ -103,6 +103,8 @@ def test_bad_input_gives_clear_errors(tmp_path):
     good.write_text("1 1:1\n-1 2:1\n")
     with pytest.raises(FileNotFoundError):
         iter_svmlight(tmp_path / "missing.svm", 2, 3, False)  # at the call, before any next()
+    with pytest.raises(TypeError):
+        iter_svmlight(3, 2, 3, False)  # not a file descriptor
     with pytest.raises(ValueError, match="chunk_rows must be >= 1"):
         iter_svmlight(good, 0, 3, False)
     with pytest.raises(ValueError, match="chunk_rows must be >= 1"):
@@ -245,6 +247,9 @@ def test_shuffle_svmlight_is_deterministic_and_writes_gzip(tmp_path):
     with open(a, "rb") as f:
         assert f.read(2) == b"\x1f\x8b"
     assert _lines(a) == _lines(b) != _lines(c)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert c.stat().st_mode & 0o777 == 0o666 & ~umask  # as any new file, not a private temporary
     assert sorted(_lines(a)) == sorted(_lines(src))  # the last line got its newline
     X, y = load_svmlight(a)
     assert X.shape == (2000, 2) and sorted(y) == sorted(load_svmlight(src)[1])

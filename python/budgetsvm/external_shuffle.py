@@ -20,6 +20,7 @@ import operator
 import os
 import shutil
 import tempfile
+import uuid
 from typing import IO, Any, List, Optional, Protocol, Sequence, Union
 
 import numpy as np
@@ -103,26 +104,27 @@ def shuffle_svmlight(
     >>> sorted(dst.read_text().splitlines()) == sorted(src.read_text().splitlines())
     True
     """
+    src, dst = os.fspath(src), os.fspath(dst)
     memory_rows = check_number("memory_rows", memory_rows, integer=True, low=1)
     if compress not in ("infer", "gzip", None):
         raise ValueError(f"compress must be 'infer', 'gzip' or None; got {compress!r}.")
     compresslevel = check_number("compresslevel", compresslevel, integer=True, low=1, high=9)
     opener = _decompressor(src)  # FileNotFoundError
     if os.path.exists(dst) and os.path.samefile(src, dst):
-        raise ValueError(f"dst must differ from src ({os.fspath(src)}).")
-    gz = compress == "gzip" or (compress == "infer" and os.fspath(dst).endswith(".gz"))
+        raise ValueError(f"dst must differ from src ({src}).")
+    gz = compress == "gzip" or (compress == "infer" and dst.endswith(".gz"))
     rng = check_random_state(random_state)
     folder = os.path.dirname(os.path.abspath(dst))
     work = tempfile.mkdtemp(prefix=".shuffle-", dir=tmp_dir if tmp_dir is not None else folder)
-    handle, partial = tempfile.mkstemp(prefix=f".{os.path.basename(dst)}.", dir=folder)
-    os.close(handle)
+    # created by open() below, so that the umask sets its permissions as for any new file
+    partial = os.path.join(folder, f".{os.path.basename(dst)}.{uuid.uuid4().hex}.partial")
     try:
         try:
             with open(src, "rb") as raw, (opener(raw, "rb") if opener else raw) as f:
                 size = os.path.getsize(src)
                 buckets, counts = _scatter_input(f, raw, size, opener is not None, work, memory_rows, rng)
         except ValueError as error:
-            raise ValueError(f"{os.fspath(src)}: {error}") from None
+            raise ValueError(f"{src}: {error}") from None
         with gzip.open(partial, "wb", compresslevel=compresslevel) if gz else open(partial, "wb") as out:
             for path, count in zip(buckets, counts):
                 _emit_bucket(path, int(count), out, work, memory_rows, rng)

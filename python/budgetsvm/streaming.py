@@ -85,6 +85,7 @@ def iter_svmlight(
     (2, 3) [ 1. -1.]
     (1, 3) [1.]
     """
+    path = os.fspath(path)  # TypeError for a non-path (an int would open a file descriptor)
     value_dtype = _check_dtype(dtype)
     chunk_rows = check_number("chunk_rows", chunk_rows, integer=True, low=1)
     if n_features is None:
@@ -96,7 +97,7 @@ def iter_svmlight(
         )
     opener = _decompressor(path)  # FileNotFoundError now, not at the first next()
     parser = _core.SvmlightParser(float32=value_dtype == np.float32, zero_based=bool(zero_based), n_features=n_features)
-    return _chunks(os.fspath(path), opener, parser, chunk_rows, n_features)
+    return _chunks(path, opener, parser, chunk_rows, n_features)
 
 
 def _chunks(path, opener, parser, chunk_rows, n_features):
