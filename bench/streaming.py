@@ -12,7 +12,8 @@ the imports (ru_maxrss - RSS before the step):
      skipped with --no-load)
   3. shuffle_svmlight plain -> gzip (--memory-rows lines a bucket)
   4. iter_svmlight over that gzip file
-  5. shuffle_svmlight plain -> plain
+  5. shuffle_svmlight plain -> plain, with --memory-rows and a quarter of it
+     (memory follows memory_rows, not the file size)
 
 The generated and shuffled files are deleted at the end.
 
@@ -116,16 +117,17 @@ def main() -> None:
         if not args.no_load:
             steps.append(("load_svmlight, plain (whole file)", run("load", path=str(src), **common)))
         gz = work / "mixed.svm.gz"
-        steps.append(("shuffle_svmlight, plain -> gzip", run("shuffle", path=str(src), dst=str(gz),
+        steps.append((f"shuffle_svmlight, plain -> gzip, memory_rows={args.memory_rows:,}", run("shuffle", path=str(src), dst=str(gz),
                                                               memory_rows=args.memory_rows)))
         steps.append(("iter_svmlight, gzip (shuffled)", run("iter", path=str(gz), **common)))
-        steps.append(("shuffle_svmlight, plain -> plain", run("shuffle", path=str(src), dst=str(work / "mixed.svm"),
-                                                               memory_rows=args.memory_rows)))
+        for memory_rows in (args.memory_rows, args.memory_rows // 4):
+            steps.append((f"shuffle_svmlight, plain -> plain, memory_rows={memory_rows:,}",
+                          run("shuffle", path=str(src), dst=str(work / "mixed.svm"), memory_rows=memory_rows)))
         for name, result in steps:
             assert result["rows"] == rows, (name, result)
             if "positives" in result:
                 assert result["positives"] == rows // 2, (name, result)
-            print(f"{name:36s} {result['seconds']:7.1f} s  {size / 1e6 / result['seconds']:6.1f} MB/s  "
+            print(f"{name:56s} {result['seconds']:7.1f} s  {size / 1e6 / result['seconds']:6.1f} MB/s  "
                   f"peak +{result['peak_over_start'] / 1e6:.0f} MB", flush=True)
         gz_size = gz.stat().st_size
     finally:

@@ -321,9 +321,9 @@ def test_shuffle_chunks_permutes_mixes_and_holds_at_most_the_buffer(sparse):
     assert sorted(ids) == list(range(1000)) and not np.array_equal(ids, np.arange(1000))
     np.testing.assert_array_equal(y, (ids >= 500).astype(float))  # rows keep their labels
     assert most <= 200 + 10
-    # rows move by up to a few buffers, so the order is local: label runs are
-    # short except at the boundary between the classes
-    assert np.abs(ids - np.arange(1000)).max() < 2000
+    moved = np.abs(ids - np.arange(1000))
+    assert moved.mean() > 50  # mixed across the buffer (about 100 for a 200-row buffer)
+    assert moved.max() > 300  # rows carried over to later rounds: not cut into independent windows
     first = np.concatenate([y for _, y in out][:20])
     assert _runs(first) == 1  # the first 200 rows are all of class 0 (the buffer cannot see further)
 
