@@ -374,6 +374,33 @@ def test_shuffle_chunks_is_deterministic_and_checks_its_input():
         list(shuffle_chunks([([[1, 2]], [0])], 10))
 
 
+def test_streaming_training_on_a_label_sorted_file(tmp_path):
+    from sklearn.datasets import make_classification
+
+    from budgetsvm import BudgetedSVC
+
+    X, y = make_classification(4000, 20, random_state=0)
+    y = np.where(y > 0, 1.0, -1.0)
+    order = np.argsort(y, kind="stable")  # all -1 rows, then all +1 rows
+    X, y = X[order], y[order]
+    dump_svmlight_file(X, y, str(tmp_path / "sorted.svm"), zero_based=False)
+    shuffle_svmlight(tmp_path / "sorted.svm", tmp_path / "mixed.svm.gz", random_state=0)
+
+    def streamed(name, buffer_rows=None):
+        clf = BudgetedSVC(budget=100, gamma=0.05, random_state=0)
+        chunks = iter_svmlight(tmp_path / name, chunk_rows=200, n_features=20, zero_based=False)
+        if buffer_rows:
+            chunks = shuffle_chunks(chunks, buffer_rows=buffer_rows, random_state=0)
+        for X_chunk, y_chunk in chunks:
+            clf.partial_fit(X_chunk, y_chunk, classes=[-1.0, 1.0])
+        return clf.score(X, y)
+
+    whole = BudgetedSVC(budget=100, gamma=0.05, random_state=0).fit(X, y).score(X, y)
+    assert streamed("sorted.svm") < 0.6  # the last class wins: about chance
+    assert streamed("sorted.svm", buffer_rows=1000) > 0.75  # class blocks of 2000 rows, half mixed
+    assert streamed("mixed.svm.gz") > whole - 0.04
+
+
 def test_docstring_examples_run():
     for module in (budgetsvm.streaming, budgetsvm.shuffle, budgetsvm.external_shuffle):
         result = doctest.testmod(module)
