@@ -18,6 +18,7 @@ record per measurement to stdout and appending it to ``--out`` (JSON lines):
              with one thread, timing the shard epochs and the mixing apart,
              so that the time on K cores is predicted as
              work / K + mixing (plus the measured accuracy for each K).
+``report``   markdown tables and the epoch-time plot from the JSON lines.
 ``pareto``   error against training time at n = 1M (noisy): BudgetedSVC
              (BSGD, BSCA; 1-3 epochs) against the exact SVM (our SVC and
              scikit-learn's) on subsamples, and Nystroem (same number of
@@ -257,9 +258,56 @@ def part_pareto(args: argparse.Namespace) -> None:
                                   SGDClassifier(alpha=1.0 / (args.C * rows), random_state=0)), rows)
 
 
+def part_report(args: argparse.Namespace) -> None:
+    """Markdown tables (and a log-log plot of the epoch times) from JSON-lines files."""
+    records = [json.loads(line) for path in args.inputs for line in open(path) if line.strip()]
+    epoch = [r for r in records if r["part"] == "epoch"]
+    if epoch:
+        print("| family | solver | n | s / epoch | extra RSS (MB) | bytes / row | accuracy | load |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for r in sorted(epoch, key=lambda r: (r["family"], r["solver"], r["n"])):
+            print(f"| {r['family']} | {r['solver']} | {r['n']:,} | {r['seconds_per_epoch']:.2f} | "
+                  f"{r['extra_rss_mb']:.1f} | {r['bytes_per_row']:.1f} | {r['accuracy']:.4f} | {r['load']} |")
+        print()
+        for key in sorted({(r["family"], r["solver"]) for r in epoch}):
+            rows = [r for r in epoch if (r["family"], r["solver"]) == key]
+            n = np.log([r["n"] for r in rows])
+            t = np.log([r["seconds_per_epoch"] for r in rows])
+            if len(rows) > 1:
+                print(f"- {key[0]} {key[1]}: log-log slope of time per epoch vs n = {np.polyfit(n, t, 1)[0]:.3f}")
+        if args.plot:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+
+            fig, ax = plt.subplots(figsize=(5, 3.5))
+            for key in sorted({(r["family"], r["solver"]) for r in epoch}):
+                rows = sorted((r for r in epoch if (r["family"], r["solver"]) == key), key=lambda r: r["n"])
+                ax.loglog([r["n"] for r in rows], [r["seconds_per_epoch"] for r in rows], "o-", label=" ".join(key))
+            ax.set_xlabel("rows n")
+            ax.set_ylabel("seconds per epoch")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend()
+            fig.tight_layout()
+            fig.savefig(args.plot, dpi=110)
+    for part in ("threads", "partial", "shards", "pareto"):
+        rows = [r for r in records if r["part"] == part]
+        if rows:
+            keys = [k for k in rows[0] if k not in ("part", "fit", "partial")]
+            print(f"\n{part}:\n")
+            print("| " + " | ".join(keys) + " |")
+            print("|" + "---|" * len(keys))
+            for r in rows:
+                cells = [f"{r[k]:.4g}" if isinstance(r.get(k), float) else str(r.get(k)) for k in keys]
+                print("| " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["epoch", "threads", "partial", "shards", "pareto", "_one"])
+    ap.add_argument("part", choices=["epoch", "threads", "partial", "shards", "pareto", "report", "_one"])
+    ap.add_argument("inputs", nargs="*", help="report: the JSON-lines files")
+    ap.add_argument("--plot", help="report: write the epoch-time plot to this PNG")
     ap.add_argument("--family", default="susy18", choices=sorted(NOISE))
     ap.add_argument("--n", type=lambda s: int(float(s)), default=1_000_000)
     ap.add_argument("--sizes", type=lambda s: [int(float(v)) for v in s.split(",")],
@@ -280,6 +328,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.part == "_one":
         print(json.dumps(one_fit(args)))
+        return
+    if args.part == "report":
+        part_report(args)
         return
     emit({"part": "machine", "machine": machine_line(), "commit": git_commit()}, args.out)
     {"epoch": part_epoch, "threads": part_threads, "partial": part_partial, "shards": part_shards,
