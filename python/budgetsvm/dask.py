@@ -1,0 +1,533 @@
+"""Distributed budgeted SVM training on Dask: :class:`BudgetedSVC` (``docs/dask.md``).
+
+Problem: a data set split into the partitions of a dask array (or
+dataframe) that live on the workers of a cluster, too large or too slow for
+one process, and one budgeted kernel SVM to train on all of it.
+
+Algorithm: the in-process sharded training (``budget/shards.hpp``) with the
+partitions as its shards. Each round, every partition runs one pass of the
+solver (BSCA or BSGD) on its own rows, on the worker that holds it,
+continuing the common model with the ``n`` of ``lambda = 1 / (C n)`` set to
+all rows and the common step count; the partitions' models (never their
+rows) travel, and are mixed pairwise up a tree (``_core.mix_budgeted``:
+weighted average, merged back to the budget), each mix weighted by the rows
+below it. The mixed model starts the next round.
+
+Departures from the in-process shards: the shards are the partitions as
+given (contiguous rows, not a random split), and the tree mixes pairs, so a
+model over more than two partitions passes through more budget
+maintenance than the flat mix of ``shards.hpp``. The model depends on
+(``random_state``, the partitioning), never on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import check_is_fitted
+
+try:
+    import dask
+    import dask.array as da
+    import dask.dataframe as dd
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "budgetsvm.dask needs dask: install the optional dependencies with `pip install budgetsvm[dask]`."
+    ) from error
+
+from . import _core
+from ._data import as_supported
+from ._magnitude import DBL_MAX, check_kernel_magnitude
+from ._params import check_class_weight_spec, check_class_weights, check_number, plain
+from .budgeted import TOTAL_KEYS
+from .budgeted import BudgetedSVC as _LocalBudgetedSVC
+
+COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
+
+
+# ---------------------------------------------------------------- the tasks
+
+
+def _train_partition(
+    X: Any,
+    y: Any,
+    w: Any,
+    classes: np.ndarray,
+    class_weight: np.ndarray,
+    params: Dict[str, Any],
+    start: Dict[str, Any],
+    seed: int,
+) -> Optional[Dict[str, Any]]:
+    """One partition's pass (on the worker that holds it): the model it ends
+    with and its statistics; None for an empty partition."""
+    y = np.asarray(y).ravel()
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"A partition of X has {X.shape[0]} rows but its part of y has {y.shape[0]}.")
+    if X.shape[0] == 0:
+        return None
+    X = as_supported(X)  # non-finite, complex, non-numeric: a clear error here
+    if params["kernel"] in ("rbf", "linear"):
+        check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
+    else:
+        check_kernel_magnitude(X, params["kernel"], params["gamma"], params["degree"], params["coef0"], DBL_MAX)
+    unknown = np.setdiff1d(np.unique(y), classes)
+    if unknown.size:
+        raise ValueError(
+            f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
+            f"(classes: {[plain(c) for c in classes]})."
+        )
+    y_index = np.searchsorted(classes, y).astype(np.int32)
+    factors = None
+    if w is not None or not np.all(class_weight == 1.0):
+        factors = class_weight[y_index].astype(np.float64)
+        if w is not None:
+            w = np.asarray(w, dtype=np.float64).ravel()
+            if w.shape[0] != y.shape[0] or not np.all(np.isfinite(w)) or np.any(w < 0):
+                raise ValueError("sample_weight must hold one finite value >= 0 per row.")
+            factors = np.ascontiguousarray(factors * w)
+    p = dict(params, seed=int(seed))
+    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, start)
+    part = {key: result[key] for key in ("support_vectors", "dual_coef", "intercept")}
+    part["weight"] = float(X.shape[0])
+    part["steps"] = int(result["steps_total"])
+    part["loss"] = float(result["history"][-1]["progressive_loss"]) if result["history"] else 0.0
+    part["averaged"] = int(result["averaged"])
+    part["counters"] = {key: float(result[key]) for key in COUNTER_KEYS}
+    return part
+
+
+def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: Dict[str, Any], ovr: bool):
+    """The weighted mix of two partition models (or of two mixes); the weight
+    (rows), loss and counters below are carried up the tree."""
+    if a is None or b is None:
+        return b if a is None else a
+    mixed = _core.mix_budgeted([a, b], params, one_vs_rest=ovr)
+    out = {key: mixed[key] for key in ("support_vectors", "dual_coef", "intercept")}
+    out["weight"] = a["weight"] + b["weight"]
+    out["steps"] = int(mixed["steps_total"])
+    out["loss"] = a["loss"] + b["loss"]
+    out["averaged"] = a["averaged"] + b["averaged"]
+    out["counters"] = {key: a["counters"][key] + b["counters"][key] + float(mixed[key]) for key in COUNTER_KEYS}
+    return out
+
+
+def _tree_mix(parts: List[Any], params: Dict[str, Any], ovr: bool) -> Any:
+    """Delayed pairwise reduction of the partitions' models, in partition order."""
+    mix = dask.delayed(_mix_pair, pure=True)
+    while len(parts) > 1:
+        paired = [mix(parts[i], parts[i + 1], params, ovr) for i in range(0, len(parts) - 1, 2)]
+        if len(parts) % 2:
+            paired.append(parts[-1])
+        parts = paired
+    return parts[0]
+
+
+def _block_decision(X: Any, model: _LocalBudgetedSVC) -> np.ndarray:
+    return model.decision_function(X)
+
+
+def _block_predict(X: Any, model: _LocalBudgetedSVC) -> np.ndarray:
+    return model.predict(X)
+
+
+# ---------------------------------------------------------------- input
+
+
+def _is_dask(obj: Any) -> bool:
+    return isinstance(obj, (da.Array, dd.DataFrame, dd.Series))
+
+
+def _dask_rows(X: Any, name: str) -> Tuple[da.Array, Optional[np.ndarray]]:
+    """A dask array (rows x features, one column block) and the column names of a dataframe."""
+    names = None
+    if isinstance(X, dd.DataFrame):
+        names = np.asarray(X.columns, dtype=object)
+        X = X.to_dask_array(lengths=True)
+    elif isinstance(X, dd.Series):
+        raise ValueError(f"{name} must be 2-D (rows x features); got a dask Series.")
+    if not isinstance(X, da.Array):
+        raise TypeError(
+            f"budgetsvm.dask.BudgetedSVC.fit takes a dask array or dask dataframe; got {type(X).__name__} "
+            "(use budgetsvm.BudgetedSVC for data in memory, or dask.array.from_array)."
+        )
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (rows x features); got {X.ndim} dimensions.")
+    if X.dtype.kind not in "biuf":
+        kind = "complex" if X.dtype.kind == "c" else "non-numeric"
+        error = TypeError if X.dtype.kind in "cOSUV" else ValueError
+        raise error(f"{name} has {kind} dtype {X.dtype}; BudgetedSVC needs real numbers.")
+    if X.shape[1] == 0:
+        raise ValueError(f"{name} has 0 features; at least 1 is required.")
+    if any(math.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    if len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    if names is not None and not all(isinstance(c, str) for c in names):
+        names = None
+    return X, names
+
+
+def _aligned(v: Any, X: da.Array, name: str) -> da.Array:
+    """y or sample_weight as a 1-D dask array with the row chunks of X."""
+    if isinstance(v, (dd.Series, dd.DataFrame)):
+        v = v.to_dask_array(lengths=True)
+    if not isinstance(v, da.Array):
+        v = np.asarray(v)
+        if v.ndim == 2 and v.shape[1] == 1:
+            v = v.ravel()
+        v = da.from_array(v, chunks=(X.chunks[0],) + v.shape[1:]) if v.shape[:1] == (X.shape[0],) else v
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {v.shape}.")
+    if any(math.isnan(c) for c in v.chunks[0]):
+        v = v.compute_chunk_sizes()
+    if v.shape[0] != X.shape[0]:
+        raise ValueError(f"{name} has {v.shape[0]} entries but X has {X.shape[0]} rows.")
+    if v.chunks[0] != X.chunks[0]:
+        v = v.rechunk((X.chunks[0],))
+    return v
+
+
+def _persist(*arrays: Any) -> Tuple[Any, ...]:
+    """Keeps the arrays' partitions where they are computed (on the workers
+    under a distributed client) for all the rounds."""
+    return tuple(dask.persist(*arrays))
+
+
+# ---------------------------------------------------------------- estimator
+
+
+class BudgetedSVC(_LocalBudgetedSVC):
+    """:class:`budgetsvm.BudgetedSVC` trained on a dask array or dataframe.
+
+    The partitions of ``X`` stay where they are (on the workers, under a
+    ``distributed.Client``); each round, each partition runs one epoch of the
+    solver from the common model, and the partitions' models are mixed up a
+    tree back to ``budget`` support vectors (``docs/dask.md``). Only models
+    travel. Works on any Dask scheduler: a distributed client when one is
+    active, else Dask's default (threads).
+
+    Parameters
+    ----------
+    rounds : int or None, default=None
+        Rounds of training and mixing. ``None``: ``epochs`` rounds, each one
+        epoch over every partition (the in-process ``BudgetedSVC`` with
+        ``n_jobs`` = the number of partitions runs the same rounds). An int
+        must divide ``epochs``: each round then runs ``epochs // rounds``
+        epochs per partition before mixing (fewer mixes, less traffic), so
+        ``epochs`` stays the number of passes over the data.
+    n_jobs : int or None, default=None
+        Threads of one task (one-vs-rest BSCA's classes; prediction of numpy
+        input). The shards are the partitions, never split further.
+    others
+        As :class:`budgetsvm.BudgetedSVC`. ``callback`` and ``verbose`` are
+        served after every round. ``instruments`` is not supported.
+
+    Attributes
+    ----------
+    As :class:`budgetsvm.BudgetedSVC`; ``n_iter_`` counts rounds, and
+    ``history_`` has one entry per round.
+
+    Notes
+    -----
+    :meth:`partial_fit` is the in-process one (one pass over a chunk in
+    memory; a dask chunk is computed first).
+    """
+
+    def __init__(
+        self,
+        solver: str = "bsca",
+        budget: int = 500,
+        C: float = 1.0,
+        fit_intercept: bool = False,
+        class_weight: Any = None,
+        kernel: str = "rbf",
+        gamma: Any = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        maintenance: str = "merge",
+        merge_method: str = "lookup-wd",
+        epochs: int = 5,
+        learning_rate: str = "pegasos",
+        eta0: float = 1.0,
+        radius: Optional[float] = None,
+        gss_eps: float = 0.01,
+        lookup_grid: int = 400,
+        random_state: Any = None,
+        n_jobs: Optional[int] = None,
+        verbose: int = 0,
+        callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
+        instruments: bool = False,
+        warm_start: bool = False,
+        rounds: Optional[int] = None,
+    ):
+        super().__init__(
+            solver=solver,
+            budget=budget,
+            C=C,
+            fit_intercept=fit_intercept,
+            class_weight=class_weight,
+            kernel=kernel,
+            gamma=gamma,
+            degree=degree,
+            coef0=coef0,
+            maintenance=maintenance,
+            merge_method=merge_method,
+            epochs=epochs,
+            learning_rate=learning_rate,
+            eta0=eta0,
+            radius=radius,
+            gss_eps=gss_eps,
+            lookup_grid=lookup_grid,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            callback=callback,
+            instruments=instruments,
+            warm_start=warm_start,
+        )
+        self.rounds = rounds
+
+    def _round_plan(self, params: Dict[str, Any]) -> Tuple[int, int]:
+        """(rounds, epochs per round)."""
+        epochs = params["epochs"]
+        if self.rounds is None:
+            return epochs, 1
+        rounds = check_number("rounds", self.rounds, integer=True, low=1)
+        if epochs % rounds:
+            raise ValueError(f"rounds must divide epochs (each round runs epochs // rounds epochs); got "
+                             f"rounds={rounds}, epochs={epochs}.")
+        return rounds, epochs // rounds
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, classes: Any = None) -> "BudgetedSVC":
+        """Train on a dask array or dataframe, its partitions as shards.
+
+        Parameters
+        ----------
+        X : dask array or dask dataframe of shape (n_samples, n_features)
+            Dense real features; its row partitions are the shards.
+        y : dask array / series, or array-like of shape (n_samples,)
+            Class labels (at least two classes; a partition may hold one).
+        sample_weight : dask array or array-like of shape (n_samples,), default=None
+            Per-sample factors of ``C`` (finite, >= 0).
+        classes : array-like, default=None
+            All the classes; ``None``: found from ``y`` (one pass over it).
+
+        Returns
+        -------
+        self : BudgetedSVC
+        """
+        state = dict(self.__dict__)
+        try:
+            return self._fit_dask(X, y, sample_weight, classes)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
+
+    def _fit_dask(self, X: Any, y: Any, sample_weight: Any, classes: Any) -> "BudgetedSVC":
+        params = self._solver_params()
+        if self.instruments:
+            raise ValueError("instruments=True is not supported by budgetsvm.dask.BudgetedSVC.")
+        rounds, per_round = self._round_plan(params)
+        verbose = check_number("verbose", int(self.verbose), integer=True, low=0)
+        X, names = _dask_rows(X, "X")
+        y = _aligned(y, X, "y")
+        w = None if sample_weight is None else _aligned(sample_weight, X, "sample_weight")
+        warm = bool(self.warm_start) and hasattr(self, "t_")
+        if warm and X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but BudgetedSVC is expecting {self.n_features_in_} features as input."
+            )
+        X, y, w = _persist(X, y, w)
+        classes, class_weight = self._classes(y, classes)
+        if warm and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"warm_start=True continues a model of the classes {[plain(c) for c in self.classes_]}; "
+                f"y has the classes {[plain(c) for c in classes]}. Use warm_start=False to train a new model."
+            )
+        params["gamma"] = self.gamma_ if warm and isinstance(self.gamma, str) else self._dask_gamma(X)
+        params.update(epochs=per_round, shards=1, instruments=False)
+        n_total = float(X.shape[0])
+        n_outputs = 1 if len(classes) == 2 else len(classes)
+        start = self._start(n_total) if warm else {
+            "support_vectors": np.zeros((0, X.shape[1])),
+            "dual_coef": np.zeros((0, n_outputs)),
+            "intercept": np.zeros(n_outputs),
+            "steps": 0,
+            "n_ref": 0.0,
+            "n": n_total,
+        }
+        result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose)
+        self.n_features_in_ = int(X.shape[1])
+        if names is not None:
+            self.feature_names_in_ = names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self._store(result, classes, class_weight, X, None, params, append=False)
+        return self
+
+    def _classes(self, y: da.Array, classes: Any) -> Tuple[np.ndarray, np.ndarray]:
+        """The classes (given, or one pass over y) and the factor of C per class."""
+        check_class_weight_spec(self.class_weight)
+        counts = None
+        if classes is None:
+            if y.dtype.kind == "f" and not bool(da.isfinite(y).all().compute()):
+                raise ValueError("y contains NaN or infinity; class labels must be finite.")
+            classes, counts = dask.compute(*da.unique(y, return_counts=True))
+        else:
+            classes = np.unique(np.asarray(classes))
+        if classes.size < 2:
+            raise ValueError(
+                f"BudgetedSVC needs samples of at least 2 classes in the data; got {classes.size} class(es) "
+                f"({[plain(c) for c in classes]})."
+            )
+        if isinstance(self.class_weight, str):  # "balanced": n / (n_classes * count)
+            if counts is None:
+                counts = np.array([int((y == c).sum().compute()) for c in classes])
+            if np.any(counts == 0):
+                raise ValueError("class_weight='balanced' needs samples of every class in y.")
+            weights = counts.sum() / (len(classes) * counts.astype(np.float64))
+        else:
+            weights = compute_class_weight(self.class_weight, classes=classes, y=classes)
+        return classes, check_class_weights(weights, classes)
+
+    def _dask_gamma(self, X: da.Array) -> float:
+        """gamma as scikit-learn defines it, X.var() computed on the cluster."""
+        if not isinstance(self.gamma, str):
+            return check_number("gamma", self.gamma, low=0.0, low_inclusive=False)
+        if self.gamma == "auto":
+            return 1.0 / X.shape[1]
+        if self.gamma != "scale":
+            raise ValueError(f"gamma must be 'scale', 'auto' or a positive float; got {self.gamma!r}.")
+        with np.errstate(over="ignore", invalid="ignore"):
+            variance = float(X.astype(np.float64).var().compute())
+            value = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+        if not (math.isfinite(variance) and math.isfinite(value) and value > 0):
+            raise ValueError(
+                "gamma='scale' is 1 / (n_features * X.var()) and X.var() is not finite: X may contain NaN, "
+                "infinity or values too large (preprocess it, e.g. with StandardScaler)."
+            )
+        return value
+
+    def _rounds(self, X, y, w, classes, class_weight, params, start, rounds, verbose) -> Dict[str, Any]:
+        """The rounds: per-partition passes, tree mix, the mixed model as the next start."""
+        xs = X.to_delayed().ravel()
+        ys = y.to_delayed().ravel()
+        ws = [None] * len(xs) if w is None else list(w.to_delayed().ravel())
+        ovr = params["solver"] == "bsca" and len(classes) > 2
+        rng = check_random_state(self.random_state)
+        train = dask.delayed(_train_partition, pure=True)
+        history: List[Dict[str, Any]] = []
+        totals = {key: 0.0 for key in COUNTER_KEYS}
+        began = time.perf_counter()
+        mixed: Dict[str, Any] = {}
+        stopped = False
+        for r in range(1, rounds + 1):
+            seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
+            start_d = dask.delayed(start, traverse=False)
+            parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, start_d, int(seeds[k]))
+                     for k in range(len(xs))]
+            (mixed,) = dask.compute(_tree_mix(parts, params, ovr))
+            if mixed is None:
+                raise ValueError("X has no rows.")
+            for key in COUNTER_KEYS:
+                totals[key] += mixed["counters"][key]
+            stats = self._round_stats(r, totals, mixed, time.perf_counter() - began)
+            history.append(stats)
+            start = {
+                "support_vectors": mixed["support_vectors"],
+                "dual_coef": mixed["dual_coef"],
+                "intercept": mixed["intercept"],
+                "steps": mixed["steps"],
+                "n_ref": start["n"],
+                "n": start["n"],
+            }
+            if verbose:
+                print(f"round {r}/{rounds} SVs {stats['n_support']} merges {int(totals['merges'])} "
+                      f"elapsed {stats['seconds']:.2f}s", file=sys.stderr, flush=True)
+            if self.callback is not None and bool(self.callback(dict(stats))):
+                stopped = r < rounds
+                break
+        result = {key: start[key] for key in ("support_vectors", "dual_coef", "intercept")}
+        result.update(totals, seconds=time.perf_counter() - began, history=history, epochs_run=len(history),
+                      stopped_early=stopped, averaged=mixed["averaged"], steps_total=start["steps"],
+                      n_ref=start["n"])
+        return result
+
+    @staticmethod
+    def _round_stats(r: int, totals: Dict[str, float], mixed: Dict[str, Any], seconds: float) -> Dict[str, Any]:
+        stats: Dict[str, Any] = {"epoch": r}
+        stats.update({k: (v if k.endswith("seconds") or k.startswith("merge_") else int(v)) for k, v in totals.items()})
+        stats.update(progressive_loss=mixed["loss"], n_support=int(mixed["support_vectors"].shape[0]),
+                     seconds=seconds, objective=math.nan, sq_norm=math.nan,
+                     alpha_zero=-1, alpha_bound=-1, alpha_free=-1)
+        return stats
+
+    # ------------------------------------------------------------ prediction
+
+    def _local_model(self) -> _LocalBudgetedSVC:
+        """The fitted model as the in-process estimator (what the prediction tasks receive)."""
+        model = _LocalBudgetedSVC(**{k: v for k, v in self.get_params(deep=False).items() if k != "rounds"})
+        model.callback = None
+        model.__dict__.update({k: v for k, v in self.__dict__.items() if k.endswith("_") or k.startswith("_")})
+        return model
+
+    def _dask_input(self, X: Any) -> da.Array:
+        check_is_fitted(self)
+        if isinstance(X, dd.DataFrame):
+            X = X.to_dask_array()
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (rows x features); got {X.ndim} dimensions.")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but BudgetedSVC is expecting {self.n_features_in_} features as input."
+            )
+        return X.rechunk({1: -1}) if len(X.chunks[1]) > 1 else X
+
+    def decision_function(self, X: Any) -> Any:
+        """As :meth:`budgetsvm.BudgetedSVC.decision_function`; a dask array
+        (or dataframe) gives a dask array, computed block by block."""
+        if not _is_dask(X):
+            return super().decision_function(X)
+        X = self._dask_input(X)
+        model = self._local_model()
+        if self.dual_coef_.shape[0] == 1:
+            return X.map_blocks(_block_decision, model, drop_axis=1, dtype=np.float64, meta=np.empty((0,)))
+        n = len(self.classes_)
+        return X.map_blocks(_block_decision, model, chunks=(X.chunks[0], (n,)), dtype=np.float64)
+
+    def predict(self, X: Any) -> Any:
+        """Class labels; a dask array (or dataframe) gives a dask array."""
+        if not _is_dask(X):
+            return super().predict(X)
+        X = self._dask_input(X)
+        meta = np.empty((0,), dtype=self.classes_.dtype)
+        return X.map_blocks(_block_predict, self._local_model(), drop_axis=1, dtype=self.classes_.dtype, meta=meta)
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Mean accuracy; dask input is scored on the cluster."""
+        if not _is_dask(X):
+            return super().score(X, y, sample_weight)
+        pred = self.predict(X)
+        y = _aligned(y, pred[:, None], "y") if not isinstance(y, da.Array) or y.chunks[0] != pred.chunks[0] else y
+        right = (pred == y).astype(np.float64)
+        if sample_weight is None:
+            return float(right.mean().compute())
+        w = _aligned(sample_weight, pred[:, None], "sample_weight").astype(np.float64)
+        return float(((right * w).sum() / w.sum()).compute())
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags
+
+
+__all__ = ["BudgetedSVC"]
