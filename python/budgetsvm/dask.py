@@ -176,6 +176,8 @@ def _dask_rows(X: Any, name: str) -> Tuple[da.Array, Optional[np.ndarray]]:
 def _aligned(v: Any, X: da.Array, name: str) -> da.Array:
     """y or sample_weight as a 1-D dask array with the row chunks of X."""
     if isinstance(v, (dd.Series, dd.DataFrame)):
+        if isinstance(v, dd.Series) and not isinstance(v.dtype, np.dtype):  # pandas' extension dtypes (string)
+            v = v.astype(object)
         v = v.to_dask_array(lengths=True)
     if not isinstance(v, da.Array):
         v = np.asarray(v)
@@ -478,12 +480,20 @@ class BudgetedSVC(_LocalBudgetedSVC):
         model = _LocalBudgetedSVC(**{k: v for k, v in self.get_params(deep=False).items() if k != "rounds"})
         model.callback = None
         model.__dict__.update({k: v for k, v in self.__dict__.items() if k.endswith("_") or k.startswith("_")})
+        model.__dict__.pop("feature_names_in_", None)  # the blocks are arrays; names were checked on the client
         return model
 
     def _dask_input(self, X: Any) -> da.Array:
         check_is_fitted(self)
         if isinstance(X, dd.DataFrame):
+            names = getattr(self, "feature_names_in_", None)
+            if names is not None and list(X.columns) != list(names):
+                raise ValueError(
+                    f"The feature names of X {list(X.columns)} are not those seen in fit {list(names)}."
+                )
             X = X.to_dask_array()
+        elif isinstance(X, dd.Series):
+            raise ValueError("X must be 2-D (rows x features); got a dask Series.")
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D (rows x features); got {X.ndim} dimensions.")
         if X.shape[1] != self.n_features_in_:

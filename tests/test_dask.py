@@ -1,0 +1,247 @@
+"""Dask: our estimators inside dask-ml's wrappers and joblib's dask backend,
+and distributed training (budgetsvm.dask.BudgetedSVC) on a two-process
+LocalCluster on loopback, compared with the in-process sharded training."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+wrappers = pytest.importorskip("dask_ml.wrappers")
+
+import joblib  # noqa: E402
+import pandas as pd  # noqa: E402
+from sklearn.model_selection import GridSearchCV  # noqa: E402
+
+from budgetsvm import SVC, BudgetedSVC, LinearSVC  # noqa: E402
+from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def checkerboard(n, seed, noise=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    flip = rng.random(n) < noise
+    y[flip] = -y[flip]
+    return X, y
+
+
+def blobs(n, seed, classes=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, classes, size=n)
+    centres = np.array([[np.cos(a), np.sin(a)] for a in 2 * np.pi * np.arange(classes) / classes])
+    return centres[y] + 0.45 * rng.standard_normal((n, 2)), y
+
+
+PARAMS = dict(budget=40, C=10.0, gamma=2.0, epochs=3, random_state=0)
+
+
+def reference_rounds(est, parts, rounds):
+    """The algorithm written out with the core's two calls: each round, one
+    pass per partition from the common model (n = all rows), then the
+    partitions' models mixed with weights = rows."""
+    from budgetsvm import _core
+
+    params = est._solver_params()
+    params.update(gamma=est.gamma, shards=1, epochs=1)
+    n = float(sum(len(y) for _, y in parts))
+    start = dict(support_vectors=np.zeros((0, 2)), dual_coef=np.zeros((0, 1)), intercept=np.zeros(1), steps=0,
+                 n_ref=0.0, n=n)
+    rng = np.random.RandomState(est.random_state)
+    for _ in range(rounds):
+        seeds = rng.randint(np.iinfo(np.int64).max, size=len(parts), dtype=np.int64)
+        models = []
+        for (X, y), seed in zip(parts, seeds):
+            r = _core.fit_budgeted(X, (y > 0).astype(np.int32), 2, dict(params, seed=int(seed)), None, None, start)
+            models.append(dict(r, weight=float(len(y)), steps=r["steps_total"]))
+        mixed = _core.mix_budgeted(models, params)
+        start = dict(support_vectors=mixed["support_vectors"], dual_coef=mixed["dual_coef"],
+                     intercept=mixed["intercept"], steps=mixed["steps_total"], n_ref=n, n=n)
+    return start
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_rounds_are_the_written_out_algorithm(client, solver):
+    X, y = checkerboard(4000, 1)
+    est = DaskBudgetedSVC(solver=solver, **dict(PARAMS, epochs=2))
+    est.fit(da.from_array(X, chunks=2000), da.from_array(y, chunks=2000))
+    want = reference_rounds(est, [(X[:2000], y[:2000]), (X[2000:], y[2000:])], 2)
+    np.testing.assert_array_equal(est.support_vectors_, want["support_vectors"])
+    np.testing.assert_array_equal(est.dual_coef_, want["dual_coef"].T)
+    assert est.t_ == want["steps"]
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_accuracy_as_in_process_shards(client, solver):
+    """Two partitions on two workers against the in-process run with n_jobs=2
+    (two shards: the same algorithm, another split of the rows): mean test
+    accuracy over four seeds within one point (one seed varies by 1-2)."""
+    X, y = checkerboard(12000, 1)
+    Xt, yt = checkerboard(4000, 2)
+    Xd, yd = da.from_array(X, chunks=6000), da.from_array(y, chunks=6000)
+    dist, local, single = [], [], []
+    for seed in range(4):
+        params = dict(PARAMS, solver=solver, random_state=seed)
+        clf = DaskBudgetedSVC(**params).fit(Xd, yd)
+        assert clf.n_support_ <= PARAMS["budget"] and clf.n_iter_ == len(clf.history_) == PARAMS["epochs"]
+        shards = BudgetedSVC(n_jobs=2, **params).fit(X, y)
+        assert clf.t_ == shards.t_ and clf.n_samples_seen_ == shards.n_samples_seen_ == 12000
+        dist.append(clf.score(Xt, yt))
+        local.append(shards.score(Xt, yt))
+        single.append(BudgetedSVC(**params).fit(X, y).score(Xt, yt))
+    assert abs(np.mean(dist) - np.mean(local)) <= 0.01
+    assert np.mean(dist) >= np.mean(single) - 0.02  # and near the sequential model
+
+
+def test_deterministic_and_independent_of_workers(client):
+    """The model depends on (random_state, partitioning) only: the cluster and
+    Dask's local threads give the same coefficients."""
+    X, y = checkerboard(6000, 3)
+    Xd, yd = da.from_array(X, chunks=1500), da.from_array(y, chunks=1500)
+    a = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
+    b = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"):
+        c = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
+    for other in (b, c):
+        np.testing.assert_array_equal(a.dual_coef_, other.dual_coef_)
+        np.testing.assert_array_equal(a.support_vectors_, other.support_vectors_)
+    d = DaskBudgetedSVC(**dict(PARAMS, random_state=1)).fit(Xd, yd)
+    assert not np.array_equal(a.dual_coef_, d.dual_coef_)
+
+
+def test_one_class_partition_trains(client):
+    """Rows sorted by label: each partition holds one class (correct behaviour:
+    each learns its side, the mix learns both)."""
+    X, y = checkerboard(8000, 4)
+    order = np.argsort(y, kind="stable")
+    X, y = X[order], y[order]
+    n_neg = int(np.sum(y == -1))
+    Xd = da.from_array(X, chunks=((n_neg, len(y) - n_neg), (2,)))
+    yd = da.from_array(y, chunks=((n_neg, len(y) - n_neg),))
+    clf = DaskBudgetedSVC(solver="bsgd", **PARAMS).fit(Xd, yd)
+    Xt, yt = checkerboard(3000, 5)
+    assert set(np.unique(clf.predict(Xt))) == {-1, 1}
+    assert clf.score(Xt, yt) > 0.8
+
+
+def test_multiclass_dataframe_and_dask_output(client):
+    X, y = blobs(6000, 6)
+    Xt, yt = blobs(2000, 7)
+    frame = dd.from_pandas(pd.DataFrame(X, columns=["a", "b"]), npartitions=2)
+    labels = dd.from_pandas(pd.Series(np.array(["r", "g", "b"])[y]), npartitions=2)
+    for solver in ("bsca", "bsgd"):
+        clf = DaskBudgetedSVC(solver=solver, **PARAMS).fit(frame, labels)
+        assert list(clf.feature_names_in_) == ["a", "b"]
+        local = BudgetedSVC(solver=solver, **PARAMS).fit(X, np.array(["r", "g", "b"])[y])
+        want = np.array(["r", "g", "b"])[yt]
+        test_frame = pd.DataFrame(Xt, columns=["a", "b"])
+        assert clf.score(test_frame, want) >= local.score(Xt, want) - 0.02
+        Xtd = da.from_array(Xt, chunks=500)
+        pred = clf.predict(Xtd)
+        scores = clf.decision_function(Xtd)
+        assert isinstance(pred, da.Array) and isinstance(scores, da.Array)
+        np.testing.assert_array_equal(pred.compute(), clf.predict(test_frame))
+        np.testing.assert_allclose(scores.compute(), clf.decision_function(test_frame), rtol=1e-12, atol=1e-12)
+        assert clf.score(Xtd, da.from_array(want, chunks=700)) == pytest.approx(clf.score(test_frame, want))
+        frame_pred = clf.predict(dd.from_pandas(test_frame, npartitions=3))
+        np.testing.assert_array_equal(frame_pred.compute(), pred.compute())
+        assert clf.n_support_ <= (3 if solver == "bsca" else 1) * PARAMS["budget"]  # OvR: a budget per class
+
+
+def test_rounds_and_warm_start(client):
+    X, y = checkerboard(6000, 8)
+    Xd, yd = da.from_array(X, chunks=3000), da.from_array(y, chunks=3000)
+    few = DaskBudgetedSVC(rounds=1, **PARAMS).fit(Xd, yd)  # 3 epochs per partition, one mix
+    assert few.n_iter_ == 1 and few.score(X, y) > 0.9
+    with pytest.raises(ValueError, match="rounds must divide epochs"):
+        DaskBudgetedSVC(rounds=2, **PARAMS).fit(Xd, yd)
+    with pytest.raises(ValueError, match="rounds must be >= 1"):
+        DaskBudgetedSVC(rounds=0, **PARAMS).fit(Xd, yd)
+    clf = DaskBudgetedSVC(warm_start=True, solver="bsgd", **PARAMS).fit(Xd, yd)
+    t = clf.t_
+    clf.fit(Xd, yd)
+    assert clf.t_ > t and clf.score(X, y) > 0.9
+
+
+def test_bad_input(client):
+    X, y = checkerboard(2000, 9)
+    Xd, yd = da.from_array(X, chunks=1000), da.from_array(y, chunks=1000)
+    clf = DaskBudgetedSVC(**PARAMS)
+    with pytest.raises(TypeError, match="dask array"):
+        clf.fit(X, y)
+    bad = X.copy()
+    bad[1500, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN|finite"):
+        DaskBudgetedSVC(**dict(PARAMS, gamma="scale")).fit(da.from_array(bad, chunks=1000), yd)
+    with pytest.raises(ValueError, match="NaN|finite"):
+        clf.fit(da.from_array(bad, chunks=1000), yd)
+    with pytest.raises(ValueError, match="2 classes"):
+        clf.fit(Xd, da.ones(2000, chunks=1000))
+    with pytest.raises(ValueError, match="not in classes"):
+        clf.fit(Xd, yd, classes=[-1, 2])
+    with pytest.raises(ValueError, match="entries but X has"):
+        clf.fit(Xd, yd[:1500])
+    with pytest.raises(TypeError, match="non-numeric"):
+        clf.fit(da.from_array(np.array([["a", "b"]] * 10), chunks=5), da.from_array(np.arange(10) % 2, chunks=5))
+    clf.fit(Xd, yd)
+    before = clf.dual_coef_.copy()
+    with pytest.raises(ValueError, match="3 features, but BudgetedSVC is expecting 2"):
+        clf.predict(da.zeros((10, 3), chunks=5))
+    with pytest.raises(ValueError, match="3 features"):
+        clf.decision_function(da.zeros((10, 3), chunks=5))
+    with pytest.raises(ValueError, match="NaN|finite"):
+        clf.predict(da.from_array(bad, chunks=1000)).compute()
+    with pytest.raises(ValueError, match="not in classes"):  # a failed fit leaves the model as it was
+        clf.fit(Xd, yd, classes=[-1, 2])
+    np.testing.assert_array_equal(clf.dual_coef_, before)
+
+
+def test_incremental_and_parallel_post_fit(client):
+    """dask-ml's wrappers around the in-process estimator: Incremental calls
+    partial_fit block by block, ParallelPostFit predicts block by block."""
+    X, y = checkerboard(8000, 10)
+    Xt, yt = checkerboard(3000, 11)
+    Xd, yd = da.from_array(X, chunks=2000), da.from_array(y, chunks=2000)
+    est = BudgetedSVC(solver="bsgd", budget=40, C=10.0, gamma=2.0, random_state=0)
+    inc = wrappers.Incremental(est, scoring="accuracy", shuffle_blocks=False).fit(Xd, yd, classes=[-1, 1])
+    assert inc.estimator_.n_samples_seen_ == 8000
+    direct = BudgetedSVC(solver="bsgd", budget=40, C=10.0, gamma=2.0, random_state=0)
+    for k in range(4):
+        direct.partial_fit(X[2000 * k : 2000 * (k + 1)], y[2000 * k : 2000 * (k + 1)], classes=[-1, 1])
+    np.testing.assert_array_equal(inc.estimator_.dual_coef_, direct.dual_coef_)
+    assert inc.score(da.from_array(Xt, chunks=1000), da.from_array(yt, chunks=1000)) > 0.9
+    post = wrappers.ParallelPostFit(BudgetedSVC(**PARAMS)).fit(X, y)
+    pred = post.predict(da.from_array(Xt, chunks=1000))
+    assert isinstance(pred, da.Array)
+    np.testing.assert_array_equal(pred.compute(), post.estimator.predict(Xt))
+
+
+@pytest.mark.parametrize(
+    "estimator, grid",
+    [
+        (SVC(), {"C": [0.5, 5.0], "gamma": [1.0, 4.0]}),
+        (LinearSVC(), {"C": [0.01, 1.0]}),
+        (BudgetedSVC(budget=30, epochs=2, random_state=0), {"C": [1.0, 10.0], "gamma": [1.0, 4.0]}),
+    ],
+    ids=["SVC", "LinearSVC", "BudgetedSVC"],
+)
+def test_grid_search_on_joblib_dask_backend(client, estimator, grid):
+    X, y = checkerboard(600, 12, noise=0.05)
+    if isinstance(estimator, LinearSVC):
+        X = np.column_stack([X, X[:, 0] * X[:, 1]])  # linearly separable up to the noise
+    with joblib.parallel_backend("dask"):
+        search = GridSearchCV(estimator, grid, cv=3, n_jobs=-1).fit(X, y)
+    serial = GridSearchCV(estimator, grid, cv=3).fit(X, y)
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"], serial.cv_results_["mean_test_score"])
+    assert search.best_score_ > 0.8
