@@ -19,6 +19,9 @@ from sklearn.model_selection import GridSearchCV  # noqa: E402
 from budgetsvm import SVC, BudgetedSVC, LinearSVC  # noqa: E402
 from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC  # noqa: E402
 
+# A cluster of worker processes: ~40 s in all, left out of the ASan run.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def client():

@@ -344,10 +344,9 @@ class BudgetedSVC(_LocalBudgetedSVC):
         y = _aligned(y, X, "y")
         w = None if sample_weight is None else _aligned(sample_weight, X, "sample_weight")
         warm = bool(self.warm_start) and hasattr(self, "t_")
-        if warm and X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but BudgetedSVC is expecting {self.n_features_in_} features as input."
-            )
+        expected = getattr(self, "n_features_in_", None)
+        if warm and X.shape[1] != expected:
+            raise ValueError(f"X has {X.shape[1]} features, but BudgetedSVC is expecting {expected} features as input.")
         X, y, w = _persist(X, y, w)
         classes, class_weight = self._classes(y, classes)
         if warm and not np.array_equal(classes, self.classes_):
