@@ -1,0 +1,171 @@
+"""Distributed budgeted training on Dask: 1 vs 2 worker processes, against
+the in-process BudgetedSVC with the same parameters.
+
+Data sets: ijcnn1 (read from $BUDGETSVM_DATA or ../shared/datasets, never
+copied) and a generated 2M-row xor20 set (bench/datagen.py, 10% label noise)
+whose partitions are generated on the workers themselves. Both are split
+into 2 partitions; the distributed model depends on the partitions, not on
+the workers, so 1 and 2 workers train the same model and their time ratio
+is the speed-up alone. Runs are interleaved (in-process sequential,
+in-process 2 shards, 1 worker, 2 workers; then again, each repeat with the
+seed of its index); the table reports the minimum time of each, the mean
+test accuracy over the repeats, and the load average before each repeat.
+
+    python bench/dask_scale.py [--repeats 3] [--sets ijcnn1,xor20-2m] [--out bench/results/dask.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import dask  # noqa: E402
+import dask.array as da  # noqa: E402
+import distributed  # noqa: E402
+from _common import data_dir, machine_line  # noqa: E402
+from datagen import _BLOCK, _design, _score, _threshold  # noqa: E402
+
+import budgetsvm  # noqa: E402
+from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC  # noqa: E402
+
+SETS = {
+    "ijcnn1": dict(solver="bsca", budget=500, C=2.0**5, gamma=2.0, epochs=3),
+    "xor20-2m": dict(solver="bsca", budget=200, C=1.0, gamma=0.05, epochs=2),
+}
+XOR_N, XOR_TEST, XOR_NOISE = 2_000_000, 100_000, 0.10
+
+
+def xor_rows(lo: int, hi: int, seed: int = 0, test: bool = False):
+    """Rows [lo, hi) of datagen.make("xor20", n, noise=0.10, seed) (block-aligned lo)."""
+    assert lo % _BLOCK == 0
+    thr = _threshold("xor20", 0.5)
+    Xs, ys = [], []
+    for start in range(lo, hi, _BLOCK):
+        rng = np.random.default_rng(([seed, 7919] if test else [seed]) + [start // _BLOCK])
+        m = min(_BLOCK, hi - start)
+        X = _design("xor20", rng, m)
+        y = np.where(_score("xor20", X) > thr, 1, -1).astype(np.int8)
+        flip = rng.random(m) < XOR_NOISE
+        y[flip] = -y[flip]
+        Xs.append(X.astype(np.float32))
+        ys.append(y)
+    return np.concatenate(Xs), np.concatenate(ys)
+
+
+def ijcnn1():
+    X, y = budgetsvm.load_svmlight(data_dir() / "ijcnn1.bz2", n_features=22)
+    Xt, yt = budgetsvm.load_svmlight(data_dir() / "ijcnn1.t.bz2", n_features=22)
+    return X.toarray(), y, Xt.toarray(), yt
+
+
+def load(name):
+    """(X, y, Xt, yt) in this process."""
+    if name == "ijcnn1":
+        return ijcnn1()
+    X, y = xor_rows(0, XOR_N)
+    Xt, yt = xor_rows(0, XOR_TEST, test=True)
+    return X, y, Xt, yt
+
+
+def on_cluster(name, client, X, y):
+    """The training set as 2 partitions persisted on the cluster's workers
+    (xor20: generated there; ijcnn1: scattered once)."""
+    if name == "ijcnn1":
+        half = (X.shape[0] + 1) // 2
+        Xd, yd = da.from_array(X, chunks=(half, X.shape[1])), da.from_array(y, chunks=half)
+    else:
+        half = XOR_N // 2
+        parts = [dask.delayed(xor_rows, nout=2)(lo, lo + half) for lo in (0, half)]
+        Xd = da.concatenate([da.from_delayed(p[0], (half, 20), np.float32) for p in parts])
+        yd = da.concatenate([da.from_delayed(p[1], (half,), np.int8) for p in parts])
+    with client.as_current():
+        Xd, yd = client.persist([Xd, yd])
+        distributed.wait(distributed.futures_of([Xd, yd]))
+    return Xd, yd
+
+
+def timed(fn):
+    t = time.perf_counter()
+    model = fn()
+    return time.perf_counter() - t, model
+
+
+def run_set(name, repeats, clients):
+    X, y, Xt, yt = load(name)
+    params = SETS[name]
+    data = {k: on_cluster(name, c, X, y) for k, c in clients.items()}
+    rows = {k: [] for k in ("sequential", "shards2", "1 worker", "2 workers")}
+    loads = []
+    for r in range(repeats):
+        loads.append(os.getloadavg()[0])
+        p = dict(params, random_state=r)
+        for label, fit in (
+            ("sequential", lambda: budgetsvm.BudgetedSVC(**p).fit(X, y)),
+            ("shards2", lambda: budgetsvm.BudgetedSVC(n_jobs=2, **p).fit(X, y)),
+        ):
+            t, m = timed(fit)
+            rows[label].append((t, m.score(Xt, yt)))
+            print(f"{name} r{r} {label}: {t:.2f}s acc {rows[label][-1][1]:.4f}", flush=True)
+        coefs = []
+        for label in ("1 worker", "2 workers"):
+            Xd, yd = data[label]
+            with clients[label].as_current():
+                t, m = timed(lambda: DaskBudgetedSVC(**p).fit(Xd, yd))
+            coefs.append(m.dual_coef_)
+            rows[label].append((t, m.score(Xt, yt)))
+            print(f"{name} r{r} {label}: {t:.2f}s acc {rows[label][-1][1]:.4f}", flush=True)
+        assert np.array_equal(coefs[0], coefs[1]), "1 and 2 workers must train the same model"
+    return params, X.shape, rows, loads
+
+
+def table(name, params, shape, rows, loads):
+    best = {k: min(t for t, _ in v) for k, v in rows.items()}
+    acc = {k: 100 * np.mean([a for _, a in v]) for k, v in rows.items()}
+    out = [f"### {name}: {shape[0]:,} x {shape[1]}, " + ", ".join(f"{k}={v}" for k, v in params.items()), "",
+           "| run | min time (s) | times (s) | mean test accuracy (%) |", "| --- | ---: | --- | ---: |"]
+    for k, v in rows.items():
+        out.append(f"| {k} | {best[k]:.2f} | {', '.join(f'{t:.2f}' for t, _ in v)} | {acc[k]:.2f} |")
+    out += ["", f"- speed-up 2 workers vs 1: {best['1 worker'] / best['2 workers']:.2f}x (target >= 1.6x)",
+            f"- accuracy, 2 workers minus in-process sequential: {acc['2 workers'] - acc['sequential']:+.2f} points; "
+            f"minus in-process 2 shards: {acc['2 workers'] - acc['shards2']:+.2f} points (target: within 0.5)",
+            f"- 1-minute load average before each repeat: {', '.join(f'{x:.2f}' for x in loads)}", ""]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--sets", default="ijcnn1,xor20-2m")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    kw = dict(threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0")
+    clusters = {"1 worker": distributed.LocalCluster(n_workers=1, **kw),
+                "2 workers": distributed.LocalCluster(n_workers=2, **kw)}
+    clients = {k: distributed.Client(c, set_as_default=False) for k, c in clusters.items()}
+    for c in clients.values():  # imports on every worker before any timing
+        c.run(lambda: bool(__import__("budgetsvm.dask")))
+    lines = ["# Dask: distributed BudgetedSVC, 1 vs 2 workers", "", machine_line(), "",
+             "`python bench/dask_scale.py " + " ".join(sys.argv[1:]) + "`", ""]
+    try:
+        for name in args.sets.split(","):
+            lines += table(name, *run_set(name, args.repeats, clients))
+    finally:
+        for c in clients.values():
+            c.close()
+        for c in clusters.values():
+            c.close()
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
