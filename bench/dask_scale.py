@@ -2,7 +2,7 @@
 the in-process BudgetedSVC with the same parameters.
 
 Data sets: ijcnn1 (read from $BUDGETSVM_DATA or ../shared/datasets, never
-copied) and a generated 2M-row xor20 set (bench/datagen.py, 10% label noise)
+copied; "ijcnn1-shuffled": its rows once in a random order) and a generated 2M-row xor20 set (bench/datagen.py, 10% label noise)
 whose partitions are generated on the workers themselves. Both are split
 into 2 partitions; the distributed model depends on the partitions, not on
 the workers, so 1 and 2 workers train the same model and their time ratio
@@ -37,6 +37,7 @@ from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC  # noqa: E402
 
 SETS = {
     "ijcnn1": dict(solver="bsca", budget=500, C=2.0**5, gamma=2.0, epochs=3),
+    "ijcnn1-shuffled": dict(solver="bsca", budget=500, C=2.0**5, gamma=2.0, epochs=3),
     "xor20-2m": dict(solver="bsca", budget=200, C=1.0, gamma=0.05, epochs=2),
 }
 XOR_N, XOR_TEST, XOR_NOISE = 2_000_000, 100_000, 0.10
@@ -67,8 +68,12 @@ def ijcnn1():
 
 def load(name):
     """(X, y, Xt, yt) in this process."""
-    if name == "ijcnn1":
-        return ijcnn1()
+    if name.startswith("ijcnn1"):
+        X, y, Xt, yt = ijcnn1()
+        if name == "ijcnn1-shuffled":  # the file's rows in a random order, so each partition is a random half
+            perm = np.random.default_rng(0).permutation(len(y))
+            X, y = X[perm], y[perm]
+        return X, y, Xt, yt
     X, y = xor_rows(0, XOR_N)
     Xt, yt = xor_rows(0, XOR_TEST, test=True)
     return X, y, Xt, yt
@@ -77,7 +82,7 @@ def load(name):
 def on_cluster(name, client, X, y):
     """The training set as 2 partitions persisted on the cluster's workers
     (xor20: generated there; ijcnn1: scattered once)."""
-    if name == "ijcnn1":
+    if name.startswith("ijcnn1"):
         half = (X.shape[0] + 1) // 2
         Xd, yd = da.from_array(X, chunks=(half, X.shape[1])), da.from_array(y, chunks=half)
     else:

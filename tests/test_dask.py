@@ -116,6 +116,7 @@ def test_deterministic_and_independent_of_workers(client):
     b = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"):
         c = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
+    assert distributed.default_client() is client  # the later tests run on the cluster again
     for other in (b, c):
         np.testing.assert_array_equal(a.dual_coef_, other.dual_coef_)
         np.testing.assert_array_equal(a.support_vectors_, other.support_vectors_)
