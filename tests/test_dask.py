@@ -158,8 +158,9 @@ def test_multiclass_dataframe_and_dask_output(client):
         np.testing.assert_array_equal(pred.compute(), clf.predict(test_frame))
         np.testing.assert_allclose(scores.compute(), clf.decision_function(test_frame), rtol=1e-12, atol=1e-12)
         assert clf.score(Xtd, da.from_array(want, chunks=700)) == pytest.approx(clf.score(test_frame, want))
-        frame_pred = clf.predict(dd.from_pandas(test_frame, npartitions=3))
-        np.testing.assert_array_equal(frame_pred.compute(), pred.compute())
+        test_dframe = dd.from_pandas(test_frame, npartitions=3)
+        np.testing.assert_array_equal(clf.predict(test_dframe).compute(), pred.compute())
+        assert clf.score(test_dframe, want) == pytest.approx(clf.score(test_frame, want))
         assert clf.n_support_ <= (3 if solver == "bsca" else 1) * PARAMS["budget"]  # OvR: a budget per class
 
 
@@ -249,3 +250,21 @@ def test_grid_search_on_joblib_dask_backend(client, estimator, grid):
     serial = GridSearchCV(estimator, grid, cv=3).fit(X, y)
     np.testing.assert_allclose(search.cv_results_["mean_test_score"], serial.cv_results_["mean_test_score"])
     assert search.best_score_ > 0.8
+
+
+def test_weights(client):
+    """class_weight="balanced" counts the classes over all partitions;
+    sample_weight of ones is the unweighted problem; weights travel with
+    their partitions."""
+    from sklearn.utils.class_weight import compute_class_weight
+
+    X, y = checkerboard(4000, 13)
+    y[(y == 1) & (np.arange(4000) % 3 > 0)] = -1  # imbalanced
+    Xd, yd = da.from_array(X, chunks=1000), da.from_array(y, chunks=1000)
+    clf = DaskBudgetedSVC(class_weight="balanced", **PARAMS).fit(Xd, yd)
+    np.testing.assert_allclose(clf.class_weight_, compute_class_weight("balanced", classes=np.array([-1, 1]), y=y))
+    plain_model = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
+    ones = DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=da.ones(4000, chunks=1000))
+    np.testing.assert_array_equal(ones.dual_coef_, plain_model.dual_coef_)
+    with pytest.raises(ValueError, match="sample_weight"):
+        DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=-np.ones(4000))

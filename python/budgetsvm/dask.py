@@ -42,6 +42,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from . import _core
+from ._atomic import atomic_fit
 from ._data import as_supported
 from ._magnitude import DBL_MAX, check_kernel_magnitude
 from ._params import check_class_weight_spec, check_class_weights, check_number, plain
@@ -308,6 +309,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
                              f"rounds={rounds}, epochs={epochs}.")
         return rounds, epochs // rounds
 
+    @atomic_fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None, classes: Any = None) -> "BudgetedSVC":
         """Train on a dask array or dataframe, its partitions as shards.
 
@@ -326,20 +328,12 @@ class BudgetedSVC(_LocalBudgetedSVC):
         -------
         self : BudgetedSVC
         """
-        state = dict(self.__dict__)
-        try:
-            return self._fit_dask(X, y, sample_weight, classes)
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(state)
-            raise
-
-    def _fit_dask(self, X: Any, y: Any, sample_weight: Any, classes: Any) -> "BudgetedSVC":
         params = self._solver_params()
         if self.instruments:
             raise ValueError("instruments=True is not supported by budgetsvm.dask.BudgetedSVC.")
         rounds, per_round = self._round_plan(params)
-        verbose = check_number("verbose", int(self.verbose), integer=True, low=0)
+        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
+        verbose = check_number("verbose", verbose, integer=True, low=0)
         X, names = _dask_rows(X, "X")
         y = _aligned(y, X, "y")
         w = None if sample_weight is None else _aligned(sample_weight, X, "sample_weight")
@@ -490,7 +484,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 raise ValueError(
                     f"The feature names of X {list(X.columns)} are not those seen in fit {list(names)}."
                 )
-            X = X.to_dask_array()
+            X = X.to_dask_array(lengths=True)
         elif isinstance(X, dd.Series):
             raise ValueError("X must be 2-D (rows x features); got a dask Series.")
         if X.ndim != 2:
