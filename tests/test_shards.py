@@ -127,3 +127,17 @@ def test_shards_on_tiny_data():
     clf = BudgetedSVC(budget=2, gamma=0.5, epochs=2, random_state=0, n_jobs=8).fit(X, y)
     assert clf.n_support_ <= 2
     assert np.all(np.isfinite(clf.decision_function(X)))
+
+
+def test_mix_keeps_a_part_when_merging_loses_the_average():
+    # far-apart support vectors under a narrow kernel: merging 20 into 10 loses
+    # most of the average, and a part (half the average's mass) is closer to it
+    rng = np.random.default_rng(5)
+    parts = [dict(model(rng, 10, d=20), weight=1.0, steps=0) for _ in range(2)]
+    for p in parts:
+        p["dual_coef"] = np.abs(p["dual_coef"]) + 1.0
+    mixed = _core.mix_budgeted(parts, params(budget=10))
+    assert mixed["mix_fallbacks"] == 1
+    assert any(np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts)
+    # with room for the union nothing is reduced and nothing falls back
+    assert _core.mix_budgeted(parts, params(budget=20))["mix_fallbacks"] == 0

@@ -195,6 +195,7 @@ py::dict result_to_dict(const budget::Result& result) {
   out["seconds"] = result.seconds;
   out["steps_total"] = result.steps_total;
   out["n_ref"] = result.n_ref;
+  out["mix_fallbacks"] = result.mix_fallbacks;
   return out;
 }
 

@@ -213,6 +213,8 @@ struct Result {
   /// runs so far (one machine's count) and the n of lambda used.
   long long steps_total = 0;
   double n_ref = 0.0;
+  /// Sharded runs: rounds whose mixed model lost to a shard's (shards.hpp).
+  int mix_fallbacks = 0;
 };
 
 /// Where a run starts when it continues a model (warm_start, partial_fit,
