@@ -130,14 +130,22 @@ def test_shards_on_tiny_data():
 
 
 def test_mix_keeps_a_part_when_merging_loses_the_average():
-    # far-apart support vectors under a narrow kernel: merging 20 into 10 loses
-    # most of the average, and a part (half the average's mass) is closer to it
-    rng = np.random.default_rng(5)
-    parts = [dict(model(rng, 10, d=20), weight=1.0, steps=0) for _ in range(2)]
-    for p in parts:
-        p["dual_coef"] = np.abs(p["dual_coef"]) + 1.0
-    mixed = _core.mix_budgeted(parts, params(budget=10))
+    # docs/scale.md: two shard models of a 20-dimensional problem under a narrow kernel, merged
+    # from 100 to 50 support vectors at once, lose the average; a part is closer to it and goes on
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20000, 20))
+    y = np.where(X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) > 0, 1, -1)
+    models = [
+        BudgetedSVC(solver="bsgd", budget=50, gamma=0.05, epochs=1, random_state=0).fit(X[i::2], y[i::2])
+        for i in (0, 1)
+    ]
+    parts = [
+        dict(support_vectors=m.support_vectors_, dual_coef=m.dual_coef_.T.copy(), intercept=m.intercept_,
+             weight=1.0, steps=0)
+        for m in models
+    ]
+    mixed = _core.mix_budgeted(parts, params(budget=50, gamma=0.05))
     assert mixed["mix_fallbacks"] == 1
     assert any(np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts)
     # with room for the union nothing is reduced and nothing falls back
-    assert _core.mix_budgeted(parts, params(budget=20))["mix_fallbacks"] == 0
+    assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
