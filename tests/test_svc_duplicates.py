@@ -75,3 +75,43 @@ def test_repeated_points_phishing(solver):
     ours = SVC(solver=solver, **params).fit(X, y)
     ref = SkSVC(**params).fit(X, y)
     check_same_model(ours, ref, X, Xt)
+
+
+COINCIDENT = [
+    (np.zeros((2, 1)), [0, 1]),
+    (np.zeros((3, 2)), [0, 0, 1]),
+    (np.ones((4, 2)), [0, 1, 0, 1]),
+    (np.array([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]), [0, 1, 1]),
+]
+
+
+@pytest.mark.parametrize("solver", [None, *SOLVERS])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("case", range(len(COINCIDENT)))
+def test_coincident_points_any_C(solver, sparse, kernel, case):
+    """All rows equal: the dual is linear along every feasible direction
+    (zero curvature), so the optimum puts every alpha of the smaller class
+    at C with as much weight on the larger class: objective
+    -2 C min(n_0, n_1), w = 0. It used to run the whole iteration bound at
+    C = 1e300 (steps of b / tau towards a bound 1e300 away). The intercept
+    is LIBSVM's middle of the feasible interval, independent of C here:
+    scikit-learn's at C = 1."""
+    import time
+
+    import scipy.sparse as sp
+
+    X, y = COINCIDENT[case]
+    Xf = sp.csr_matrix(X) if sparse else X
+    ref = SkSVC(kernel=kernel).fit(X, y)
+    counts = np.bincount(y)
+    kw = {} if solver is None else {"solver": solver}
+    for C in [1.0, 1e3, 1e300]:
+        start = time.perf_counter()
+        clf = SVC(C=C, kernel=kernel, cache_size=0.5, **kw).fit(Xf, y)
+        assert time.perf_counter() - start < 1.0
+        dc = np.asarray(clf.dual_coef_.todense() if sp.issparse(clf.dual_coef_) else clf.dual_coef_).ravel()
+        assert np.abs(dc).sum() == pytest.approx(2 * C * counts.min(), rel=1e-12)
+        assert dc.sum() == pytest.approx(0.0, abs=1e-12 * C)
+        np.testing.assert_allclose(clf.intercept_, ref.intercept_, atol=1e-12)
+        np.testing.assert_array_equal(clf.predict(Xf), ref.predict(X))

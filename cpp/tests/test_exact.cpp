@@ -255,19 +255,59 @@ TEST_CASE("two-variable step: the minimum of the dual along the feasible segment
     // Feasible and y-sum preserving.
     CHECK(s.alpha_i >= 0.0 && s.alpha_i <= Ci && s.alpha_j >= 0.0 && s.alpha_j <= Cj);
     CHECK_CLOSE(yi * s.alpha_i + yj * s.alpha_j, yi * ai + yj * aj, 1e-12);
-    // Objective along d with curvature max(a, tau): phi(t) = -b t + a t^2 / 2.
+    // Objective along d: phi(t) = -b t + a t^2 / 2, linear (to the bound)
+    // where a <= 0.
     const double b = -yi * Gi + yj * Gj;
     double a = Kii + Kjj - 2 * Kij;
-    if (a <= 0) a = kTau;
+    if (a <= 0) a = 0.0;
     const double room_i = yi > 0 ? Ci - ai : ai, room_j = yj > 0 ? aj : Cj - aj;
     const double tmax = std::min(room_i, room_j);
     const double t = yi * (s.alpha_i - ai);
     const auto phi = [&](double u) { return -b * u + 0.5 * a * u * u; };
     double best = phi(0.0);
     for (int k = 1; k <= 2000; ++k) best = std::min(best, phi(tmax * k / 2000.0));
-    best = std::min(best, phi(std::clamp(b / a, 0.0, tmax)));
+    best = std::min(best, phi(a > 0 ? std::clamp(b / a, 0.0, tmax) : tmax));
     CHECK(phi(t) <= best + 1e-9 * (1 + std::fabs(best)));
     CHECK(t >= -1e-15);
+  }
+}
+
+TEST_CASE("two-variable step: zero curvature goes to the bound, however far") {
+  // Coincident points (K_ii = K_jj = K_ij): the dual is linear along d.
+  for (double C : {1.0, 1e6, 1e300}) {
+    const PairStep s = two_variable_step(1.0, -1.0, 0.0, 0.0, C, C, -1.0, -1.0, 1.0, 1.0, 1.0);
+    CHECK(s.alpha_i == C);
+    CHECK(s.alpha_j == C);
+    // Unequal rooms: the nearer bound stops the step.
+    const PairStep t = two_variable_step(1.0, 1.0, 0.0, 0.5 * C, C, C, -2.0, -1.0, 4.0, 4.0, 4.0);
+    CHECK(t.alpha_i == 0.5 * C);
+    CHECK(t.alpha_j == 0.0);
+  }
+  // The cache's float curvature decides when it says "flat": the gradient
+  // update will not see any curvature, so a Newton step b / a would crawl.
+  const double d = 0.7;  // float(0.7) < 0.7: the double curvature is > 0
+  const double Kf = static_cast<double>(static_cast<float>(d));
+  const PairStep f = two_variable_step(1.0, -1.0, 0.0, 0.0, 1e300, 1e300, -1.0, -1.0, d, d, Kf, 0.0);
+  CHECK(f.alpha_i == 1e300);
+  // A concave direction (non-PSD kernel) also ends at the bound.
+  const PairStep c = two_variable_step(1.0, -1.0, 0.0, 0.0, 1e9, 1e9, -1.0, -1.0, 1.0, 1.0, 2.0);
+  CHECK(c.alpha_i == 1e9);
+}
+
+TEST_CASE("ALFPGM sub-problem: flat pair directions are stepped to the bound") {
+  // Q of two coincident points with opposite labels (K = 1): the sub-problem
+  // is linear along a_0 = a_1 and improves until the box bound.
+  MatrixXd Q(2, 2);
+  Q << 1.0, -1.0, -1.0, 1.0;
+  VectorXd chi = VectorXd::Constant(2, -1.0), y(2), a = VectorXd::Zero(2);
+  y << 1.0, -1.0;
+  for (double C : {1.0, 1e300}) {
+    const VectorXd u = VectorXd::Constant(2, C);
+    a.setZero();
+    const SubproblemReport r = solve_subproblem(Q, chi, y, u, 0.0, a, SubproblemSettings{});
+    CHECK(a[0] == C);
+    CHECK(a[1] == C);
+    CHECK(r.inner_iterations <= 10);
   }
 }
 

@@ -213,9 +213,7 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       values.assign(P.a_old.data(), P.a_old.data() + m);
       const Index i = ws.first[0], j = ws.second[0];
       const Index jj = static_cast<Index>(ws.first.size());  // position of j in B
-      const PairStep step = two_variable_step(s.y(i), s.y(j), s.alpha(i), s.alpha(j), s.upper(i),
-                                              s.upper(j), s.G(i), s.G(j), s.diag(i), s.diag(j),
-                                              static_cast<double>(cols[0][s.where(j)]));
+      const PairStep step = pair_step(s, i, j, cols[0], cols[static_cast<std::size_t>(jj)]);
       values[0] = step.alpha_i;
       values[static_cast<std::size_t>(jj)] = step.alpha_j;
     }

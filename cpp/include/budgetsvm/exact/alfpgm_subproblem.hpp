@@ -22,6 +22,12 @@
 // - The result is finally projected exactly onto {box, y^T a = c} (a 1-D
 //   search on the shift theta of clip(a + theta y)), so that the full
 //   problem's equality constraint never drifts.
+// - Flat pairs first: where the pair direction a_r += y_r t, a_s -= y_s t
+//   has no curvature in Q (coincident points), f is linear along it and
+//   improves until a box bound, which FPGM's steps of 1/L approach only in
+//   proportion to the distance (a near-hang with a huge C). Every such
+//   improving pair is stepped to its bound exactly before FPGM starts
+//   (step_flat_pairs), the same rule as the SMO step (smo.hpp).
 // - The warm start is the current a_B; lambda starts at the middle of the
 //   sub-problem's violating interval.
 // - The multiplier: the paper's lambda <- lambda - mu g converges linearly
@@ -107,6 +113,40 @@ inline void project_onto_feasible(VectorXd& a, const VectorXd& y, const VectorXd
       residual = 0.0;
     }
   }
+}
+
+/// Steps every pair (r, s) of the sub-problem along which f has no
+/// curvature (Q_rr + Q_ss - 2 y_r y_s Q_rs <= 0) and decreases to the
+/// first box bound, keeping y^T a. One pass in order; the gradient
+/// Q a + chi is updated after each step. Returns the number of steps.
+inline int step_flat_pairs(const MatrixXd& Q, const VectorXd& chi, const VectorXd& y, const VectorXd& u,
+                           VectorXd& a) {
+  const Index m = a.size();
+  VectorXd grad = Q * a + chi;
+  int steps = 0;
+  for (Index r = 0; r < m; ++r) {
+    for (Index s = r + 1; s < m; ++s) {
+      if (Q(r, r) + Q(s, s) - 2.0 * y[r] * y[s] * Q(r, s) > 0.0) continue;
+      // Along a_r += y_r t, a_s -= y_s t the slope is y_r grad_r - y_s grad_s;
+      // the other orientation is t < 0.
+      double slope = y[r] * grad[r] - y[s] * grad[s];
+      const double sign = slope < 0.0 ? 1.0 : -1.0;
+      slope *= sign;
+      if (!(slope < 0.0)) continue;
+      const double dr = sign * y[r], ds = -sign * y[s];  // a_r += dr t, a_s += ds t
+      const double room_r = dr > 0 ? u[r] - a[r] : a[r];
+      const double room_s = ds > 0 ? u[s] - a[s] : a[s];
+      const double t = std::min(room_r, room_s);
+      if (!(t > 0.0)) continue;
+      const double new_r = room_r <= room_s ? (dr > 0 ? u[r] : 0.0) : std::clamp(a[r] + dr * t, 0.0, u[r]);
+      const double new_s = room_s <= room_r ? (ds > 0 ? u[s] : 0.0) : std::clamp(a[s] + ds * t, 0.0, u[s]);
+      grad += Q.col(r) * (new_r - a[r]) + Q.col(s) * (new_s - a[s]);
+      a[r] = new_r;
+      a[s] = new_s;
+      ++steps;
+    }
+  }
+  return steps;
 }
 
 namespace detail {
@@ -260,6 +300,8 @@ inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi,
                                          const SubproblemSettings& settings) {
   SubproblemReport report;
   const Index m = a.size();
+  a = a.cwiseMax(0.0).cwiseMin(u);
+  step_flat_pairs(Q, chi, y, u, a);
   detail::AugmentedLagrangian lagrangian(Q, chi, y, u, c, settings.mu);
   double L = lipschitz_bound(Q, settings.power_iterations) + static_cast<double>(m) * settings.mu;
   VectorXd grad_f(m);
@@ -267,7 +309,6 @@ inline SubproblemReport solve_subproblem(const MatrixXd& Q, const VectorXd& chi,
   grad_f += chi;
   lagrangian.lambda = detail::starting_multiplier(grad_f, y, u, a);
   report.lipschitz = L;
-  a = a.cwiseMax(0.0).cwiseMin(u);
   VectorXd x = a, Qx(m);
   lagrangian.times_Q(x, Qx);
   detail::MultiplierSearch search;
