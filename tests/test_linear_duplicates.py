@@ -147,3 +147,34 @@ def test_w8a_with_repeats_agrees_with_liblinear(loss):
     p_ours, p_ref = primal(ours.coef_, ours.intercept_[0]), primal(ref.coef_, ref.intercept_[0])
     assert p_ours == pytest.approx(p_ref, rel=1e-3)
     assert np.mean(ours.predict(X) == ref.predict(X)) > 0.999
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+@pytest.mark.parametrize("selection", ["uniform", "shrinking", "avsf", "auto"])
+@pytest.mark.parametrize("merge", [False, True])
+def test_opposite_labels_on_large_rows_converge(loss, selection, merge):
+    """Equal rows with opposite labels and large norms: coordinate steps
+    alone zig-zag along alpha_i + alpha_j by 2 / ||x||^2 a step (w does not
+    move along it), and liblinear's PGmax - PGmin test passed with the pair's
+    equal gradients far from 0. The flat step of the pair and the test over
+    the range including 0 must give a converged run whose projected gradient
+    is small and whose duality gap (primal recomputed here) is near 0."""
+    X, y = with_repeats(n=120, d=4, seed=3)
+    big = np.vstack([np.repeat(60.0 * X[:1], 3, axis=0), np.repeat(90.0 * X[5:6], 2, axis=0)])
+    X, y = np.vstack([X, big]), np.concatenate([y, [1, 0, 1, 0, 1]])
+    tol, C = 1e-3, 1.0
+    weight = np.ones(len(y))
+    labels = y.astype(np.int32)
+    params = dict(C=C, loss=loss, selection=selection, tol=tol, bias_scale=1.0, merge_duplicates=merge, max_iter=3000)
+    W, A, stats = _core.fit_linear(_data.core_view(_data.as_supported(X)), labels, 2, np.ones(2), weight, params)
+    w, alpha, s = W[0], A[0], stats[0]
+    assert s["status"] == "converged" and s["kkt_violation"] <= tol
+    # The sweep's PGs are taken before each step, so the final point's can be
+    # a little larger (as in liblinear).
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    assert kkt_original(X, y_pm, alpha, w, np.full(len(y), C), loss) <= 10 * tol
+    margins = y_pm * (np.hstack([X, np.ones((len(y), 1))]) @ w)
+    slack = np.maximum(0.0, 1.0 - margins)
+    primal = 0.5 * w @ w + C * (slack.sum() if loss == "hinge" else (slack**2).sum())
+    assert primal - s["dual_objective"] >= -1e-9 * primal
+    assert primal - s["dual_objective"] <= 1e-3 * primal

@@ -89,12 +89,14 @@ class UsedColumns:
     def expand(self, rows: Any) -> sp.csr_matrix:
         """Rows in the compact numbering (dense or CSR) as a CSR matrix of
         ``n_features`` columns in the original numbering."""
-        rows = sp.csr_matrix(rows)
+        rows = sp.csr_matrix(rows, copy=True)  # eliminate_zeros works in place
         if self.columns.size == 0:
             return sp.csr_matrix((rows.shape[0], self.n_features), dtype=rows.dtype)
         rows.eliminate_zeros()
+        # eliminate_zeros moves indptr but may leave the arrays' tails behind
+        nnz = int(rows.indptr[-1])
         return sp.csr_matrix(
-            (rows.data, self.columns[rows.indices], rows.indptr), shape=(rows.shape[0], self.n_features)
+            (rows.data[:nnz], self.columns[rows.indices[:nnz]], rows.indptr), shape=(rows.shape[0], self.n_features)
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 import pytest
 from .fuzzing import (
     as_csr,
@@ -247,13 +248,13 @@ def test_huge_int_hyperparameters_are_value_errors(cls, name, value):
         cls(**ESTIMATORS[cls], **{name: value}).fit(GOOD_X, GOOD_Y)
 
 
-@pytest.mark.xfail(strict=True, reason="reported: dual CD stalls when equal rows carry opposite labels")
 @pytest.mark.parametrize("C", [1.0, 14.3])
 def test_linear_dual_cd_on_opposite_duplicates(C):
     """Found by test_fit_predict: two equal rows with opposite labels. The dual
-    optimum is alpha = (C, C) (objective 2C, w = 0); the solver reports
-    'converged' with a KKT violation of 2 and an objective near 0, and with a
-    few more rows at C = 14.3 never converges (max_iter=None does not end)."""
+    optimum is alpha = (C, C) (objective 2C, w = 0); the solver reported
+    'converged' with a KKT violation of 2 and an objective near 0 (liblinear's
+    PGmax - PGmin test), and with a few more rows at C = 14.3 never converged:
+    coordinate steps zig-zag along alpha_1 + alpha_2 by 2 / ||x||^2 a step."""
     x = np.array([[246.0, 246.0, 246.0, 246.0]])
     stats = LinearSVC(C=C, loss="hinge", random_state=0, max_iter=10**5).fit(np.r_[x, x], [1, 0]).fit_stats_[0]
     assert stats["kkt_violation"] <= 1e-3 and stats["dual_objective"] == pytest.approx(2 * C, rel=1e-3)
@@ -265,3 +266,14 @@ def test_huge_budget_on_tiny_data(epochs):
     beyond n was MemoryError (std::bad_alloc) or std::vector's length error."""
     clf = BudgetedSVC(budget=10**18, epochs=epochs).fit(GOOD_X, GOOD_Y)
     assert clf.n_support_ <= len(GOOD_X)
+
+
+@pytest.mark.parametrize("cls", list(ESTIMATORS))
+def test_explicit_zero_in_csr_support_rows(cls):
+    """Found by the long run of test_fit_predict: a CSR row holding only an
+    explicit 0 made the stored support rows malformed (eliminate_zeros left
+    the arrays' tails behind), so predict raised 'malformed CSR matrix'."""
+    X = sp.csr_matrix((np.array([0.0]), np.array([0]), np.array([0, 0, 1])), shape=(2, 3))
+    clf = cls(**ESTIMATORS[cls]).fit(X, ["c0", "c1"])
+    assert clf.predict(X).shape == (2,)
+    assert X.data.tolist() == [0.0] and X.indptr.tolist() == [0, 0, 1]  # the input is left alone

@@ -22,6 +22,10 @@
 //   with slope G_i = -1, so the exact step moves alpha_i to the bound U_i
 //   (liblinear gets there through a division by zero; we never divide by 0).
 // - Samples with C_i = 0 (zero sample weight) are left out: alpha_i = 0.
+// - Equal rows with opposite labels (when the caller names them,
+//   set_partners) also take an exact step along alpha_i + alpha_j, the one
+//   direction that leaves w unchanged and that coordinate steps can only
+//   zig-zag along (flat_step).
 // - Optional early stop once the dual objective reaches a target (used by
 //   the benchmark to time "reaching liblinear's objective").
 #pragma once
@@ -46,6 +50,10 @@
 #endif
 
 namespace budgetsvm::linear {
+
+/// The flat step of equal rows with opposite labels (CdState::flat_step)
+/// is taken only where coordinate steps would need more visits than this.
+inline constexpr double kFlatVisits = 100.0;
 
 /// Options shared by every selection policy.
 struct Options {
@@ -183,7 +191,36 @@ class CdState {
   /// Exact minimisation of f along coordinate i, given its gradient G and
   /// projected gradient PG (computed by the caller, which may have decided
   /// to shrink instead). Steps only when |PG| > 1e-12, as liblinear does.
+  /// A sample with a partner (an equal row with the opposite label) then
+  /// also takes the flat step of the pair (flat_step).
   Step step(Index i, double G, double PG) {
+    Step st = coordinate_step(i, G, PG);
+    const Sample& u = samples_[static_cast<std::size_t>(i)];
+    if (u.partner >= 0) st.gain += flat_step(i, u.partner, G + u.q * st.mu);
+    return st;
+  }
+
+  /// Pairs every eligible row that has an equal row with the opposite label
+  /// (first[i]: the first row equal to row i, duplicates.hpp) with one such
+  /// row, in turn among the group's rows of the other label.
+  void set_partners(const std::vector<Index>& first) {
+    require(static_cast<Index>(first.size()) == n_, "first copies: one entry per row");
+    std::vector<std::vector<Index>> pos(static_cast<std::size_t>(n_)), neg(static_cast<std::size_t>(n_));
+    for (Index i : eligible_) {
+      const auto g = static_cast<std::size_t>(first[static_cast<std::size_t>(i)]);
+      (samples_[static_cast<std::size_t>(i)].y > 0 ? pos : neg)[g].push_back(i);
+    }
+    for (std::size_t g = 0; g < pos.size(); ++g) {
+      const auto& P = pos[g];
+      const auto& N = neg[g];
+      if (P.empty() || N.empty()) continue;
+      for (std::size_t k = 0; k < P.size(); ++k) samples_[static_cast<std::size_t>(P[k])].partner = N[k % N.size()];
+      for (std::size_t k = 0; k < N.size(); ++k) samples_[static_cast<std::size_t>(N[k])].partner = P[k % P.size()];
+    }
+  }
+
+ private:
+  Step coordinate_step(Index i, double G, double PG) {
     Sample& u = samples_[static_cast<std::size_t>(i)];
     Step st{G, PG, 0.0, 0.0};
     if (std::fabs(PG) <= 1e-12) return st;
@@ -205,6 +242,46 @@ class CdState {
     sum_diag_alpha2_ += u.diag * (next * next - old * old);
     return st;
   }
+
+  /// Equal rows i, j with opposite labels: along alpha_i += t, alpha_j += t
+  /// w does not move (y_i x~_i + y_j x~_j = 0), so f changes by
+  /// g t + h t^2 / 2 with g = G_i + G_j = D_i alpha_i + D_j alpha_j - 2 and
+  /// h = D_i + D_j -- no product with X needed (G_i is known, G_j = g - G_i).
+  /// Coordinate steps alone can only zig-zag along this direction, by
+  /// 2 / Q_ii a step (a stall when ||x||^2 is large: the pair's gradients
+  /// stay equal, so liblinear's PGmax - PGmin test even passes with
+  /// max |PG| = 2). The exact step, clipped to the box, taken only when
+  /// both gradients agree with its sign (a move that one of them opposes is
+  /// for the coordinate steps to make) and when the zig-zag would need more
+  /// than kFlatVisits visits to cover it (length x Q_ii / |g|). Shorter
+  /// flat steps are left to the coordinate steps because taking every one
+  /// cost sweeps with the hinge loss on a9a and w8a (docs/linear.md).
+  /// Returns the decrease of f.
+  double flat_step(Index i, Index j, double Gi) {
+    Sample& a = samples_[static_cast<std::size_t>(i)];
+    Sample& b = samples_[static_cast<std::size_t>(j)];
+    const double g = a.diag * a.alpha + b.diag * b.alpha - 2.0;
+    const double h = a.diag + b.diag;
+    const double Gj = g - Gi;
+    if (std::fabs(g) <= 1e-12 || (g < 0.0 ? (Gi > 0.0 || Gj > 0.0) : (Gi < 0.0 || Gj < 0.0))) return 0.0;
+    const double room = g < 0.0 ? std::min(a.upper - a.alpha, b.upper - b.alpha) : std::min(a.alpha, b.alpha);
+    const double newton = h > 0.0 ? std::fabs(g) / h : std::numeric_limits<double>::infinity();
+    const double len = std::min(room, newton);
+    if (!(len > 0.0) || !std::isfinite(len) || len * a.q <= kFlatVisits * std::fabs(g)) return 0.0;
+    const double t = g < 0.0 ? len : -len;
+    const auto move = [&](Sample& v, double r) {
+      const double old = v.alpha;
+      // the blocking variable lands exactly on its bound
+      v.alpha = len == r ? (g < 0.0 ? v.upper : 0.0) : std::min(std::max(old + t, 0.0), v.upper);
+      sum_alpha_ += v.alpha - old;
+      sum_diag_alpha2_ += v.diag * (v.alpha * v.alpha - old * old);
+    };
+    move(a, g < 0.0 ? a.upper - a.alpha : a.alpha);
+    move(b, g < 0.0 ? b.upper - b.alpha : b.alpha);
+    return -(g * t + 0.5 * h * t * t);
+  }
+
+ public:
 
   /// Dual objective in the maximisation form (what the paper's W is).
   double dual_objective() const {
@@ -235,6 +312,7 @@ class CdState {
   // Everything a step reads about sample i, in one cache line.
   struct Sample {
     double alpha = 0.0, q = 0.0, upper = 0.0, diag = 0.0, y = 1.0, scratch = 0.0;
+    Index partner = -1;  ///< an equal row with the opposite label (set_partners), -1: none
   };
   const View& X_;
   Index n_, d_;

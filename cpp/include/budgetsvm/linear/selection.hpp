@@ -6,7 +6,8 @@
 // policy flag is tested in a hot loop.
 //
 // - Uniform:   random-order sweeps over all variables, no shrinking; stops
-//              when max PG - min PG <= tol over a sweep (liblinear's test).
+//              when max PG - min PG <= tol over a sweep, the range taken to
+//              include 0 (see below).
 // - Shrinking: the paper's Algorithm 2 = liblinear's solver with shrinking:
 //              variables at a bound whose gradient pushes against it harder
 //              than the previous sweep's extreme projected gradients leave
@@ -19,6 +20,11 @@
 //              when the sweep's max KKT violation < tol on a sweep that
 //              started from uniform preferences (canstop; docs/linear.md).
 //
+// Where we differ from liblinear: its test PGmax - PGmin <= tol can hold
+// while every PG is far from 0 (all equal: equal rows with opposite labels
+// gave max |PG| = 2); taking the range over the PGs and 0 means a converged
+// run has max |PG| <= tol, and is the same test whenever some PG has each
+// sign or is 0 (any variable at a bound, pushed outwards).
 // Where we differ from the paper: the gain reference Delta_ref can be 0 when
 // the first sweep moved nothing (we then restart its estimate instead of
 // dividing by 0); the schedule recomputes sum p each sweep (no drift), and a
@@ -66,7 +72,7 @@ struct Uniform {
       }
       stats.steps += static_cast<std::int64_t>(order.size());
       stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
-      if (pg_max - pg_min <= options.tol || order.empty()) {
+      if (std::max(pg_max, 0.0) - std::min(pg_min, 0.0) <= options.tol || order.empty()) {
         ++stats.sweeps;
         return stats;
       }
@@ -110,7 +116,7 @@ struct Shrinking {
       }
       stats.steps += static_cast<std::int64_t>(visited);
       if (full) stats.kkt_violation = std::max({0.0, pg_max, -pg_min});  // = max |PG|
-      if (pg_max - pg_min <= options.tol || active_size == 0) {
+      if (std::max(pg_max, 0.0) - std::min(pg_min, 0.0) <= options.tol || active_size == 0) {
         if (active_size == all) {
           ++stats.sweeps;
           return stats;

@@ -9,6 +9,7 @@
 // scale the positive class only, as liblinear does), s_i = sample weight.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,14 @@ namespace budgetsvm::linear {
 enum class SelectionType { uniform, shrinking, avsf, auto_ };
 
 /// Solves one binary problem with the Selection policy and the Loss.
+/// first (optional, duplicates.hpp's first_copies of X) names equal rows,
+/// whose pairs with opposite labels get the flat step (dual_cd.hpp).
 template <class Selection, class Loss, class View>
 Result solve(const View& X, const double* y, const double* C, const Options& options,
-             RunControl& control) {
+             RunControl& control, const std::vector<Index>* first = nullptr) {
   options.validate();
   CdState<View> state(X, y, C, Loss{}, options);
+  if (first && !first->empty()) state.set_partners(*first);
   Random rng(options.seed);
   Stats stats = Selection::run(state, options, rng, control);
   return std::move(state).result(stats);
@@ -36,16 +40,16 @@ Result solve(const View& X, const double* y, const double* C, const Options& opt
 
 template <class Loss, class View>
 Result solve(SelectionType selection, const View& X, const double* y, const double* C,
-             const Options& options, RunControl& control) {
+             const Options& options, RunControl& control, const std::vector<Index>* first = nullptr) {
   switch (selection) {
     case SelectionType::uniform:
-      return solve<Uniform, Loss>(X, y, C, options, control);
+      return solve<Uniform, Loss>(X, y, C, options, control, first);
     case SelectionType::shrinking:
-      return solve<Shrinking, Loss>(X, y, C, options, control);
+      return solve<Shrinking, Loss>(X, y, C, options, control, first);
     case SelectionType::avsf:
-      return solve<Avsf, Loss>(X, y, C, options, control);
+      return solve<Avsf, Loss>(X, y, C, options, control, first);
     case SelectionType::auto_:
-      return solve<Auto, Loss>(X, y, C, options, control);
+      return solve<Auto, Loss>(X, y, C, options, control, first);
   }
   throw std::invalid_argument("unknown selection");
 }
@@ -53,9 +57,27 @@ Result solve(SelectionType selection, const View& X, const double* y, const doub
 /// Solves one binary problem, dispatching on the loss and the policy.
 template <class View>
 Result solve(LossType loss, SelectionType selection, const View& X, const double* y,
-             const double* C, const Options& options, RunControl& control) {
-  if (loss == LossType::hinge) return solve<Hinge>(selection, X, y, C, options, control);
-  return solve<SquaredHinge>(selection, X, y, C, options, control);
+             const double* C, const Options& options, RunControl& control,
+             const std::vector<Index>* first = nullptr) {
+  if (loss == LossType::hinge) return solve<Hinge>(selection, X, y, C, options, control, first);
+  return solve<SquaredHinge>(selection, X, y, C, options, control, first);
+}
+
+/// Whether any row can take the flat step (dual_cd.hpp): it needs
+/// length x Q_ii > kFlatVisits |g|, impossible when every row has
+/// 2 (C_i ||x~_i||^2 + 1/2) <= kFlatVisits (hinge: length <= C_i, |g| = 2;
+/// squared hinge: length <= |g| / D_ii = 2 C_i |g|). Cheap (no allocation),
+/// so that the search for equal rows is skipped where it cannot help.
+template <class View>
+bool flat_steps_possible(const View& X, double C, const std::vector<double>& class_weight,
+                         const std::vector<double>& sample_weight, double bias_scale) {
+  double cw = 0.0;
+  for (double v : class_weight) cw = std::max(cw, v);
+  for (Index i = 0; i < X.rows(); ++i) {
+    const double Ci = C * cw * sample_weight[static_cast<std::size_t>(i)];
+    if (2.0 * (Ci * (X.squared_norm(i) + bias_scale * bias_scale) + 0.5) > kFlatVisits) return true;
+  }
+  return false;
 }
 
 /// One-vs-rest over K >= 2 classes. labels[i] in [0, K); class_weight has
@@ -78,8 +100,11 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
   for (int label : labels) require(label >= 0 && label < n_classes, "label index out of range");
   const int n_problems = n_classes == 2 ? 1 : n_classes;
   std::vector<Result> results(static_cast<std::size_t>(n_problems));
-  std::vector<Index> first;  // empty: no merging of equal rows
-  if (options.merge_duplicates && n > 1) first = first_copies(X, control);
+  // Equal rows: merged when they share the label (if asked), paired for the
+  // flat step when they do not (dual_cd.hpp).
+  std::vector<Index> first;
+  if (n > 1 && (options.merge_duplicates || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
+    first = first_copies(X, control);
 
   auto solve_problem = [&](int k, RunControl& ctl) {
     const int positive = n_classes == 2 ? 1 : k;
@@ -96,13 +121,13 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     std::vector<Index> rep;
     std::vector<double> merged;
     std::int64_t folded = 0;
-    if (!first.empty()) {
+    if (options.merge_duplicates && !first.empty()) {
       rep = representatives(first, y.data());
       merged = Ci;
       folded = merge_copies(rep, merged);
     }
     Result& r = results[static_cast<std::size_t>(k)];
-    r = solve(loss, selection, X, y.data(), folded > 0 ? merged.data() : Ci.data(), opt, ctl);
+    r = solve(loss, selection, X, y.data(), folded > 0 ? merged.data() : Ci.data(), opt, ctl, &first);
     if (folded > 0) split_alpha(rep, Ci, merged, r.alpha);
     r.stats.merged_rows = folded;
   };
