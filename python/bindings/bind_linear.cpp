@@ -46,7 +46,7 @@ py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::
     // run control re-acquires the GIL only to check for Ctrl-C.
     py::gil_scoped_release release;
     results = linear::one_vs_rest(view, label_vec, n_classes, p.C, cw, sw, p.loss, p.selection, p.cd, p.n_jobs,
-                                  control);
+                                  control, p.penalty);
   });
   const auto P = static_cast<py::ssize_t>(results.size());
   py::array_t<double> W({P, static_cast<py::ssize_t>(d + 1)});
@@ -63,6 +63,7 @@ py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::
     s["steps"] = r.stats.steps;
     s["dual_objective"] = r.stats.dual_objective;
     s["kkt_violation"] = r.stats.kkt_violation;
+    s["primal_objective"] = r.stats.primal_objective;
     s["merged_rows"] = r.stats.merged_rows;
     s["status"] = status_name(r.stats.status);
     stats.append(s);

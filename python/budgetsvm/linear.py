@@ -83,15 +83,21 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         cores). Binary problems use one thread.
     verbose : int, default=0
         Print the statistics of each binary problem after fitting.
-    penalty : {"l2"}, default="l2"
-        Accepted for compatibility; ``"l1"`` is not supported (ValueError,
-        in liblinear's words for the combinations liblinear refuses too).
+    penalty : {"l2", "l1"}, default="l2"
+        ``"l1"``: ``min_w ||w||_1 + C sum_i max(0, 1 - y_i f(x_i))^2`` (squared
+        hinge only, ``dual=False`` or ``"auto"``; the bias weight is
+        regularised too), solved in the primal by liblinear's coordinate
+        descent with Newton steps (CDN); sparse ``coef_``. Its
+        ``fit_stats_`` report ``primal_objective``; ``alpha_`` holds the
+        loss derivatives ``2 C_i max(0, 1 - y_i f(x_i))``. The stopping rule
+        is liblinear's: the summed subgradient violation below
+        ``tol * min(n_+, n_-) / n`` times its first-sweep value.
     dual : {"auto", True, False}, default="auto"
-        Accepted for compatibility; the dual is always solved. With the
-        squared hinge loss ``dual=False`` (liblinear's primal solver) is the
-        same problem with the same optimum, so it is solved in the dual too;
-        the combinations liblinear refuses (``loss="hinge"`` with
-        ``dual=False``) raise its ValueError.
+        With ``penalty="l2"`` the dual is always solved: with the squared
+        hinge loss ``dual=False`` (liblinear's primal solver) is the same
+        problem with the same optimum. The combinations liblinear refuses
+        (``loss="hinge"`` with ``dual=False``, ``penalty="l1"`` with
+        ``loss="hinge"`` or ``dual=True``) raise its ValueError.
     multi_class : {"ovr"}, default="ovr"
         Only one-vs-rest; ``"crammer_singer"`` raises a ValueError.
     class_weight : dict, "balanced" or None, default=None
@@ -206,9 +212,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         )
 
     def _check_liblinear_combination(self) -> None:
-        """liblinear's (and so scikit-learn's) refusals, in its words; then
-        penalty='l1', which liblinear has and we do not. With the squared
-        hinge, dual=False is the same problem and is solved in the dual."""
+        """liblinear's (and so scikit-learn's) refusals, in its words. With
+        penalty='l2' and the squared hinge, dual=False is the same problem and
+        is solved in the dual; penalty='l1' is solved in the primal."""
         parameters = f"Parameters: penalty={self.penalty!r}, loss={self.loss!r}, dual={self.dual!r}"
         if self.penalty == "l1" and self.loss == "hinge":
             raise ValueError(
@@ -224,11 +230,6 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "Unsupported set of arguments: The combination of penalty='l1' and loss='squared_hinge' "
                 f"are not supported when dual=True, {parameters}"
-            )
-        if self.penalty == "l1":
-            raise ValueError(
-                "penalty='l1' is not supported: budgetsvm.LinearSVC solves the L2-regularised problem "
-                "in the dual only (use sklearn.svm.LinearSVC(penalty='l1', dual=False))."
             )
 
     # --------------------------------------------------------------------- fit

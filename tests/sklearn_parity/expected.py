@@ -8,19 +8,12 @@ parametrised test id to the reason, for differences in some parameter sets
 only. Written for scikit-learn >= 1.9, < 1.10 (run.py refuses others).
 """
 
-_NO_L1 = (
-    "penalty='l1' (L1-regularised squared hinge, liblinear's primal coordinate descent) is not "
-    "implemented: budgetsvm.LinearSVC solves the L2-regularised dual only and raises a ValueError"
-)
 _NO_CRAMMER_SINGER = (
     "multi_class='crammer_singer' (one joint multi-class problem) is not implemented: only "
     "one-vs-rest; budgetsvm.LinearSVC raises a ValueError"
 )
 
 EXPECTED_DIFFERENCES = {
-    # the l1 combinations liblinear refuses pass (same ValueError); only its supported one fails
-    "test_linearsvc_parameters": {"False-l1-squared_hinge": _NO_L1},
-    "test_linearsvc": _NO_L1,
     "test_linearsvc_crammer_singer": _NO_CRAMMER_SINGER,
     "test_crammer_singer_binary": _NO_CRAMMER_SINGER,
 }

@@ -87,6 +87,8 @@ struct Stats {
   std::int64_t steps = 0;              ///< inner iterations (coordinates visited)
   double dual_objective = 0.0;         ///< maximisation form: sum alpha - 1/2||w||^2 - 1/2 sum D alpha^2
   double kkt_violation = 0.0;          ///< max |projected gradient| over the final full sweep
+  /// penalty="l1" only (l1_cdn.hpp, which has no dual): ||w||_1 + sum C_i loss_i.
+  double primal_objective = std::numeric_limits<double>::quiet_NaN();
   std::int64_t merged_rows = 0;        ///< rows solved as part of an equal row (duplicates.hpp)
   Status status = Status::converged;
 };

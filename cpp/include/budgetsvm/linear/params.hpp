@@ -18,6 +18,7 @@ struct Params {
   double C = 1.0;
   LossType loss = LossType::squared_hinge;
   SelectionType selection = SelectionType::auto_;
+  Penalty penalty = Penalty::l2;
   int n_jobs = 1;
   Options cd{};
 };
@@ -31,6 +32,10 @@ inline const std::vector<Option<Params>>& params_options() {
                                  NameTable<LossType>{
                                      {"squared_hinge", LossType::squared_hinge}, {"hinge", LossType::hinge}},
                                  "the loss: max(0, 1 - y f)^2 or max(0, 1 - y f)"));
+    r.push_back(choice_option<P>("penalty", &P::penalty,
+                                 NameTable<Penalty>{{"l2", Penalty::l2}, {"l1", Penalty::l1}},
+                                 "the regulariser: 1/2 ||w||^2 (dual coordinate descent) or ||w||_1 "
+                                 "(primal coordinate descent, squared hinge only)"));
     r.push_back(choice_option<P>("selection", &P::selection,
                                  NameTable<SelectionType>{
                                      {"auto", SelectionType::auto_}, {"avsf", SelectionType::avsf},

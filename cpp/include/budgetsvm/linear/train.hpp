@@ -17,12 +17,17 @@
 #include "../core/parallel.hpp"
 #include "dual_cd.hpp"
 #include "duplicates.hpp"
+#include "l1_cdn.hpp"
 #include "loss.hpp"
 #include "selection.hpp"
 
 namespace budgetsvm::linear {
 
 enum class SelectionType { uniform, shrinking, avsf, auto_ };
+
+/// The regulariser: 1/2 ||w||^2 (the dual solvers) or ||w||_1 (l1_cdn.hpp,
+/// squared hinge only).
+enum class Penalty { l2, l1 };
 
 /// Solves one binary problem with the Selection policy and the Loss.
 /// first (optional, duplicates.hpp's first_copies of X) names equal rows,
@@ -89,7 +94,7 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
                                 double C, const std::vector<double>& class_weight,
                                 const std::vector<double>& sample_weight, LossType loss,
                                 SelectionType selection, const Options& options, int n_jobs,
-                                RunControl& control) {
+                                RunControl& control, Penalty penalty = Penalty::l2) {
   const Index n = X.rows();
   require(n_classes >= 2, "one-vs-rest needs at least two classes");
   require(static_cast<Index>(labels.size()) == n, "labels must have one entry per sample");
@@ -102,8 +107,10 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
   std::vector<Result> results(static_cast<std::size_t>(n_problems));
   // Equal rows: merged when they share the label (if asked), paired for the
   // flat step when they do not (dual_cd.hpp).
+  require(penalty == Penalty::l2 || loss == LossType::squared_hinge,
+          "penalty='l1' needs the squared hinge loss");
   std::vector<Index> first;
-  if (n > 1 && (options.merge_duplicates || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
+  if (penalty == Penalty::l2 && n > 1 && (options.merge_duplicates || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
     first = first_copies(X, control);
 
   auto solve_problem = [&](int k, RunControl& ctl) {
@@ -118,6 +125,10 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     }
     Options opt = options;
     opt.seed = options.seed + static_cast<std::uint64_t>(k);
+    if (penalty == Penalty::l1) {
+      results[static_cast<std::size_t>(k)] = solve_l1_squared_hinge(X, y.data(), Ci.data(), opt, ctl);
+      return;
+    }
     std::vector<Index> rep;
     std::vector<double> merged;
     std::int64_t folded = 0;
