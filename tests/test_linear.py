@@ -233,7 +233,7 @@ def test_max_iter_warns_and_none_converges():
         (dict(penalty="l1", loss="hinge", dual=False), "Unsupported set of arguments"),
         (dict(dual=False, loss="hinge"), "Unsupported set of arguments"),
         (dict(dual="primal"), "dual must be"),
-        (dict(multi_class="crammer_singer"), "crammer_singer"),
+        (dict(multi_class="crammer"), "multi_class must be"),
         (dict(loss="log"), "loss must be"),
         (dict(selection="fast"), "selection must be"),
         (dict(intercept_scaling=0.0), "intercept_scaling"),

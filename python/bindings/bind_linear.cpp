@@ -45,8 +45,11 @@ py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::
     // (the caller holds X), and the solver touches no Python object; the
     // run control re-acquires the GIL only to check for Ctrl-C.
     py::gil_scoped_release release;
-    results = linear::one_vs_rest(view, label_vec, n_classes, p.C, cw, sw, p.loss, p.selection, p.cd, p.n_jobs,
-                                  control, p.penalty);
+    if (p.multi_class == linear::MultiClass::crammer_singer)
+      results = linear::crammer_singer(view, label_vec, n_classes, p.C, cw, sw, p.cd, control);
+    else
+      results = linear::one_vs_rest(view, label_vec, n_classes, p.C, cw, sw, p.loss, p.selection, p.cd, p.n_jobs,
+                                    control, p.penalty);
   });
   const auto P = static_cast<py::ssize_t>(results.size());
   py::array_t<double> W({P, static_cast<py::ssize_t>(d + 1)});

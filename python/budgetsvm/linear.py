@@ -98,8 +98,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         problem with the same optimum. The combinations liblinear refuses
         (``loss="hinge"`` with ``dual=False``, ``penalty="l1"`` with
         ``loss="hinge"`` or ``dual=True``) raise its ValueError.
-    multi_class : {"ovr"}, default="ovr"
-        Only one-vs-rest; ``"crammer_singer"`` raises a ValueError.
+    multi_class : {"ovr", "crammer_singer"}, default="ovr"
+        ``"ovr"``: one binary problem per class (one for two classes).
+        ``"crammer_singer"``: Crammer and Singer's joint multi-class problem
+        (liblinear's solver 4, the sequential dual method), one weight vector
+        per class; ``loss``, ``penalty``, ``dual`` and ``selection`` are not
+        used. With two classes ``coef_`` is the difference of the two
+        vectors, as in scikit-learn; ``fit_stats_`` then has one entry per
+        class, each with the joint run's numbers.
     class_weight : dict, "balanced" or None, default=None
         Multiplies ``C`` for the samples of a class. As in liblinear, with
         more than two classes the weight of class ``k`` applies to the
@@ -192,12 +198,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(f"penalty must be 'l1' or 'l2'; got {self.penalty!r}.")
         if not (isinstance(self.dual, (bool, np.bool_)) or self.dual == "auto"):
             raise ValueError(f"dual must be True, False or 'auto'; got {self.dual!r}.")
-        self._check_liblinear_combination()
-        if self.multi_class != "ovr":
-            raise ValueError(
-                f"multi_class={self.multi_class!r} is not supported: only one-vs-rest ('ovr') is "
-                "implemented (use sklearn.svm.LinearSVC for 'crammer_singer')."
-            )
+        if self.multi_class not in ("ovr", "crammer_singer"):
+            raise ValueError(f"multi_class must be 'ovr' or 'crammer_singer'; got {self.multi_class!r}.")
+        if self.multi_class == "ovr":  # crammer_singer ignores loss, penalty and dual, as liblinear
+            self._check_liblinear_combination()
         if self.max_iter is not None:
             check_number("max_iter", self.max_iter, integer=True, low=1)
         check_number("intercept_scaling", self.intercept_scaling, low=0.0, low_inclusive=False)
@@ -287,6 +291,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             params,
         )
         d = X.shape[1]
+        if self.multi_class == "crammer_singer" and W.shape[0] == 2:
+            W = W[1:] - W[:1]  # one decision function, as scikit-learn reports it
         self.coef_ = np.ascontiguousarray(W[:, :d])
         self.intercept_ = W[:, d] * bias if self.fit_intercept else np.zeros(W.shape[0])
         self.alpha_ = alpha

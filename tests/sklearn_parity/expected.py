@@ -8,12 +8,4 @@ parametrised test id to the reason, for differences in some parameter sets
 only. Written for scikit-learn >= 1.9, < 1.10 (run.py refuses others).
 """
 
-_NO_CRAMMER_SINGER = (
-    "multi_class='crammer_singer' (one joint multi-class problem) is not implemented: only "
-    "one-vs-rest; budgetsvm.LinearSVC raises a ValueError"
-)
-
-EXPECTED_DIFFERENCES = {
-    "test_linearsvc_crammer_singer": _NO_CRAMMER_SINGER,
-    "test_crammer_singer_binary": _NO_CRAMMER_SINGER,
-}
+EXPECTED_DIFFERENCES: dict = {}

@@ -19,6 +19,7 @@ struct Params {
   LossType loss = LossType::squared_hinge;
   SelectionType selection = SelectionType::auto_;
   Penalty penalty = Penalty::l2;
+  MultiClass multi_class = MultiClass::ovr;
   int n_jobs = 1;
   Options cd{};
 };
@@ -36,6 +37,11 @@ inline const std::vector<Option<Params>>& params_options() {
                                  NameTable<Penalty>{{"l2", Penalty::l2}, {"l1", Penalty::l1}},
                                  "the regulariser: 1/2 ||w||^2 (dual coordinate descent) or ||w||_1 "
                                  "(primal coordinate descent, squared hinge only)"));
+    r.push_back(choice_option<P>("multi_class", &P::multi_class,
+                                 NameTable<MultiClass>{{"ovr", MultiClass::ovr},
+                                                       {"crammer_singer", MultiClass::crammer_singer}},
+                                 "several classes: one-vs-rest problems, or Crammer and Singer's joint problem "
+                                 "(loss, penalty and selection are then not used)"));
     r.push_back(choice_option<P>("selection", &P::selection,
                                  NameTable<SelectionType>{
                                      {"auto", SelectionType::auto_}, {"avsf", SelectionType::avsf},

@@ -16,6 +16,7 @@
 #include "../core/data_view.hpp"
 #include "../core/parallel.hpp"
 #include "dual_cd.hpp"
+#include "crammer_singer.hpp"
 #include "duplicates.hpp"
 #include "l1_cdn.hpp"
 #include "loss.hpp"
@@ -66,6 +67,31 @@ Result solve(LossType loss, SelectionType selection, const View& X, const double
              const std::vector<Index>* first = nullptr) {
   if (loss == LossType::hinge) return solve<Hinge>(selection, X, y, C, options, control, first);
   return solve<SquaredHinge>(selection, X, y, C, options, control, first);
+}
+
+/// How several classes are trained: one-vs-rest binary problems, or
+/// Crammer and Singer's joint problem (crammer_singer.hpp).
+enum class MultiClass { ovr, crammer_singer };
+
+/// Crammer and Singer's problem with C_i = C w_{y_i} s_i (class weight,
+/// sample weight), K >= 2 classes: one Result per class.
+template <class View>
+std::vector<Result> crammer_singer(const View& X, const std::vector<int>& labels, int n_classes, double C,
+                                   const std::vector<double>& class_weight, const std::vector<double>& sample_weight,
+                                   const Options& options, RunControl& control) {
+  const Index n = X.rows();
+  require(n_classes >= 2, "crammer_singer needs at least two classes");
+  require(static_cast<Index>(labels.size()) == n, "labels must have one entry per sample");
+  require(static_cast<Index>(sample_weight.size()) == n, "sample_weight must have one entry per sample");
+  require(static_cast<int>(class_weight.size()) == n_classes, "class_weight must have one entry per class");
+  require(std::isfinite(C) && C > 0, "C must be a positive finite number");
+  std::vector<double> Ci(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    require(labels[u] >= 0 && labels[u] < n_classes, "label index out of range");
+    Ci[u] = C * class_weight[static_cast<std::size_t>(labels[u])] * sample_weight[u];
+  }
+  return solve_crammer_singer(X, labels, n_classes, Ci, options, control);
 }
 
 /// Whether any row can take the flat step (dual_cd.hpp): it needs
