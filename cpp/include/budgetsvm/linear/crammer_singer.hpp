@@ -57,6 +57,31 @@ inline void crammer_singer_subproblem(double A, Index yi, double C_yi, Index act
   }
 }
 
+/// Shrinks one sample's variables (a: its alpha by class, places: the
+/// classes in place order, first `act` active; yi: the true class's place):
+/// a variable at its bound with a gradient below min_G cannot move; it is
+/// swapped behind the active ones.
+inline void crammer_singer_shrink(const double* a, Index* places, std::vector<double>& G, Index& act, Index& yi,
+                                  double C_i, double min_G) {
+  const auto shrinkable = [&](Index m) {
+    const double bound = m == yi ? C_i : 0.0;
+    return a[places[m]] == bound && G[static_cast<std::size_t>(m)] < min_G;
+  };
+  for (Index m = 0; m < act; ++m) {
+    if (!shrinkable(m)) continue;
+    --act;
+    while (act > m) {
+      if (!shrinkable(act)) {
+        std::swap(places[m], places[act]);
+        std::swap(G[static_cast<std::size_t>(m)], G[static_cast<std::size_t>(act)]);
+        if (yi == act) yi = m; else if (yi == m) yi = act;
+        break;
+      }
+      --act;
+    }
+  }
+}
+
 }  // namespace detail
 
 /// K >= 2 classes, labels[i] in [0, K), per-sample C_i >= 0. Returns one
@@ -92,10 +117,6 @@ std::vector<Result> solve_crammer_singer(const View& X, const std::vector<int>& 
     const double* wb = &W[static_cast<std::size_t>(d) * Km];
     for (Index m = 0; m < active; ++m) G[static_cast<std::size_t>(m)] += wb[places[m]] * s;
   };
-  const auto shrinkable = [&](Index i, Index m, double a, double min_G) {
-    const double bound = m == y_place[static_cast<std::size_t>(i)] ? C[static_cast<std::size_t>(i)] : 0.0;
-    return a == bound && G[static_cast<std::size_t>(m)] < min_G;
-  };
   Index active_size = static_cast<Index>(index.size());
   double eps_shrink = std::max(10.0 * options.tol, 1.0);
   bool start_from_all = true;
@@ -126,19 +147,7 @@ std::vector<Result> solve_crammer_singer(const View& X, const std::vector<int>& 
         max_G = std::max(max_G, G[static_cast<std::size_t>(m)]);
       }
       if (yi < act && a[places[yi]] < C[u]) min_G = std::min(min_G, G[static_cast<std::size_t>(yi)]);
-      for (Index m = 0; m < act; ++m) {
-        if (!shrinkable(i, m, a[places[m]], min_G)) continue;
-        --act;
-        while (act > m) {
-          if (!shrinkable(i, act, a[places[act]], min_G)) {
-            std::swap(places[m], places[act]);
-            std::swap(G[static_cast<std::size_t>(m)], G[static_cast<std::size_t>(act)]);
-            if (yi == act) yi = m; else if (yi == m) yi = act;
-            break;
-          }
-          --act;
-        }
-      }
+      detail::crammer_singer_shrink(a, places, G, act, yi, C[u], min_G);
       if (act <= 1) {
         std::swap(index[static_cast<std::size_t>(k)], index[static_cast<std::size_t>(--active_size)]);
         --k;

@@ -86,6 +86,55 @@ struct SignedColumns {
   }
 };
 
+/// L'_j (G_loss) and the generalised L''_j (H, floored at 1e-12) of the
+/// loss at b over column entries [lo, hi).
+inline void l1_derivatives(const SignedColumns& cols, const double* C, const std::vector<double>& b,
+                           std::size_t lo, std::size_t hi, double& G_loss, double& H) {
+  for (std::size_t k = lo; k < hi; ++k) {
+    const double bi = b[static_cast<std::size_t>(cols.row[k])];
+    if (bi > 0.0) {
+      const double t = C[static_cast<std::size_t>(cols.row[k])] * cols.value[k];
+      G_loss -= t * bi;
+      H += t * cols.value[k];
+    }
+  }
+  G_loss *= 2.0;
+  H = std::max(2.0 * H, 1e-12);
+}
+
+/// Backtracking on the step d of weight wj (column entries [lo, hi)): b
+/// follows w_j + d as d halves (d_old: what b holds); the cheap bound
+/// xj_sq d^2 + L'_j d of the loss change is tried before the exact change.
+/// Returns false when every halving failed (b then holds w_j + 2 d).
+inline bool l1_line_search(const SignedColumns& cols, const double* C, std::vector<double>& b, std::size_t lo,
+                           std::size_t hi, double xj_sq, double wj, double G_loss, double& d) {
+  constexpr double sigma = 0.01;
+  constexpr int max_line_search = 20;
+  double delta = std::fabs(wj + d) - std::fabs(wj) + G_loss * d;
+  double d_old = 0.0, loss_old = 0.0;
+  for (int tries = 0; tries < max_line_search; ++tries) {
+    const double d_diff = d_old - d;
+    double cond = std::fabs(wj + d) - std::fabs(wj) - sigma * delta;
+    if (xj_sq * d * d + G_loss * d + cond <= 0.0) {
+      for (std::size_t k = lo; k < hi; ++k) b[static_cast<std::size_t>(cols.row[k])] += d_diff * cols.value[k];
+      return true;
+    }
+    double loss_new = 0.0;
+    for (std::size_t k = lo; k < hi; ++k) {
+      const std::size_t i = static_cast<std::size_t>(cols.row[k]);
+      if (tries == 0 && b[i] > 0.0) loss_old += C[i] * b[i] * b[i];
+      b[i] += d_diff * cols.value[k];
+      if (b[i] > 0.0) loss_new += C[i] * b[i] * b[i];
+    }
+    cond += loss_new - loss_old;
+    if (cond <= 0.0) return true;
+    d_old = d;
+    d *= 0.5;
+    delta *= 0.5;
+  }
+  return false;
+}
+
 }  // namespace detail
 
 /// Solves the L1 problem for labels y (+-1) and per-sample C_i >= 0.
@@ -106,8 +155,6 @@ Result solve_l1_squared_hinge(const View& X, const double* y, const double* C, c
   const detail::SignedColumns cols(X, y, options.bias_scale);
   const Index m = cols.count;
   const double eps = options.tol * static_cast<double>(std::min(n_pos, n - n_pos)) / static_cast<double>(std::max<Index>(n, 1));
-  constexpr double sigma = 0.01;
-  constexpr int max_line_search = 20;
   std::vector<double> w(static_cast<std::size_t>(m), 0.0), b(static_cast<std::size_t>(n), 1.0);
   std::vector<double> xj_sq(static_cast<std::size_t>(m), 0.0);
   for (Index j = 0; j < m; ++j)
@@ -142,16 +189,7 @@ Result solve_l1_squared_hinge(const View& X, const double* y, const double* C, c
       const std::size_t lo = cols.start[static_cast<std::size_t>(j)], hi = cols.start[static_cast<std::size_t>(j) + 1];
       double& wj = w[static_cast<std::size_t>(j)];
       double G_loss = 0.0, H = 0.0;
-      for (std::size_t k = lo; k < hi; ++k) {
-        const double bi = b[static_cast<std::size_t>(cols.row[k])];
-        if (bi > 0.0) {
-          const double t = C[static_cast<std::size_t>(cols.row[k])] * cols.value[k];
-          G_loss -= t * bi;
-          H += t * cols.value[k];
-        }
-      }
-      G_loss *= 2.0;
-      H = std::max(2.0 * H, 1e-12);
+      detail::l1_derivatives(cols, C, b, lo, hi, G_loss, H);
       const double Gp = G_loss + 1.0, Gn = G_loss - 1.0;
       double violation = 0.0;
       if (wj == 0.0) {
@@ -171,32 +209,9 @@ Result solve_l1_squared_hinge(const View& X, const double* y, const double* C, c
       gnorm1_new += violation;
       double d = Gp < H * wj ? -Gp / H : Gn > H * wj ? -Gn / H : -wj;
       if (std::fabs(d) < 1.0e-12) continue;
-      // Backtracking: b follows w_j + d as d shrinks (d_old: what b holds).
-      double delta = std::fabs(wj + d) - std::fabs(wj) + G_loss * d;
-      double d_old = 0.0, loss_old = 0.0;
-      int tries = 0;
-      for (; tries < max_line_search; ++tries) {
-        const double d_diff = d_old - d;
-        double cond = std::fabs(wj + d) - std::fabs(wj) - sigma * delta;
-        if (xj_sq[static_cast<std::size_t>(j)] * d * d + G_loss * d + cond <= 0.0) {
-          for (std::size_t k = lo; k < hi; ++k) b[static_cast<std::size_t>(cols.row[k])] += d_diff * cols.value[k];
-          break;
-        }
-        double loss_new = 0.0;
-        for (std::size_t k = lo; k < hi; ++k) {
-          const std::size_t i = static_cast<std::size_t>(cols.row[k]);
-          if (tries == 0 && b[i] > 0.0) loss_old += C[i] * b[i] * b[i];
-          b[i] += d_diff * cols.value[k];
-          if (b[i] > 0.0) loss_new += C[i] * b[i] * b[i];
-        }
-        cond += loss_new - loss_old;
-        if (cond <= 0.0) break;
-        d_old = d;
-        d *= 0.5;
-        delta *= 0.5;
-      }
+      const bool found = detail::l1_line_search(cols, C, b, lo, hi, xj_sq[static_cast<std::size_t>(j)], wj, G_loss, d);
       wj += d;
-      if (tries >= max_line_search) recompute_b();  // b went through 20 halvings: drop the drift
+      if (!found) recompute_b();  // b went through every halving: drop the drift
     }
     ++stats.sweeps;
     if (gnorm1_init < 0.0) gnorm1_init = gnorm1_new;
