@@ -335,7 +335,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         rows of ``fit``, or all rows passed to :meth:`partial_fit` so far.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Feature names, when ``X`` has string column names.
 
     Examples
@@ -438,6 +438,18 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         -------
         self : BudgetedSVC
             The fitted estimator.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import BudgetedSVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(400, 2))
+        >>> y = (X[:, 0] ** 2 + X[:, 1] ** 2 > 1).astype(int)
+        >>> weights = np.where(y == 1, 2.0, 1.0)  # class 1's points count twice
+        >>> clf = BudgetedSVC(budget=30, epochs=3, random_state=0).fit(X, y, sample_weight=weights)
+        >>> clf.n_support_ <= 30, clf.n_iter_
+        (True, 3)
         """
         params = self._solver_params()
         warm = bool(self.warm_start) and hasattr(self, "t_")
@@ -682,6 +694,17 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         decision : ndarray of shape (n_samples,) or (n_samples, n_classes)
             Binary: positive values predict ``classes_[1]``. Multi-class: one
             column per class, the largest value wins.
+
+        Examples
+        --------
+        >>> from budgetsvm import BudgetedSVC
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0)
+        >>> clf = clf.fit([[0.0], [0.2], [1.0], [1.2]], ["low", "low", "high", "high"])
+        >>> clf.classes_.tolist()
+        ['high', 'low']
+        >>> scores = clf.decision_function([[0.1], [1.1]])
+        >>> scores.shape, bool(scores[0] > 0 > scores[1])  # positive: classes_[1]
+        ((2,), True)
         """
         check_is_fitted(self)
         X = validate_data(
@@ -730,6 +753,14 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
             Labels from ``classes_``.
+
+        Examples
+        --------
+        >>> from budgetsvm import BudgetedSVC
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0)
+        >>> clf = clf.fit([[0.0], [0.2], [1.0], [1.2]], ["low", "low", "high", "high"])
+        >>> clf.predict([[0.1], [1.1]]).tolist()
+        ['low', 'high']
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:

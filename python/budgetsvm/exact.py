@@ -341,6 +341,19 @@ class SVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : SVC
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2))
+        >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 > 1, "out", "in")
+        >>> clf = SVC(C=10, gamma=1.0, solver="smo").fit(X, y)
+        >>> clf.fit_status_, int(clf.n_support_.sum()) == len(clf.support_)
+        (0, True)
+        >>> bool(clf.score(X, y) > 0.95)
+        True
         """
         params = self._check_params()
         if self.probability != "deprecated":
@@ -756,7 +769,10 @@ class SVC(ClassifierMixin, BaseEstimator):
         >>> rng = np.random.RandomState(0)
         >>> X = np.r_[rng.randn(20, 2) - 2, rng.randn(20, 2) + 2]
         >>> y = np.r_[np.zeros(20), np.ones(20)]
-        >>> clf = SVC(probability=True, random_state=0).fit(X, y)
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # probability is deprecated (scikit-learn 1.9)
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     clf = SVC(probability=True, random_state=0).fit(X, y)
         >>> P = clf.predict_proba([[-3.0, -3.0], [3.0, 3.0]])
         >>> bool(P[0, 0] > 0.8 and P[1, 1] > 0.8)
         True
@@ -788,7 +804,10 @@ class SVC(ClassifierMixin, BaseEstimator):
         >>> from budgetsvm import SVC
         >>> rng = np.random.RandomState(0)
         >>> X = np.r_[rng.randn(20, 2) - 2, rng.randn(20, 2) + 2]
-        >>> clf = SVC(probability=True, random_state=0).fit(X, np.r_[np.zeros(20), np.ones(20)])
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # probability is deprecated (scikit-learn 1.9)
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     clf = SVC(probability=True, random_state=0).fit(X, np.r_[np.zeros(20), np.ones(20)])
         >>> clf.predict_log_proba([[3.0, 3.0]]).shape
         (1, 2)
         """
@@ -800,6 +819,17 @@ class SVC(ClassifierMixin, BaseEstimator):
 
         Shape (n_classes * (n_classes - 1) / 2, n_features); for two classes
         positive values favour ``classes_[1]`` (as ``dual_coef_``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]])
+        >>> clf = SVC(kernel="linear", C=10).fit(X, [0, 0, 1, 1])
+        >>> clf.coef_.round(3) + 0.0  # the widest margin separates along x_0
+        array([[1., 0.]])
+        >>> np.allclose(X @ clf.coef_[0] + clf.intercept_[0], clf.decision_function(X))
+        True
         """
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")

@@ -112,7 +112,8 @@ def load_svmlight(
     >>> import tempfile, os
     >>> from budgetsvm import load_svmlight
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.svm")
-    >>> _ = open(path, "w").write("+1 1:0.5 3:2\\n-1 2:1\\n")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("+1 1:0.5 3:2\\n-1 2:1\\n")
     >>> X, y = load_svmlight(path)
     >>> X.toarray()
     array([[0.5, 0. , 2. ],

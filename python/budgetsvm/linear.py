@@ -58,7 +58,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         to preferences that follow each coordinate's recent progress
         (Glasmachers and Dogan 2013); ``"uniform"`` sweeps over all
         coordinates in random order. ``"auto"`` (a rule derived from the
-        benchmark, see the README) uses ``"shrinking"`` when
+        benchmark, see docs/guide_linear.md) uses ``"shrinking"`` when
         ``n_features < n_samples / 2`` (there AVSF lost at every C), and
         otherwise runs ``"shrinking"`` for 50 sweeps and, if it has not
         converged by then, continues with ``"avsf"`` from where it got.
@@ -142,8 +142,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     objective. It changes how often coordinate descent visits each point
     (a group is visited once per sweep instead of once per copy), and that
     cuts both ways: on w8a (30% of the rows repeat) it needs 2-3x fewer
-    steps at C >= 10, on a9a (20% repeat) about 1.5-2x more (README,
-    "Linear SVM"). liblinear never merges.
+    steps at C >= 10, on a9a (20% repeat) about 1.5-2x more
+    (docs/benchmarks.md, "Linear SVM"). liblinear never merges.
 
     Examples
     --------
@@ -251,6 +251,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : LinearSVC
+
+        Examples
+        --------
+        >>> from budgetsvm import LinearSVC
+        >>> X = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [4.0, 4.0], [5.0, 4.0], [4.0, 5.0]]
+        >>> clf = LinearSVC(C=1.0, loss="hinge", random_state=0).fit(X, ["no", "no", "no", "yes", "yes", "yes"])
+        >>> clf.coef_.shape, clf.intercept_.shape, clf.fit_stats_[0]["status"]
+        ((1, 2), (1,), 'converged')
         """
         params = self._check_params()
         X, y = validate_data(
@@ -332,6 +340,18 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import LinearSVC
+        >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+        >>> clf = LinearSVC(random_state=0).fit(X, [0, 0, 1, 1])
+        >>> scores = clf.decision_function([[0.5], [3.5]])
+        >>> np.allclose(scores, X[[0, 3]][:, 0] * 0 + [[0.5], [3.5]] @ clf.coef_.T[:, 0] + clf.intercept_)
+        True
+        >>> bool(scores[0] < 0 < scores[1])
+        True
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
@@ -340,7 +360,16 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X: Any) -> np.ndarray:
-        """Class labels of ``X``."""
+        """Class labels of ``X``: the class of the largest decision value.
+
+        Examples
+        --------
+        >>> from budgetsvm import LinearSVC
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [5.0, 0.0], [5.0, 1.0], [0.0, 5.0], [1.0, 5.0]]
+        >>> clf = LinearSVC(C=10, random_state=0).fit(X, ["a", "a", "b", "b", "c", "c"])
+        >>> clf.predict([[0.2, 0.5], [4.5, 0.5], [0.5, 4.5]]).tolist()
+        ['a', 'b', 'c']
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             indices = (scores > 0).astype(int)

@@ -225,8 +225,8 @@ struct Avsf {
   }
 };
 
-/// selection="auto", a rule derived from measurements (README, "Linear
-/// SVM"; bench/linear.py): AVSF lost to liblinear's shrinking at every C on
+/// selection="auto", a rule derived from measurements (docs/benchmarks.md,
+/// "Linear SVM"; bench/linear.py): AVSF lost to liblinear's shrinking at every C on
 /// every data set with many more samples than features (a9a, w8a, ijcnn1,
 /// covtype: d/n < 0.01 -- the paper saw the same on covtype), where the
 /// solution has few free variables that shrinking keeps in cache, and it
