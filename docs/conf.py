@@ -6,7 +6,12 @@ from the network (no intersphinx). The package is imported from the installed
 copy (``pip install .``), so the API reference documents what users get.
 """
 
+import os
+import sys
+
 import budgetsvm
+
+sys.path.insert(0, os.path.dirname(__file__))  # cli_reference.py
 
 project = "budgetsvm"
 author = "the budgetsvm developers"
