@@ -7,6 +7,7 @@ inherited from scikit-learn are documented there). CI runs the examples with
 that a new public name without one fails here first.
 """
 
+import importlib
 import inspect
 
 import pytest
@@ -14,22 +15,30 @@ import pytest
 import budgetsvm
 
 NAMES = sorted(name for name in budgetsvm.__all__ if name != "__version__")
+# modules of their own, with an optional dependency (the extra of the same name)
+SUBMODULES = ["dask"]
 
 
-def _public_members(cls):
+def _public_members(prefix, cls):
     for name, member in vars(cls).items():
         if name.startswith("_"):
             continue
         if isinstance(member, property) or inspect.isfunction(member):
-            yield f"{cls.__name__}.{name}", member
+            yield f"{prefix}.{name}", member
 
 
 def _documented():
-    for name in NAMES:
-        obj = getattr(budgetsvm, name)
+    objects = [(name, getattr(budgetsvm, name)) for name in NAMES]
+    for module_name in SUBMODULES:
+        try:
+            module = importlib.import_module(f"budgetsvm.{module_name}")
+        except ImportError:  # its extra is not installed: nothing of it to check
+            continue
+        objects += [(f"{module_name}.{name}", getattr(module, name)) for name in module.__all__]
+    for name, obj in objects:
         yield name, obj
         if inspect.isclass(obj):
-            yield from _public_members(obj)
+            yield from _public_members(name, obj)
 
 
 CASES = list(_documented())
@@ -47,6 +56,8 @@ def test_the_list_covers_the_estimators_methods():
     # a guard against the walk above finding nothing (a renamed attribute)
     names = {name for name, _ in CASES}
     assert {"BudgetedSVC.fit", "BudgetedSVC.partial_fit", "SVC.predict", "LinearSVC.decision_function"} <= names
+    pytest.importorskip("dask")
+    assert "dask.BudgetedSVC.fit" in names
 
 
 def test_version_is_documented_in_the_api_reference():

@@ -240,8 +240,21 @@ class BudgetedSVC(_LocalBudgetedSVC):
 
     Notes
     -----
-    :meth:`partial_fit` is the in-process one (one pass over a chunk in
+    :meth:`~budgetsvm.BudgetedSVC.partial_fit` is the in-process one (one pass over a chunk in
     memory; a dask chunk is computed first).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from budgetsvm.dask import BudgetedSVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(4000, 2))
+    >>> y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    >>> dX, dy = da.from_array(X, chunks=1000), da.from_array(y, chunks=1000)  # 4 shards
+    >>> clf = BudgetedSVC(budget=50, C=10, gamma=2.0, epochs=3, random_state=0).fit(dX, dy)
+    >>> clf.n_iter_, clf.n_support_ <= 50
+    (3, True)
     """
 
     def __init__(
@@ -327,6 +340,18 @@ class BudgetedSVC(_LocalBudgetedSVC):
         Returns
         -------
         self : BudgetedSVC
+
+        Examples
+        --------
+        >>> import dask.array as da
+        >>> import numpy as np
+        >>> from budgetsvm.dask import BudgetedSVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = da.from_array(rng.uniform(-1, 1, size=(2000, 2)), chunks=500)
+        >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)  # a dask array too
+        >>> clf = BudgetedSVC(budget=40, gamma=2.0, epochs=2, random_state=0).fit(X, y, classes=[0, 1])
+        >>> clf.classes_.tolist(), len(clf.history_)
+        ([0, 1], 2)
         """
         params = self._solver_params()
         if self.instruments:
@@ -497,7 +522,19 @@ class BudgetedSVC(_LocalBudgetedSVC):
 
     def decision_function(self, X: Any) -> Any:
         """As :meth:`budgetsvm.BudgetedSVC.decision_function`; a dask array
-        (or dataframe) gives a dask array, computed block by block."""
+        (or dataframe) gives a dask array, computed block by block.
+
+        Examples
+        --------
+        >>> import dask.array as da
+        >>> import numpy as np
+        >>> from budgetsvm.dask import BudgetedSVC
+        >>> X = da.from_array(np.array([[0.0], [0.2], [1.0], [1.2]]), chunks=2)
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, np.array([0, 0, 1, 1]))
+        >>> scores = clf.decision_function(X)  # lazy: a dask array
+        >>> bool((scores.compute() > 0).tolist() == [False, False, True, True])
+        True
+        """
         if not _is_dask(X):
             return super().decision_function(X)
         X = self._dask_input(X)
@@ -508,7 +545,18 @@ class BudgetedSVC(_LocalBudgetedSVC):
         return X.map_blocks(_block_decision, model, chunks=(X.chunks[0], (n,)), dtype=np.float64)
 
     def predict(self, X: Any) -> Any:
-        """Class labels; a dask array (or dataframe) gives a dask array."""
+        """Class labels; a dask array (or dataframe) gives a dask array.
+
+        Examples
+        --------
+        >>> import dask.array as da
+        >>> import numpy as np
+        >>> from budgetsvm.dask import BudgetedSVC
+        >>> X = da.from_array(np.array([[0.0], [0.2], [1.0], [1.2]]), chunks=2)
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, np.array(["a", "a", "b", "b"]))
+        >>> clf.predict(X).compute().tolist()
+        ['a', 'a', 'b', 'b']
+        """
         if not _is_dask(X):
             return super().predict(X)
         X = self._dask_input(X)
@@ -516,7 +564,18 @@ class BudgetedSVC(_LocalBudgetedSVC):
         return X.map_blocks(_block_predict, self._local_model(), drop_axis=1, dtype=self.classes_.dtype, meta=meta)
 
     def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
-        """Mean accuracy; dask input is scored on the cluster."""
+        """Mean accuracy; dask input is scored on the cluster.
+
+        Examples
+        --------
+        >>> import dask.array as da
+        >>> import numpy as np
+        >>> from budgetsvm.dask import BudgetedSVC
+        >>> X = da.from_array(np.array([[0.0], [0.2], [1.0], [1.2]]), chunks=2)
+        >>> y = np.array([0, 0, 1, 1])
+        >>> BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, y).score(X, y)
+        1.0
+        """
         if not _is_dask(X):
             return super().score(X, y, sample_weight)
         pred = self.predict(X)
