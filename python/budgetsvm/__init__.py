@@ -14,6 +14,7 @@ from .kernels import kernel_matrix
 from .linear import LinearSVC
 from .shuffle import shuffle_chunks
 from .streaming import iter_svmlight
+from .model_files import load_model, save_model
 
 __all__ = [
     "BudgetedSVC",
@@ -26,4 +27,6 @@ __all__ = [
     "iter_svmlight",
     "shuffle_chunks",
     "shuffle_svmlight",
+    "load_model",
+    "save_model",
 ]
