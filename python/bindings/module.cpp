@@ -29,5 +29,6 @@ PYBIND11_MODULE(_core, m) {
   budgetsvm::python::register_budget(m);
   budgetsvm::python::register_exact(m);
   budgetsvm::python::register_linear(m);
+  budgetsvm::python::register_model(m);
   budgetsvm::python::register_options(m);
 }

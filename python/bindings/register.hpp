@@ -9,6 +9,7 @@ void register_data(pybind11::module_& m);  // bind_data.cpp: kernels, moments, s
 void register_budget(pybind11::module_& m);  // bind_budget.cpp: BSGD, BSCA, merging
 void register_exact(pybind11::module_& m);  // bind_exact.cpp: ALFPGM / SMO (fit_exact)
 void register_linear(pybind11::module_& m);  // bind_linear.cpp: linear SVM (dual CD, AVSF)
+void register_model(pybind11::module_& m);  // bind_model.cpp: model files (load, save, predict)
 void register_options(pybind11::module_& m);  // bind_options.cpp: the hyperparameter registries
 
 }  // namespace budgetsvm::python

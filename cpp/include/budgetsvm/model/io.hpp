@@ -1,0 +1,321 @@
+// budgetsvm::load_model / save_model: a Model from and to a model file
+// (docs/model_format.md). The MODL section holds the family, kernel and
+// decision rule; ARRY sections the labels, support vectors, coefficients and
+// intercepts under the names the Python writer uses. Every array's type and
+// shape is checked against the others before the model is built, so a
+// damaged file is std::invalid_argument, never a wrong prediction.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "format.hpp"
+#include "model.hpp"
+
+namespace budgetsvm {
+
+namespace detail::model_io {
+
+using model_format::Array;
+using model_format::Dtype;
+using ArrayMap = std::map<std::string, Array>;
+
+inline void check(bool ok, const std::string& what) { require(ok, "model file: " + what + " (damaged model file)"); }
+
+inline const Array* find(const ArrayMap& arrays, const std::string& name) {
+  const auto it = arrays.find(name);
+  return it == arrays.end() ? nullptr : &it->second;
+}
+
+/// A number as Python's str() writes it: integers plainly, floats in the
+/// fewest digits that read back exactly.
+inline std::string number_text(double v, Dtype t) {
+  if (t == Dtype::b1) return v != 0.0 ? "True" : "False";
+  char buf[40];
+  if (t != Dtype::f8 && t != Dtype::f4) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+    return buf;
+  }
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+  }
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+inline std::vector<double> float_vector(const ArrayMap& a, const std::string& name, std::uint64_t length) {
+  const Array* x = find(a, name);
+  check(x && x->dtype == Dtype::f8 && x->shape.size() == 1 && x->shape[0] == length,
+        name + " must be " + std::to_string(length) + " float64 values");
+  auto v = x->as<double>();
+  for (double d : v) check(std::isfinite(d), name + " must be finite");
+  return v;
+}
+
+inline MatrixXd float_matrix(const ArrayMap& a, const std::string& name, std::uint64_t rows, std::uint64_t cols) {
+  const Array* x = find(a, name);
+  check(x && x->dtype == Dtype::f8 && x->shape.size() == 2 && x->shape[0] == rows && x->shape[1] == cols,
+        name + " must be float64 of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+  MatrixXd m(static_cast<Index>(rows), static_cast<Index>(cols));
+  for (std::uint64_t i = 0; i < rows; ++i)
+    for (std::uint64_t j = 0; j < cols; ++j) m(static_cast<Index>(i), static_cast<Index>(j)) = x->number(i * cols + j);
+  check(m.allFinite(), name + " must be finite");
+  return m;
+}
+
+inline std::vector<std::int64_t> int_vector(const Array& x) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(x.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(model_format::load_uint(x.raw.data() + 8 * i, 8));
+  return v;
+}
+
+inline SupportVectors support_vectors(const ArrayMap& a, Index width) {
+  SupportVectors sv;
+  sv.cols = width;
+  auto take_values = [&](const Array& x) {
+    check(x.dtype == Dtype::f8 || x.dtype == Dtype::f4, "support vector values must be float32 or float64");
+    sv.single = x.dtype == Dtype::f4;
+    if (sv.single) sv.values32 = x.as<float>(); else sv.values64 = x.as<double>();
+  };
+  if (const Array* x = find(a, "sv")) {
+    check(x->shape.size() == 2 && x->shape[1] == static_cast<std::uint64_t>(width),
+          "support vectors must have " + std::to_string(width) + " columns");
+    sv.rows = static_cast<Index>(x->shape[0]);
+    take_values(*x);
+    return sv;
+  }
+  const Array *data = find(a, "sv_data"), *ind = find(a, "sv_indices"), *ptr = find(a, "sv_indptr"),
+              *shape = find(a, "sv_shape");
+  check(data && ind && ptr && shape, "no support vectors");
+  check(shape->dtype == Dtype::i8 && shape->size() == 2 && ind->dtype == Dtype::i8 && ptr->dtype == Dtype::i8 &&
+            data->shape.size() == 1 && ind->shape == data->shape && ptr->shape.size() == 1,
+        "the sparse support vectors' arrays disagree");
+  const auto dims = int_vector(*shape);
+  check(dims[0] >= 0 && dims[1] == width && ptr->shape[0] == static_cast<std::uint64_t>(dims[0]) + 1,
+        "the sparse support vectors' shape disagrees");
+  sv.sparse = true;
+  sv.rows = static_cast<Index>(dims[0]);
+  take_values(*data);
+  sv.indices = int_vector(*ind);
+  sv.indptr = int_vector(*ptr);
+  check(sv.indptr[0] == 0 && sv.indptr.back() == static_cast<std::int64_t>(data->size()), "bad CSR row pointers");
+  for (Index i = 0; i < sv.rows; ++i) {
+    const auto b = sv.indptr[static_cast<std::size_t>(i)], e = sv.indptr[static_cast<std::size_t>(i) + 1];
+    check(b <= e, "CSR row pointers decrease");
+    for (auto k = b; k < e; ++k) check(sv.indices[static_cast<std::size_t>(k)] >= 0 && sv.indices[static_cast<std::size_t>(k)] < width, "a CSR column index is out of range");
+  }
+  return sv;
+}
+
+inline void read_labels(Model& m, const ArrayMap& a) {
+  const Array* c = find(a, "classes");
+  check(c && c->shape.size() == 1 && c->size() >= 2, "classes must hold at least 2 labels");
+  m.classes = *c;
+  if (c->is_string()) {
+    m.label_text = c->strings;
+    return;
+  }
+  m.label_numbers = c->as<double>();
+  for (double v : m.label_numbers) m.label_text.push_back(number_text(v, c->dtype));
+}
+
+inline void read_header(Model& m, const std::string& p) {
+  check(p.size() >= 40, "MODL section too short");
+  const char* d = p.data();
+  const auto family = model_format::load_uint(d, 4), kernel = model_format::load_uint(d + 4, 4);
+  const auto degree = static_cast<std::int32_t>(model_format::load_uint(d + 8, 4));
+  const auto rule = model_format::load_uint(d + 12, 4);
+  require(family >= 1 && family <= 3, "model file: unknown estimator family " + std::to_string(family));
+  require(kernel <= 3, "model file: unknown kernel code " + std::to_string(kernel));
+  require(rule >= 1 && rule <= 3, "model file: unknown decision rule " + std::to_string(rule));
+  m.family = static_cast<ModelFamily>(family);
+  m.rule = static_cast<DecisionRule>(rule);
+  m.kernel.type = static_cast<KernelType>(kernel);
+  m.kernel.degree = degree;
+  m.kernel.gamma = model_format::load_f8(d + 16);
+  m.kernel.coef0 = model_format::load_f8(d + 24);
+  if (m.kernel.type == KernelType::linear && m.kernel.gamma == 0.0) m.kernel.gamma = 1.0;
+  m.kernel.validate();
+  const auto n_features = model_format::load_uint(d + 32, 8);
+  check(n_features < (std::uint64_t{1} << 62), "n_features out of range");
+  m.n_features = static_cast<Index>(n_features);
+}
+
+inline void read_arrays(Model& m, const ArrayMap& a) {
+  read_labels(m, a);
+  const auto k = static_cast<std::uint64_t>(m.n_classes());
+  const std::uint64_t n_out = m.family == ModelFamily::svc ? k * (k - 1) / 2 : (k == 2 ? 1 : k);
+  const DecisionRule expected = m.family == ModelFamily::svc ? DecisionRule::ovo
+                                : n_out == 1                 ? DecisionRule::sign
+                                                             : DecisionRule::argmax;
+  check(m.rule == expected, "the decision rule does not fit the family and classes");
+  m.intercept = float_vector(a, "intercept", n_out);
+  if (m.family == ModelFamily::linear_svc) {
+    m.weights = float_matrix(a, "weights", n_out, static_cast<std::uint64_t>(m.n_features));
+    return;
+  }
+  Index width = m.n_features;
+  if (const Array* u = find(a, "used_columns")) {
+    check(u->dtype == Dtype::i8 && u->shape.size() == 1, "used_columns must be int64 values");
+    m.used_columns = int_vector(*u);
+    for (std::size_t j = 0; j < m.used_columns.size(); ++j)
+      check(m.used_columns[j] >= 0 && m.used_columns[j] < m.n_features && (j == 0 || m.used_columns[j] > m.used_columns[j - 1]),
+            "used_columns must increase within [0, n_features)");
+    width = std::max<Index>(static_cast<Index>(m.used_columns.size()), 1);
+  }
+  m.sv = support_vectors(a, width);
+  const auto n_sv = static_cast<std::uint64_t>(m.sv.rows);
+  if (m.family == ModelFamily::budgeted_svc) {
+    m.coef = float_matrix(a, "coef", n_sv, n_out);
+    return;
+  }
+  const Array* ns = find(a, "n_support");
+  check(ns && ns->dtype == Dtype::i8 && ns->shape.size() == 1 && ns->shape[0] == k, "n_support must be one int64 per class");
+  m.n_support = int_vector(*ns);
+  std::int64_t total = 0;
+  for (auto c : m.n_support) {
+    check(c >= 0 && c <= static_cast<std::int64_t>(n_sv), "n_support out of range");
+    total += c;
+  }
+  check(total == static_cast<std::int64_t>(n_sv), "n_support does not sum to the support vectors");
+  m.dual_coef = float_matrix(a, "dual_coef", k - 1, n_sv);
+  if (find(a, "prob_a") || find(a, "prob_b")) {
+    m.prob_a = float_vector(a, "prob_a", n_out);
+    m.prob_b = float_vector(a, "prob_b", n_out);
+  }
+  m.derive_pair_coef();
+}
+
+}  // namespace detail::model_io
+
+/// A Model from the bytes of a model file.
+inline Model model_from_bytes(const std::string& data) {
+  using namespace detail::model_io;
+  const auto sections = model_format::parse_container(data, {"MODL", "ARRY", "ATTR"});
+  Model m;
+  ArrayMap arrays;
+  int headers = 0;
+  for (const auto& s : sections) {
+    if (s.tag == "MODL") {
+      read_header(m, s.payload);
+      ++headers;
+      continue;
+    }
+    if (s.tag == "ARRY") {
+      Array a = model_format::decode_array(s.payload);
+      if (a.name.rfind("attr/", 0) != 0) {
+        check(arrays.count(a.name) == 0, "array '" + a.name + "' appears twice");
+        arrays.emplace(a.name, std::move(a));
+        continue;
+      }
+    }
+    m.extra.push_back(s);  // attributes, and sections of later versions: kept for writing back
+  }
+  check(headers == 1, "needs exactly one MODL section");
+  read_arrays(m, arrays);
+  return m;
+}
+
+inline Model load_model(const std::string& path) { return model_from_bytes(model_format::read_bytes(path)); }
+
+namespace detail::model_io {
+
+inline Array make_array(const std::string& name, Dtype t, std::vector<std::uint64_t> shape) {
+  Array a;
+  a.name = name;
+  a.dtype = t;
+  a.shape = std::move(shape);
+  return a;
+}
+
+inline Array doubles(const std::string& name, const double* v, std::uint64_t n, std::vector<std::uint64_t> shape) {
+  Array a = make_array(name, Dtype::f8, std::move(shape));
+  for (std::uint64_t i = 0; i < n; ++i) model_format::store_f8(a.raw, v[i]);
+  return a;
+}
+
+inline Array row_major(const std::string& name, const MatrixXd& m) {
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> r = m;
+  return doubles(name, r.data(), static_cast<std::uint64_t>(r.size()),
+                 {static_cast<std::uint64_t>(r.rows()), static_cast<std::uint64_t>(r.cols())});
+}
+
+inline Array int64s(const std::string& name, const std::vector<std::int64_t>& v) {
+  Array a = make_array(name, Dtype::i8, {v.size()});
+  for (auto x : v) model_format::store_uint(a.raw, static_cast<std::uint64_t>(x), 8);
+  return a;
+}
+
+inline void sv_arrays(const SupportVectors& sv, std::vector<Array>& out) {
+  const auto values = [&](const std::string& name, std::vector<std::uint64_t> shape) {
+    Array a = make_array(name, sv.single ? Dtype::f4 : Dtype::f8, std::move(shape));
+    if (sv.single)
+      for (float v : sv.values32) model_format::store_f4(a.raw, v);
+    else
+      for (double v : sv.values64) model_format::store_f8(a.raw, v);
+    return a;
+  };
+  if (!sv.sparse) {
+    out.push_back(values("sv", {static_cast<std::uint64_t>(sv.rows), static_cast<std::uint64_t>(sv.cols)}));
+    return;
+  }
+  out.push_back(values("sv_data", {sv.single ? sv.values32.size() : sv.values64.size()}));
+  out.push_back(int64s("sv_indices", sv.indices));
+  out.push_back(int64s("sv_indptr", sv.indptr));
+  out.push_back(int64s("sv_shape", {static_cast<std::int64_t>(sv.rows), static_cast<std::int64_t>(sv.cols)}));
+}
+
+inline std::vector<Array> arrays_of(const Model& m) {
+  std::vector<Array> out{m.classes, doubles("intercept", m.intercept.data(), m.intercept.size(), {m.intercept.size()})};
+  if (m.family == ModelFamily::linear_svc) {
+    out.push_back(row_major("weights", m.weights));
+    return out;
+  }
+  sv_arrays(m.sv, out);
+  if (!m.used_columns.empty()) out.push_back(int64s("used_columns", m.used_columns));
+  if (m.family == ModelFamily::budgeted_svc) {
+    out.push_back(row_major("coef", m.coef));
+    return out;
+  }
+  out.push_back(row_major("dual_coef", m.dual_coef));
+  out.push_back(int64s("n_support", m.n_support));
+  if (!m.prob_a.empty()) {
+    out.push_back(doubles("prob_a", m.prob_a.data(), m.prob_a.size(), {m.prob_a.size()}));
+    out.push_back(doubles("prob_b", m.prob_b.data(), m.prob_b.size(), {m.prob_b.size()}));
+  }
+  return out;
+}
+
+}  // namespace detail::model_io
+
+/// The bytes of a model file holding m.
+inline std::string model_to_bytes(const Model& m) {
+  using namespace detail::model_io;
+  std::string header;
+  model_format::store_uint(header, static_cast<std::uint64_t>(m.family), 4);
+  model_format::store_uint(header, static_cast<std::uint64_t>(m.kernel.type), 4);
+  model_format::store_uint(header, static_cast<std::uint32_t>(m.kernel.degree), 4);
+  model_format::store_uint(header, static_cast<std::uint64_t>(m.rule), 4);
+  model_format::store_f8(header, m.kernel.gamma);
+  model_format::store_f8(header, m.kernel.coef0);
+  model_format::store_uint(header, static_cast<std::uint64_t>(m.n_features), 8);
+  std::vector<model_format::Section> sections{{"MODL", true, header}};
+  for (const auto& a : arrays_of(m)) sections.push_back({"ARRY", false, model_format::encode_array(a)});
+  for (const auto& s : m.extra) sections.push_back(s);
+  // checks what is written by reading it back: a model that would not load is not saved
+  const std::string bytes = model_format::write_container(sections);
+  model_from_bytes(bytes);
+  return bytes;
+}
+
+inline void save_model(const Model& m, const std::string& path) { model_format::write_bytes(path, model_to_bytes(m)); }
+
+}  // namespace budgetsvm
