@@ -35,3 +35,7 @@
 #include "linear/params.hpp"
 #include "linear/selection.hpp"
 #include "linear/train.hpp"
+#include "model/format.hpp"
+#include "model/from_fit.hpp"
+#include "model/io.hpp"
+#include "model/model.hpp"
