@@ -164,6 +164,11 @@ def load_model(path: PathLike, n_features: Any = None):
     """
     with open(path, "rb") as f:
         data = f.read()
+    return load_model_bytes(data, n_features, name=repr(os.fspath(path)))
+
+
+def load_model_bytes(data: bytes, n_features: Any = None, name: str = "the data"):
+    """``load_model`` of a model file's bytes (``name`` is used in errors)."""
     if data.startswith(container.MAGIC[:4]):
         return _from_budgetsvm(data)
     from . import _libsvm_format
@@ -174,6 +179,6 @@ def load_model(path: PathLike, n_features: Any = None):
     if kind == "liblinear":
         return _libsvm_format.from_liblinear(data, n_features)
     raise ValueError(
-        f"{os.fspath(path)!r} is not a model file budgetsvm reads (neither budgetsvm's binary format nor "
+        f"{name} is not a model file budgetsvm reads (neither budgetsvm's binary format nor "
         "LIBSVM's or LIBLINEAR's model text)"
     )
