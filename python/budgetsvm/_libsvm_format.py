@@ -302,6 +302,7 @@ def from_libsvm(data: bytes, n_features: Any = None):
     modl = {"family": "SVC", "kernel": kernel, "decision": "ovo", "degree": degree, "gamma": gamma,
             "coef0": coef0, "n_features": width}
     state.restore_core(est, modl, arrays)
+    est._sparse = True  # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
     if prob:
         est.probability = True
     return est
