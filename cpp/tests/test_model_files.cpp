@@ -15,6 +15,10 @@
 #include "budgetsvm/model/from_fit.hpp"
 #include "check.hpp"
 
+#ifndef BUDGETSVM_TEST_OUTPUT_DIR
+#define BUDGETSVM_TEST_OUTPUT_DIR "."
+#endif
+
 using namespace budgetsvm;
 
 namespace {

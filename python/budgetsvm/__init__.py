@@ -6,6 +6,7 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 """
 
 from ._core import __version__
+from ._install_paths import get_cmake_dir, get_include
 from .budgeted import BudgetedSVC, merge_solution
 from .exact import SVC
 from .external_shuffle import shuffle_svmlight
@@ -28,5 +29,7 @@ __all__ = [
     "shuffle_chunks",
     "shuffle_svmlight",
     "load_model",
+    "get_include",
+    "get_cmake_dir",
     "save_model",
 ]
