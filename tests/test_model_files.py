@@ -144,7 +144,7 @@ def test_damaged_headers(tmp_path, small_file):
         "unrelated": (b"PK\x03\x04 a zip file, not a model", "not a model file"),
         "empty": (b"", "not a model file"),
     }
-    for what, (data, message) in cases.items():
+    for data, message in cases.values():
         path.write_bytes(data)
         with pytest.raises(ValueError, match=message):
             load_model(path)
@@ -165,7 +165,7 @@ def _sections(data):
 
 def test_sizes_inconsistent_with_the_file(tmp_path, small_file):
     path = tmp_path / "bad.bsvm"
-    for tag, offset, length in _sections(small_file):
+    for _tag, offset, length in _sections(small_file):
         for wrong in (length + 1, length - 1, 2**63, 2**64 - 1):
             data = bytearray(small_file)
             struct.pack_into("<Q", data, offset, wrong)

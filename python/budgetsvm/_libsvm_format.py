@@ -236,8 +236,8 @@ def _sorted_ovo(labels: List[int], n_support: List[int], coef: np.ndarray, rho: 
             pair_old[(i, j)] = p
             p += 1
     intercept = np.empty(len(rho))
-    prob_a = np.empty(len(rho)) if prob else None
-    prob_b = np.empty(len(rho)) if prob else None
+    prob_a = np.empty(len(rho) if prob else 0)
+    prob_b = np.empty(len(rho) if prob else 0)
     p = 0
     for a in range(k):
         for b in range(a + 1, k):
@@ -282,7 +282,8 @@ def from_libsvm(data: bytes, n_features: Any = None):
         raise ValueError("LIBSVM model file: label, nr_sv and rho disagree with nr_class and total_sv")
     prob = None
     if "probA" in header and "probB" in header:
-        prob = (_numbers(header["probA"], float, "probA", "LIBSVM"), _numbers(header["probB"], float, "probB", "LIBSVM"))
+        prob = (_numbers(header["probA"], float, "probA", "LIBSVM"),
+                _numbers(header["probB"], float, "probB", "LIBSVM"))
         if len(prob[0]) != pairs or len(prob[1]) != pairs:
             raise ValueError("LIBSVM model file: probA / probB need one value per class pair")
     coef, sv = _libsvm_svs(lines[first_sv:], k - 1, total)

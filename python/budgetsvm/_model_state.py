@@ -48,7 +48,7 @@ def sv_arrays(rows: Any) -> Dict[str, np.ndarray]:
     return {"sv": np.ascontiguousarray(rows)}
 
 
-def sv_matrix(arrays: Dict[str, np.ndarray], width: int) -> Any:
+def sv_matrix(arrays: Dict[str, Any], width: int) -> Any:
     """The support vectors from their arrays, checked against ``width`` columns."""
     if "sv" in arrays:
         sv = arrays["sv"]
@@ -56,10 +56,9 @@ def sv_matrix(arrays: Dict[str, np.ndarray], width: int) -> Any:
             raise ValueError(f"model file: support vectors of shape {sv.shape}, dtype {sv.dtype}; expected {width} "
                              "float columns")
         return sv
-    parts = [arrays.get(k) for k in ("sv_data", "sv_indices", "sv_indptr", "sv_shape")]
-    if any(p is None for p in parts):
+    if any(k not in arrays for k in ("sv_data", "sv_indices", "sv_indptr", "sv_shape")):
         raise ValueError("model file holds no support vectors (damaged model file)")
-    data, indices, indptr, shape = parts
+    data, indices, indptr, shape = (arrays[k] for k in ("sv_data", "sv_indices", "sv_indptr", "sv_shape"))
     if (data.ndim != 1 or data.dtype not in (np.float32, np.float64) or indices.dtype != np.int64
             or indptr.dtype != np.int64 or shape.shape != (2,) or indices.shape != data.shape
             or indptr.shape != (int(shape[0]) + 1,) or int(shape[1]) != width):
@@ -107,8 +106,7 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
         modl = (KERNELS["linear"], 3, DECISIONS[decision], 1.0, 0.0)
     else:
         raise TypeError(f"save_model takes a fitted SVC, LinearSVC or BudgetedSVC; got {family}")
-    kernel, degree, decision, gamma, coef0 = modl
-    return family, MODL.pack(FAMILIES[family], kernel, degree, decision, gamma, coef0, n_features), arrays
+    return family, MODL.pack(FAMILIES[family], *modl, n_features), arrays
 
 
 def read_modl(payload: bytes) -> Dict[str, Any]:
@@ -126,14 +124,20 @@ def read_modl(payload: bytes) -> Dict[str, Any]:
     return out
 
 
+def _array(arrays: Dict[str, Any], name: str) -> Any:
+    if name not in arrays:
+        raise ValueError(f"model file: no array {name!r} (damaged model file)")
+    return arrays[name]
+
+
 def _check(condition: bool, what: str) -> None:
     if not condition:
         raise ValueError(f"model file: {what} (damaged model file)")
 
 
 def _float_vector(arrays, name, length) -> np.ndarray:
-    a = arrays.get(name)
-    _check(a is not None and a.dtype == np.float64 and a.shape == (length,) and bool(np.all(np.isfinite(a))),
+    a = _array(arrays, name)
+    _check(a.dtype == np.float64 and a.shape == (length,) and bool(np.all(np.isfinite(a))),
            f"{name} must be {length} finite float64 values")
     return a
 
@@ -148,18 +152,18 @@ def _training_width(arrays, n_features) -> Tuple[Any, int]:
     return UsedColumns(cols, n_features), max(cols.size, 1)
 
 
-def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, np.ndarray]) -> None:
+def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any]) -> None:
     """Sets the state ``est`` predicts with from the portable part."""
     family, n_features = modl["family"], modl["n_features"]
-    classes = arrays.get("classes")
-    _check(classes is not None and classes.ndim == 1 and classes.size >= 2, "classes must hold at least 2 labels")
+    classes = _array(arrays, "classes")
+    _check(classes.ndim == 1 and classes.size >= 2, "classes must hold at least 2 labels")
     k = classes.size
     est.classes_ = classes
     est.n_features_in_ = n_features
     if family == "LinearSVC":
-        w = arrays.get("weights")
+        w = _array(arrays, "weights")
         n_out = 1 if k == 2 else k
-        _check(w is not None and w.dtype == np.float64 and w.shape == (n_out, n_features)
+        _check(w.dtype == np.float64 and w.shape == (n_out, n_features)
                and bool(np.all(np.isfinite(w))), f"weights must be finite float64 of shape ({n_out}, {n_features})")
         est.coef_ = w
         est.intercept_ = _float_vector(arrays, "intercept", n_out)
@@ -171,9 +175,9 @@ def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, np.ndarray]) -> No
     if family == "SVC":
         _restore_svc(est, modl, arrays, rows, used)
         return
-    coef = arrays.get("coef")
+    coef = _array(arrays, "coef")
     n_out = 1 if k == 2 else k
-    _check(coef is not None and coef.dtype == np.float64 and coef.shape == (n_sv, n_out)
+    _check(coef.dtype == np.float64 and coef.shape == (n_sv, n_out)
            and bool(np.all(np.isfinite(coef))), f"coef must be finite float64 of shape ({n_sv}, {n_out})")
     est._support_rows = np.ascontiguousarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
     est.dual_coef_ = np.ascontiguousarray(coef.T)
@@ -193,12 +197,12 @@ def _default(est, name: str, value: Any) -> None:
 def _restore_svc(est, modl, arrays, rows, used) -> None:
     k = est.classes_.size
     n_sv = rows.shape[0]
-    n_support = arrays.get("n_support")
-    _check(n_support is not None and n_support.dtype == np.int64 and n_support.shape == (k,)
+    n_support = _array(arrays, "n_support")
+    _check(n_support.dtype == np.int64 and n_support.shape == (k,)
            and bool(np.all(n_support >= 0)) and int(n_support.sum()) == n_sv,
            f"n_support must be {k} counts summing to the {n_sv} support vectors")
-    dual = arrays.get("dual_coef")
-    _check(dual is not None and dual.dtype == np.float64 and dual.shape == (k - 1, n_sv)
+    dual = _array(arrays, "dual_coef")
+    _check(dual.dtype == np.float64 and dual.shape == (k - 1, n_sv)
            and bool(np.all(np.isfinite(dual))), f"dual_coef must be finite float64 of shape ({k - 1}, {n_sv})")
     pairs = k * (k - 1) // 2
     est._n_support = n_support.astype(np.int32)
