@@ -360,3 +360,22 @@ def test_damaged_libsvm_files(tmp_path):
     with pytest.raises(ValueError, match="n_features"):
         save_model(est, path, format="libsvm")
         load_model(path, n_features=2)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import budgetsvm._install_paths
+    import budgetsvm.model_files
+
+    for module in (budgetsvm.model_files, budgetsvm._install_paths):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_get_include_holds_the_headers():
+    import os
+
+    import budgetsvm
+
+    assert os.path.isfile(os.path.join(budgetsvm.get_include(), "budgetsvm", "model", "io.hpp"))
