@@ -101,6 +101,20 @@ def test_loaded_model_refits(tmp_path):
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
 
 
+def test_loaded_budgeted_model_continues_partial_fit(tmp_path):
+    """BSGD's step counter t_ and n_samples_seen_ travel in the file: a loaded
+    model continues partial_fit exactly as the saved one would."""
+    for solver in ("bsgd", "bsca"):
+        est = BudgetedSVC(solver=solver, budget=20, random_state=0)
+        est.partial_fit(X[:80], Y3[:80], classes=np.unique(Y3))
+        save_model(est, tmp_path / "m.bsvm")
+        back = load_model(tmp_path / "m.bsvm")
+        assert back.t_ == est.t_ and back.n_samples_seen_ == est.n_samples_seen_
+        est.partial_fit(X[80:], Y3[80:])
+        back.partial_fit(X[80:], Y3[80:])
+        assert np.array_equal(back.decision_function(X), est.decision_function(X))
+
+
 def test_unsaveable_models_say_why(tmp_path):
     pre = SVC(kernel="precomputed").fit(X @ X.T, Y2)
     with pytest.raises(ValueError, match="precomputed"):
