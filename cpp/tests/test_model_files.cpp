@@ -96,6 +96,8 @@ TEST_CASE("model files: a budget::fit result predicts as its expansion and survi
     CHECK(back.labels() == names);
     CHECK((decisions(back, data.view()).array() == d.array()).all());
     CHECK(back.predict(data.view()) == pred);
+    CHECK(back.extra.size() == 1 && back.extra[0].tag == "ATTR" &&
+          back.extra[0].payload.find("\"t_\": " + std::to_string(r.steps_total)) != std::string::npos);
   }
 }
 

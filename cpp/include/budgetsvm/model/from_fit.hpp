@@ -2,9 +2,13 @@
 // a BudgetedSVC model from budget::fit's Result, an SVC model from one
 // binary exact fit (fit_exact's alpha on +1 / -1 labels), a LinearSVC model
 // from linear::one_vs_rest. Each is laid out as the Python estimator of that
-// family lays it out, so Python's load_model reads the saved file.
+// family lays it out, so Python's load_model reads the saved file (a budget
+// model also records the step counter and rows seen that Python's
+// partial_fit continues from).
 #pragma once
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -68,6 +72,11 @@ inline Model model_from_budget(const budget::Result& r, const Kernel& kernel, In
   m.coef = r.dual_coef;
   m.intercept = r.intercept;
   m.classes = labels.array();
+  // the state partial_fit continues from, as the Python estimator's t_ and n_samples_seen_
+  char attrs[160];
+  std::snprintf(attrs, sizeof attrs, "{\"attrs\": {\"t_\": %lld, \"n_samples_seen_\": %lld}}", r.steps_total,
+                static_cast<long long>(std::llround(r.n_ref)));
+  m.extra.push_back({"ATTR", false, attrs});
   return m;
 }
 
