@@ -13,9 +13,9 @@ from .external_shuffle import shuffle_svmlight
 from .io import load_svmlight
 from .kernels import kernel_matrix
 from .linear import LinearSVC
+from .model_files import load_model, save_model
 from .shuffle import shuffle_chunks
 from .streaming import iter_svmlight
-from .model_files import load_model, save_model
 
 __all__ = [
     "BudgetedSVC",
