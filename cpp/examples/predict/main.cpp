@@ -7,6 +7,8 @@
 // stderr and exit code 1.
 #include <budgetsvm/budgetsvm.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -16,10 +18,11 @@
 
 namespace {
 
-budgetsvm::SvmlightParser<double> read_data(const std::string& path) {
+// The rows of a data file; a feature index beyond the model's is an error naming its line.
+budgetsvm::SvmlightParser<double> read_data(const std::string& path, std::int64_t n_features) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument("cannot open data file '" + path + "'");
-  budgetsvm::SvmlightParser<double> parser;
+  budgetsvm::SvmlightParser<double> parser(false, std::max<std::int64_t>(n_features, 1));
   std::vector<char> chunk(1 << 20);
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
@@ -31,10 +34,7 @@ budgetsvm::SvmlightParser<double> read_data(const std::string& path) {
 
 int run(const std::string& model_path, const std::string& data_path, const std::string& output_path) {
   const budgetsvm::Model model = budgetsvm::load_model(model_path);
-  const auto data = read_data(data_path);
-  if (data.columns_seen() > model.n_features)
-    throw std::invalid_argument("the data file has features up to index " + std::to_string(data.columns_seen()) +
-                                " but the model has " + std::to_string(model.n_features));
+  const auto data = read_data(data_path, model.n_features);
   // the model's width: a file whose last features are all zero has fewer columns
   const budgetsvm::CsrView<double, std::int64_t> X(data.values.data(), data.indices.data(), data.indptr.data(),
                                                    data.rows(), model.n_features);
