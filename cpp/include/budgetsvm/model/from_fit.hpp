@@ -48,8 +48,9 @@ inline SupportVectors dense_rows(const MatrixXd& rows) {
   SupportVectors sv;
   sv.rows = rows.rows();
   sv.cols = rows.cols();
-  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> r = rows;
-  sv.values64.assign(r.data(), r.data() + r.size());
+  sv.values64.resize(static_cast<std::size_t>(rows.size()));
+  for (Index i = 0; i < rows.rows(); ++i)
+    for (Index j = 0; j < rows.cols(); ++j) sv.values64[static_cast<std::size_t>(i * rows.cols() + j)] = rows(i, j);
   return sv;
 }
 

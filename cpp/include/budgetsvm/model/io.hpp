@@ -243,9 +243,10 @@ inline Array doubles(const std::string& name, const double* v, std::uint64_t n, 
 }
 
 inline Array row_major(const std::string& name, const MatrixXd& m) {
-  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> r = m;
-  return doubles(name, r.data(), static_cast<std::uint64_t>(r.size()),
-                 {static_cast<std::uint64_t>(r.rows()), static_cast<std::uint64_t>(r.cols())});
+  Array a = make_array(name, Dtype::f8, {static_cast<std::uint64_t>(m.rows()), static_cast<std::uint64_t>(m.cols())});
+  for (Index i = 0; i < m.rows(); ++i)
+    for (Index j = 0; j < m.cols(); ++j) model_format::store_f8(a.raw, m(i, j));  // row-major
+  return a;
 }
 
 inline Array int64s(const std::string& name, const std::vector<std::int64_t>& v) {
@@ -311,7 +312,7 @@ inline std::string model_to_bytes(const Model& m) {
   for (const auto& a : arrays_of(m)) sections.push_back({"ARRY", false, model_format::encode_array(a)});
   for (const auto& s : m.extra) sections.push_back(s);
   // checks what is written by reading it back: a model that would not load is not saved
-  const std::string bytes = model_format::write_container(sections);
+  std::string bytes = model_format::write_container(sections);
   model_from_bytes(bytes);
   return bytes;
 }
