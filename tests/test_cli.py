@@ -1,0 +1,115 @@
+"""``budgetsvm train / predict / info / convert`` on generated svmlight files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from budgetsvm import load_model
+from budgetsvm.cli import main
+
+
+def write_svmlight(path, X, y):
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            f.write(f"{label:g} " + " ".join(f"{k + 1}:{v:.6g}" for k, v in enumerate(row) if v != 0) + "\n")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(1200, 3))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    d = tmp_path_factory.mktemp("cli")
+    write_svmlight(d / "train.svm", X[:900], y[:900])
+    write_svmlight(d / "test.svm", X[900:], y[900:])
+    return d
+
+
+@pytest.mark.parametrize(
+    "solver, flags",
+    [("bsca", ["-g", "2", "-c", "10", "--budget", "50"]), ("bsgd", ["-g", "2", "-c", "10", "--budget", "50"]),
+     ("smo", ["-g", "2", "-c", "10"]), ("alfpgm", ["-g", "2"]), ("linear", ["-c", "1"])],
+)
+def test_train_predict_round_trip(files, solver, flags, capsys):
+    model = files / f"{solver}.model"
+    assert main(["train", "-q", "--solver", solver, *flags, str(files / "train.svm"), str(model)]) == 0
+    out = files / f"{solver}.out"
+    assert main(["predict", str(files / "test.svm"), str(model), str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Accuracy = ") and "/300) (classification)" in printed
+    labels = np.loadtxt(out)
+    clf = load_model(model)
+    from budgetsvm import load_svmlight
+
+    X, y = load_svmlight(files / "test.svm", n_features=3)
+    np.testing.assert_array_equal(labels, clf.predict(X))
+    if solver != "linear":
+        assert np.mean(labels == y) > 0.85
+
+
+def test_hyperparameters_reach_the_estimator(files):
+    model = files / "hp.model"
+    args = ["train", "-q", "--budget", "17", "--merge-method", "gss", "--epochs", "3", "-g", "1.5",
+            "--random-state", "4", str(files / "train.svm"), str(model)]
+    assert main(args) == 0
+    clf = load_model(model)
+    assert (clf.budget, clf.merge_method, clf.epochs, clf.gamma_, clf.random_state) == (17, "gss", 3, 1.5, 4)
+    assert clf.n_support_ <= 17
+
+
+def test_stream_training_and_outputs(files, capsys):
+    model = files / "stream.model"
+    args = ["train", "-q", "--stream", "--n-features", "3", "--chunk-rows", "100", "--solver", "bsgd", "-g", "2",
+            "-c", "10", "--budget", "40", "--epochs", "2", str(files / "train.svm"), str(model)]
+    assert main(args) == 0
+    clf = load_model(model)
+    assert clf.n_samples_seen_ == 1800 and clf.n_iter_ == 18  # two passes of 9 chunks
+    out = files / "decision.out"
+    assert main(["predict", "-q", "--output", "decision", str(files / "test.svm"), str(model), str(out)]) == 0
+    assert np.loadtxt(out).shape == (300,)
+
+
+def test_convert_to_libsvm_and_info(files, capsys):
+    model = files / "bsca.model"
+    if not model.exists():
+        assert main(["train", "-q", "-g", "2", "--budget", "30", str(files / "train.svm"), str(model)]) == 0
+    assert main(["convert", "--to", "libsvm", str(model), str(files / "bsca.libsvm")]) == 0
+    assert (files / "bsca.libsvm").read_text().startswith("svm_type c_svc")
+    assert main(["info", str(files / "bsca.libsvm")]) == 0
+    assert "estimator" in capsys.readouterr().out
+
+
+def test_cross_validation(files, capsys):
+    assert main(["train", "-v", "3", "-g", "2", "--budget", "30", str(files / "train.svm")]) == 0
+    accuracy = float(capsys.readouterr().out.split("=")[1].strip().rstrip("%"))
+    assert 80 < accuracy <= 100
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["train", "--solver", "smo", "--budget", "5", "{train}", "{d}/x.model"], "--budget does not apply to"),
+        (["train", "-c", "-1", "{train}", "{d}/x.model"], "C must be > 0.0"),
+        (["train", "--stream", "{train}", "{d}/x.model"], "--stream needs --n-features"),
+        (["train", "--stream", "--n-features", "3", "--solver", "linear", "{train}", "{d}/x.model"], "--stream trains"),
+        (["train", "{train}"], "train needs MODEL"),
+        (["predict", "{train}", "{d}/missing.model", "{d}/x.out"], "No such file"),
+        (["info", "{train}"], "is not a model file"),
+    ],
+)
+def test_errors_are_one_line(files, args, message, capsys):
+    args = [a.format(train=files / "train.svm", d=files) for a in args]
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_unseen_labels_count_as_wrong(files, tmp_path, capsys):
+    model = files / "unseen.model"
+    assert main(["train", "-q", "-g", "2", "--budget", "30", str(files / "train.svm"), str(model)]) == 0
+    rng = np.random.default_rng(1)
+    write_svmlight(tmp_path / "odd.svm", rng.uniform(-1, 1, size=(10, 3)), np.full(10, 7))
+    with pytest.warns(UserWarning, match="10 rows carry labels never seen in training"):
+        assert main(["predict", str(tmp_path / "odd.svm"), str(model), str(tmp_path / "odd.out")]) == 0
+    assert "Accuracy = 0% (0/10)" in capsys.readouterr().out
