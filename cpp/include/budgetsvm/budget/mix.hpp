@@ -32,12 +32,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "../core/centre.hpp"
 #include "../core/data_view.hpp"
+#include "../core/simd.hpp"
 #include "maintenance.hpp"
 #include "start.hpp"
 
@@ -83,25 +85,29 @@ inline void weighted_union(const std::vector<MixPart>& parts, double total_weigh
   }
 }
 
-/// sum over outputs of ||f_1 - f_2||^2 in the kernel's feature space, for
-/// f_i = sum_j B_i(j, .) k(Z_i(j), .), kernel values from rows shifted by
-/// -centre.
-inline double feature_distance2(const MatrixXd& Z1, const MatrixXd& B1, const MatrixXd& Z2, const MatrixXd& B2,
-                                const Centre& centre, const Kernel& kernel) {
-  auto gram = [&](const MatrixXd& P, const MatrixXd& Q) {
-    MatrixXd Pc = P, Qc = Q;
-    if (centre.active()) {
-      Pc.rowwise() -= centre.point.transpose();
-      Qc.rowwise() -= centre.point.transpose();
-    }
-    const VectorXd p2 = Pc.rowwise().squaredNorm(), q2 = Qc.rowwise().squaredNorm();
-    MatrixXd K = Pc * Qc.transpose();
-    for (Index i = 0; i < K.rows(); ++i)
-      for (Index j = 0; j < K.cols(); ++j) K(i, j) = kernel.from_dot(K(i, j), p2[i], q2[j]);
-    return K;
-  };
-  return (B1.transpose() * gram(Z1, Z1) * B1).trace() - 2.0 * (B1.transpose() * gram(Z1, Z2) * B2).trace() +
-         (B2.transpose() * gram(Z2, Z2) * B2).trace();
+/// The kernel matrix of the rows of P against the rows of Q, both shifted by
+/// -centre (row-major: one vectorised kernel row per row of P).
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+inline RowMajorMatrix centred_gram(const MatrixXd& P, const MatrixXd& Q, const Centre& centre, const Kernel& kernel) {
+  MatrixXd Pc = P, Qc = Q;
+  if (centre.active()) {
+    Pc.rowwise() -= centre.point.transpose();
+    Qc.rowwise() -= centre.point.transpose();
+  }
+  const VectorXd p2 = Pc.rowwise().squaredNorm(), q2 = Qc.rowwise().squaredNorm();
+  RowMajorMatrix K = Pc * Qc.transpose();
+  const simd::Kernels& simd = simd::active_kernels();
+  for (Index i = 0; i < K.rows(); ++i)
+    kernel.row_from_dots(simd, K.row(i).data(), p2[i], q2.data(), K.cols(), K.row(i).data());
+  return K;
+}
+
+/// <f_1, f_2> in the kernel's feature space, summed over outputs, for
+/// f_i = sum_j B_i(j, .) k(Z_i(j), .).
+inline double feature_inner(const MatrixXd& Z1, const MatrixXd& B1, const MatrixXd& Z2, const MatrixXd& B2,
+                            const Centre& centre, const Kernel& kernel) {
+  return (B1.transpose() * centred_gram(Z1, Z2, centre, kernel) * B2).trace();
 }
 
 /// The rows of a model that belong to machine `column` (all for -1), with
@@ -171,13 +177,18 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       if (start_size(all, column) <= params.budget) continue;  // nothing was reduced: the exact average
       // The guard (see "Reducing can fail" above): the candidate closest to
       // the exact average in the feature space goes on.
+      // ||f - f_avg||^2 up to the common ||f_avg||^2: ||f||^2 - 2 <f, f_avg>
       MatrixXd Zu, Bu, Zk, Bk;
       detail::machine_rows(S, A, column, Zu, Bu);
-      double best = detail::feature_distance2(out_sv, out_coef, Zu, Bu, centre, params.kernel);
+      auto distance = [&](const MatrixXd& Z, const MatrixXd& B) {
+        return detail::feature_inner(Z, B, Z, B, centre, params.kernel) -
+               2.0 * detail::feature_inner(Z, B, Zu, Bu, centre, params.kernel);
+      };
+      double best = distance(out_sv, out_coef);
       for (const MixPart& p : parts) {
         detail::machine_rows(*p.support_vectors, *p.dual_coef, column, Zk, Bk);
         if (Zk.rows() > params.budget) continue;
-        const double dist = detail::feature_distance2(Zk, Bk, Zu, Bu, centre, params.kernel);
+        const double dist = distance(Zk, Bk);
         if (dist < best) best = dist, out_sv = Zk, out_coef = Bk, fallback = true;
       }
     }
@@ -198,6 +209,45 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   result.mix_fallbacks = fallback ? 1 : 0;
   result.steps_total = static_cast<long long>(std::llround(steps / total_weight));
   return result;
+}
+
+/// `mix` applied pairwise up a tree, in order ((0, 1), (2, 3), ...; an odd
+/// one out moves up as it is): K models cost K - 1 mixes of two, each
+/// reducing 2 B support vectors to B, instead of one reduction of K B (whose
+/// guard alone costs O(K^2 B^2) kernel values). Dask mixes the same tree.
+inline Result mix_tree(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest) {
+  require(!parts.empty(), "no models to mix");
+  std::deque<Result> store;  // every mix made; a deque never moves its elements, which `level` points into
+  std::vector<MixPart> level = parts;
+  Counters totals;
+  int fallbacks = 0;
+  while (level.size() > 1) {
+    std::vector<MixPart> next;
+    for (std::size_t i = 0; i < level.size(); i += 2) {
+      if (i + 1 == level.size()) {
+        next.push_back(level[i]);  // the odd one out moves up as it is
+        continue;
+      }
+      store.push_back(mix({level[i], level[i + 1]}, params, one_vs_rest));
+      const Result& r = store.back();
+      totals += r.totals;
+      fallbacks += r.mix_fallbacks;
+      next.push_back({&r.support_vectors, &r.dual_coef, r.intercept, level[i].weight + level[i + 1].weight,
+                      r.steps_total});
+    }
+    level = std::move(next);
+  }
+  Result out;
+  const MixPart& top = level.front();
+  out.support_vectors = *top.support_vectors;
+  out.dual_coef = *top.dual_coef;
+  out.intercept = top.intercept;
+  out.intercept.resize(static_cast<std::size_t>(out.dual_coef.cols()), 0.0);
+  out.n_outputs = static_cast<int>(out.dual_coef.cols());
+  out.steps_total = top.steps;
+  out.totals = totals;
+  out.mix_fallbacks = fallbacks;
+  return out;
 }
 
 }  // namespace budgetsvm::budget

@@ -10,7 +10,8 @@
 // each shard runs one epoch of the solver on its own rows, continuing the
 // common model (start.hpp: the same model, step count and n = all rows),
 // the shards in parallel threads; then mix.hpp averages the shard models,
-// weighted by their rows, and merges the union back to B. The common model
+// weighted by their rows, pairwise up a tree (mix_tree: the tree Dask
+// mixes too), each mix merging the union of two back to B. The common model
 // advances by the shards' mean step count per round, so one round of K
 // shards counts as n / K steps of the sequential run: Pegasos' and the
 // growing pass's iterate then keep their scale (each shard's model is the
@@ -133,7 +134,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
       stats.progressive_loss += r.history.empty() ? 0.0 : r.history.back().progressive_loss;
     }
     control.poll_now();
-    Result mixed = mix(mixing, params, false);
+    Result mixed = mix_tree(mixing, params, false);
     totals += mixed.totals;
     sv = std::move(mixed.support_vectors);
     coef = std::move(mixed.dual_coef);
