@@ -41,6 +41,16 @@ def get_cmake_dir() -> str:
 
     Only an installed wheel has it (a source checkout makes it with
     ``cmake --install``).
+
+    Examples
+    --------
+    >>> import os, budgetsvm
+    >>> try:
+    ...     path = budgetsvm.get_cmake_dir()
+    ... except FileNotFoundError:  # a source checkout, not an installed wheel
+    ...     path = None
+    >>> path is None or os.path.isfile(os.path.join(path, "budgetsvmConfig.cmake"))
+    True
     """
     path = os.path.join(_PACKAGE, "share", "cmake", "budgetsvm")
     if not os.path.isfile(os.path.join(path, "budgetsvmConfig.cmake")):
