@@ -22,7 +22,10 @@ def _progress(total: Optional[int], unit: str, quiet: bool):
     """A tqdm bar on a terminal; nothing when piped or quiet."""
     if quiet or not sys.stderr.isatty():
         return contextlib.nullcontext(None)
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ImportError:  # a dependency; an environment without it just shows no bar
+        return contextlib.nullcontext(None)
 
     return tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
 
