@@ -72,3 +72,43 @@ def test_valid_csr_is_not_copied_and_still_works():
 
     assert as_supported(X) is X  # validation reads, never copies valid input
     assert SVC().fit(X, y).score(X, y) > 0.5
+
+
+# Duplicate entries are summed when the matrix is made canonical; finite
+# duplicates whose sum leaves the dtype's range are named as such, not as a
+# NaN or infinity the user never gave (issue 15).
+OVERFLOWS = {
+    "float64, row 0": (np.float64, [1e308, 1e308], [0, 2, 2], 0),
+    "float64 negative, row 1": (np.float64, [-1e308, -1e308], [0, 0, 2], 1),
+    "float32, row 1": (np.float32, [3e38, 3e38], [0, 0, 2], 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OVERFLOWS))
+def test_duplicates_summing_past_the_range_are_named(case):
+    dtype, data, indptr, row = OVERFLOWS[case]
+    X = sp.csr_matrix((np.array(data, dtype=dtype), np.array([0, 0], dtype=np.int32), np.array(indptr)), shape=(2, 1))
+    stored = X.data.copy()
+    message = f"duplicate entries .* sum to infinity: the entries at row {row}, column 0 overflow {np.dtype(dtype)}"
+    from budgetsvm._data import as_supported
+
+    with pytest.raises(ValueError, match=message):
+        as_supported(X)
+    for estimator in (SVC(), LinearSVC(), BudgetedSVC(budget=5, epochs=1)):
+        with pytest.raises(ValueError, match="duplicate entries"):
+            estimator.fit(X, [0, 1])
+    np.testing.assert_array_equal(X.data, stored)  # the caller's matrix is not summed in place
+    assert not X.has_canonical_format
+
+
+def test_duplicates_that_stay_finite_or_hold_infinity_keep_their_meaning():
+    from budgetsvm._data import as_supported
+
+    big = np.finfo(np.float64).max
+    cancelling = sp.csr_matrix((np.array([big, -big, 1.0]), np.array([0, 0, 0]), np.array([0, 2, 3])), shape=(2, 1))
+    np.testing.assert_array_equal(as_supported(cancelling).toarray(), [[0.0], [1.0]])
+    near = sp.csr_matrix((np.array([big / 2, big / 2, 1.0]), np.array([0, 0, 0]), np.array([0, 2, 3])), shape=(2, 1))
+    assert as_supported(near)[0, 0] == big
+    given = sp.csr_matrix((np.array([np.inf, 1.0, 1.0]), np.array([0, 0, 0]), np.array([0, 2, 3])), shape=(2, 1))
+    with pytest.raises(ValueError, match="^Input contains NaN or infinity"):
+        as_supported(given)

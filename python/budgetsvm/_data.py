@@ -65,8 +65,7 @@ def as_supported(X: Any) -> Any:
             np.ascontiguousarray(X.indices), np.ascontiguousarray(X.indptr), int(X.shape[0]), int(X.shape[1])
         )
         if not X.has_canonical_format or X.indptr[0] != 0:
-            X = X.copy()  # never sort or sum the caller's matrix in place
-            X.sum_duplicates()
+            X = _canonical_copy(X)
         if not (X.data.flags.c_contiguous and X.indices.flags.c_contiguous and X.indptr.flags.c_contiguous):
             X = X.copy()
     else:
@@ -87,6 +86,27 @@ def as_supported(X: Any) -> Any:
         raise ValueError(f"Found an empty array of shape {X.shape}; at least one sample and one feature are required.")
     if not _core.all_finite(core_view(X)):
         raise ValueError("Input contains NaN or infinity.")
+    return X
+
+
+def _canonical_copy(X: Any) -> Any:
+    """A canonical copy of the CSR matrix ``X`` (the caller's matrix is never
+    sorted or summed in place). Finite duplicate entries whose sum leaves the
+    dtype's range are an error that says so: the non-finite check after it
+    would blame the input for a NaN or infinity it does not hold."""
+    stored = X.data[X.indptr[0] : X.indptr[-1]]
+    finite_before = bool(np.isfinite(stored).all())
+    X = X.copy()
+    X.sum_duplicates()
+    if finite_before and not np.isfinite(X.data).all():
+        k = int(np.flatnonzero(~np.isfinite(X.data))[0])
+        row = int(np.searchsorted(X.indptr, k, side="right")) - 1
+        raise ValueError(
+            f"Input has duplicate entries (one row and column stored more than once) that sum to infinity: "
+            f"the entries at row {row}, column {int(X.indices[k])} overflow {X.dtype} "
+            f"(largest finite value {np.finfo(X.dtype).max:.6g}). Scale the data down, or combine the "
+            "duplicates yourself."
+        )
     return X
 
 
