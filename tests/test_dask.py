@@ -268,3 +268,42 @@ def test_weights(client):
     np.testing.assert_array_equal(ones.dual_coef_, plain_model.dual_coef_)
     with pytest.raises(ValueError, match="sample_weight"):
         DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=-np.ones(4000))
+
+
+def test_parameters_are_the_in_process_ones_and_rounds():
+    # the signature is built from budgetsvm.BudgetedSVC's: scikit-learn reads it
+    import inspect
+
+    from sklearn.base import clone
+    from sklearn.utils.estimator_checks import (
+        check_estimator_repr,
+        check_get_params_invariance,
+        check_no_attributes_set_in_init,
+        check_parameters_default_constructible,
+        check_set_params,
+    )
+
+    local = list(inspect.signature(BudgetedSVC).parameters.values())
+    ours = list(inspect.signature(DaskBudgetedSVC).parameters.values())
+    assert ours[:-1] == local and (ours[-1].name, ours[-1].default) == ("rounds", None)
+    est = DaskBudgetedSVC(budget=7, rounds=3, callback=print)
+    assert est.get_params() == dict(BudgetedSVC(budget=7, callback=print).get_params(), rounds=3)
+    copy = clone(est)
+    assert copy.get_params() == est.get_params() and copy is not est
+    assert copy.set_params(rounds=1, solver="bsgd").get_params()["rounds"] == 1 and copy.solver == "bsgd"
+    assert repr(est).startswith("BudgetedSVC(budget=7, callback=<built-in function print>, rounds=3")
+    positional = DaskBudgetedSVC("bsgd", 9)  # in the in-process estimator's order, as before
+    assert (positional.solver, positional.budget, positional.rounds) == ("bsgd", 9, None)
+    assert DaskBudgetedSVC(*[p.default for p in local], 2).rounds == 2
+    with pytest.raises(TypeError, match=r"BudgetedSVC.__init__\(\) got an unexpected keyword argument 'round'"):
+        DaskBudgetedSVC(round=2)
+    with pytest.raises(TypeError, match=r"BudgetedSVC.__init__\(\) .*multiple values for argument 'solver'"):
+        DaskBudgetedSVC("bsgd", solver="bsca")
+    for check in (
+        check_parameters_default_constructible,
+        check_no_attributes_set_in_init,
+        check_get_params_invariance,
+        check_set_params,
+        check_estimator_repr,
+    ):
+        check("DaskBudgetedSVC", DaskBudgetedSVC())

@@ -22,10 +22,11 @@ maintenance than the flat mix of ``shards.hpp``. The model depends on
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -50,6 +51,17 @@ from .budgeted import TOTAL_KEYS
 from .budgeted import BudgetedSVC as _LocalBudgetedSVC
 
 COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
+
+# The estimator's parameters: those of budgetsvm.BudgetedSVC, in its order,
+# then rounds. scikit-learn (get_params, clone, repr) and the documentation
+# read them from the signature of __init__, so it is built here once rather
+# than written out a second time.
+_SIGNATURE = inspect.signature(_LocalBudgetedSVC.__init__).replace(
+    parameters=[
+        *inspect.signature(_LocalBudgetedSVC.__init__).parameters.values(),
+        inspect.Parameter("rounds", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation="Optional[int]"),
+    ]
+)
 
 
 # ---------------------------------------------------------------- the tasks
@@ -257,59 +269,19 @@ class BudgetedSVC(_LocalBudgetedSVC):
     (3, True)
     """
 
-    def __init__(
-        self,
-        solver: str = "bsca",
-        budget: int = 500,
-        C: float = 1.0,
-        fit_intercept: bool = False,
-        class_weight: Any = None,
-        kernel: str = "rbf",
-        gamma: Any = "scale",
-        degree: int = 3,
-        coef0: float = 0.0,
-        maintenance: str = "merge",
-        merge_method: str = "lookup-wd",
-        epochs: int = 5,
-        learning_rate: str = "pegasos",
-        eta0: float = 1.0,
-        radius: Optional[float] = None,
-        gss_eps: float = 0.01,
-        lookup_grid: int = 400,
-        random_state: Any = None,
-        n_jobs: Optional[int] = None,
-        verbose: int = 0,
-        callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
-        instruments: bool = False,
-        warm_start: bool = False,
-        rounds: Optional[int] = None,
-    ):
-        super().__init__(
-            solver=solver,
-            budget=budget,
-            C=C,
-            fit_intercept=fit_intercept,
-            class_weight=class_weight,
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            maintenance=maintenance,
-            merge_method=merge_method,
-            epochs=epochs,
-            learning_rate=learning_rate,
-            eta0=eta0,
-            radius=radius,
-            gss_eps=gss_eps,
-            lookup_grid=lookup_grid,
-            random_state=random_state,
-            n_jobs=n_jobs,
-            verbose=verbose,
-            callback=callback,
-            instruments=instruments,
-            warm_start=warm_start,
-        )
-        self.rounds = rounds
+    def __init__(self, *args: Any, **kwargs: Any):
+        # the parameters of _SIGNATURE (set below as this method's signature,
+        # which scikit-learn reads): budgetsvm.BudgetedSVC's, then rounds
+        try:
+            bound = _SIGNATURE.bind(self, *args, **kwargs)
+        except TypeError as error:  # as Python words it for a written-out signature
+            raise TypeError(f"{type(self).__name__}.__init__() {error}") from None
+        bound.apply_defaults()
+        params = {name: value for name, value in bound.arguments.items() if name != "self"}
+        self.rounds = params.pop("rounds")
+        super().__init__(**params)
+
+    __init__.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
 
     def _round_plan(self, params: Dict[str, Any]) -> Tuple[int, int]:
         """(rounds, epochs per round)."""
