@@ -20,8 +20,8 @@ Every run checks that the predicted labels are identical.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,32 +30,15 @@ import numpy as np
 import scipy.sparse as sp
 from _common import ROOT, data_dir, machine_line
 from libsvm import svmutil
-from libsvm.svm import libsvm, svm_node
 
 import budgetsvm
 from budgetsvm import SVC, _core, load_model, save_model
 from budgetsvm._data import as_supported, core_view
 
+sys.path.insert(0, str(ROOT / "tests"))
+from libsvm_reference import libsvm_c_predict  # noqa: E402 (the loop tests/test_model_files_real.py checks)
+
 CASES = [("ijcnn1", 22, 5000, dict(C=10.0, gamma=1.0)), ("a9a", 123, 5000, dict(C=1.0, gamma=0.05))]
-
-
-def libsvm_c_predict(model, X) -> np.ndarray:
-    """LIBSVM's C svm_predict on every row of CSR X, the nodes built at once."""
-    X = sp.csr_matrix(X)
-    X.sort_indices()
-    node = np.dtype([("index", np.intc), ("value", np.float64)], align=True)
-    assert node.itemsize == ctypes.sizeof(svm_node)
-    nodes = np.zeros(X.nnz + X.shape[0], dtype=node)
-    starts = X.indptr[:-1] + np.arange(X.shape[0])
-    ends = X.indptr[1:] + np.arange(X.shape[0])
-    mask = np.ones(nodes.size, dtype=bool)
-    mask[ends] = False
-    nodes["index"][mask] = X.indices + 1
-    nodes["value"][mask] = X.data
-    nodes["index"][ends] = -1
-    base = nodes.ctypes.data
-    row = ctypes.POINTER(svm_node)
-    return np.array([libsvm.svm_predict(model, ctypes.cast(base + int(s) * node.itemsize, row)) for s in starts])
 
 
 def timed(f):

@@ -6,37 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from budgetsvm import BudgetedSVC, LinearSVC, SVC, load_model, save_model
 from conftest import load_dataset
 
 svmutil = pytest.importorskip("libsvm.svmutil")
 liblinearutil = pytest.importorskip("liblinear.liblinearutil")
-
-def libsvm_c_predict(model, X) -> np.ndarray:
-    """LIBSVM's C svm_predict on every row of CSR X, the nodes built at once
-    (svmutil.svm_predict spends most of its time building them row by row)."""
-    import ctypes
-
-    from libsvm.svm import libsvm, svm_node
-
-    X = sp.csr_matrix(X)
-    X.sort_indices()
-    node = np.dtype([("index", np.intc), ("value", np.float64)], align=True)
-    assert node.itemsize == ctypes.sizeof(svm_node)
-    nodes = np.zeros(X.nnz + X.shape[0], dtype=node)
-    starts = X.indptr[:-1] + np.arange(X.shape[0])
-    ends = X.indptr[1:] + np.arange(X.shape[0])
-    mask = np.ones(nodes.size, dtype=bool)
-    mask[ends] = False
-    nodes["index"][mask] = X.indices + 1
-    nodes["value"][mask] = X.data
-    nodes["index"][ends] = -1
-    base = nodes.ctypes.data
-    row = ctypes.POINTER(svm_node)
-    return np.array([libsvm.svm_predict(model, ctypes.cast(base + int(s) * node.itemsize, row)) for s in starts])
-
+from libsvm_reference import libsvm_c_predict  # noqa: E402 (needs libsvm, skipped above without it)
 
 CASES = [
     ("ijcnn1", 22, lambda: SVC(C=10.0, gamma=1.0), 2000),
