@@ -8,7 +8,8 @@
   data, with the training points and the support vectors.
 
 Each takes an optional matplotlib ``Axes`` (or a sequence of them) and
-returns what it drew on.
+returns what it drew on. The examples draw on new figures of the current
+backend (CI runs them with ``MPLBACKEND=Agg``).
 """
 
 from __future__ import annotations
@@ -50,15 +51,11 @@ def plot_history(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
     >>> from budgetsvm import BudgetedSVC
     >>> from budgetsvm.plot import plot_history
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(500, 2))
-    >>> clf = BudgetedSVC(budget=20, gamma=2.0, epochs=4, instruments=True, random_state=0)
-    >>> clf = clf.fit(X, X[:, 0] * X[:, 1] > 0)
+    >>> X, y = make_moons(500, noise=0.2, random_state=0)
+    >>> clf = BudgetedSVC(budget=20, gamma=2.0, epochs=4, instruments=True, random_state=0).fit(X, y)
     >>> [ax.get_title() for ax in plot_history(clf)]
     ['objective', 'n_support', 'merges', 'progressive_loss']
     """
@@ -107,18 +104,14 @@ def plot_accuracy_by_epochs(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
+    >>> from sklearn.datasets import make_circles
     >>> from budgetsvm import BudgetedSVC
     >>> from budgetsvm.plot import plot_accuracy_by_epochs
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(600, 2))
-    >>> y = X[:, 0] * X[:, 1] > 0
-    >>> ax = plot_accuracy_by_epochs(BudgetedSVC(budget=20, gamma=2.0, random_state=0), X[:400], y[:400],
+    >>> X, y = make_circles(600, noise=0.1, factor=0.5, random_state=0)  # train on 400, test on 200
+    >>> ax = plot_accuracy_by_epochs(BudgetedSVC(budget=20, random_state=0), X[:400], y[:400],
     ...                              X[400:], y[400:], epochs=(1, 2))
-    >>> len(ax.lines[0].get_xdata())
-    2
+    >>> ax.lines[0].get_xdata().tolist()
+    [1, 2]
     """
     epochs = [int(e) for e in epochs]
     if not epochs or min(epochs) < 1:
@@ -157,17 +150,13 @@ def plot_decision_surface(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
-    >>> from budgetsvm import BudgetedSVC
+    >>> from sklearn.datasets import make_blobs
+    >>> from budgetsvm import LinearSVC
     >>> from budgetsvm.plot import plot_decision_surface
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(400, 2))
-    >>> y = X[:, 0] * X[:, 1] > 0
-    >>> ax = plot_decision_surface(BudgetedSVC(budget=20, gamma=2.0, random_state=0).fit(X, y), X, y)
-    >>> ax.get_xlabel()
-    'x0'
+    >>> X, y = make_blobs(300, centers=3, random_state=0)  # three classes: the predicted class is drawn
+    >>> ax = plot_decision_surface(LinearSVC().fit(X, y), X, y)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('x0', 'x1')
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
