@@ -316,10 +316,8 @@ class BudgetedSVC(_LocalBudgetedSVC):
         Examples
         --------
         >>> import dask.array as da
-        >>> import numpy as np
         >>> from budgetsvm.dask import BudgetedSVC
-        >>> rng = np.random.default_rng(0)
-        >>> X = da.from_array(rng.uniform(-1, 1, size=(2000, 2)), chunks=500)
+        >>> X = da.random.default_rng(0).uniform(-1, 1, size=(2000, 2), chunks=500)  # made by the workers
         >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)  # a dask array too
         >>> clf = BudgetedSVC(budget=40, gamma=2.0, epochs=2, random_state=0).fit(X, y, classes=[0, 1])
         >>> clf.classes_.tolist(), len(clf.history_)
@@ -521,12 +519,12 @@ class BudgetedSVC(_LocalBudgetedSVC):
 
         Examples
         --------
-        >>> import dask.array as da
-        >>> import numpy as np
+        >>> import dask.dataframe as dd
+        >>> import pandas as pd
         >>> from budgetsvm.dask import BudgetedSVC
-        >>> X = da.from_array(np.array([[0.0], [0.2], [1.0], [1.2]]), chunks=2)
-        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, np.array(["a", "a", "b", "b"]))
-        >>> clf.predict(X).compute().tolist()
+        >>> df = dd.from_pandas(pd.DataFrame({"x": [0.0, 0.2, 1.0, 1.2]}), npartitions=2)
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(df, ["a", "a", "b", "b"])
+        >>> clf.predict(df).compute().tolist()  # a dataframe in, a dask array of labels out
         ['a', 'a', 'b', 'b']
         """
         if not _is_dask(X):
@@ -543,10 +541,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
         >>> import dask.array as da
         >>> import numpy as np
         >>> from budgetsvm.dask import BudgetedSVC
-        >>> X = da.from_array(np.array([[0.0], [0.2], [1.0], [1.2]]), chunks=2)
-        >>> y = np.array([0, 0, 1, 1])
-        >>> BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, y).score(X, y)
-        1.0
+        >>> X = da.from_array(np.linspace(0, 1.2, 8)[:, None], chunks=4)
+        >>> y = (X[:, 0] > 0.6).astype(int)
+        >>> clf = BudgetedSVC(budget=10, gamma=1.0, random_state=0).fit(X, y)
+        >>> clf.score(X, y), clf.score(X, 1 - y, sample_weight=np.r_[np.ones(4), np.zeros(4)])
+        (1.0, 0.0)
         """
         if not _is_dask(X):
             return super().score(X, y, sample_weight)
