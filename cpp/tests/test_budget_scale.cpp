@@ -8,6 +8,7 @@
 #include "budgetsvm/budget/mix.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "check.hpp"
+#include "labelled_points.hpp"
 
 using namespace budgetsvm;
 using namespace budgetsvm::budget;
@@ -16,17 +17,14 @@ namespace {
 
 using Dense = DenseView<double, Eigen::RowMajor>;
 
-struct Problem {
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> X;
-  std::vector<int> y;
-  Problem(Index n, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
-    Random rng(seed);
-    for (Index i = 0; i < n; ++i) {
-      X(i, 0) = 2 * rng.uniform() - 1;
-      X(i, 1) = 2 * rng.uniform() - 1;
-      y[static_cast<std::size_t>(i)] = X(i, 0) * X(i, 1) > 0 ? 1 : 0;
-    }
-  }
+// XOR on [-1, 1]^2: label 1 where the two features have the same sign.
+struct Problem : test::LabelledPoints {
+  Problem(Index n, std::uint64_t seed)
+      : LabelledPoints(n, 2, seed, [](Random& rng, auto& x) {
+          x(0) = 2 * rng.uniform() - 1;
+          x(1) = 2 * rng.uniform() - 1;
+          return x(0) * x(1) > 0 ? 1 : 0;
+        }) {}
 };
 
 Params params(Solver solver) {

@@ -8,6 +8,7 @@
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "check.hpp"
+#include "labelled_points.hpp"
 
 using namespace budgetsvm;
 using namespace budgetsvm::budget;
@@ -17,33 +18,25 @@ namespace {
 using Dense = DenseView<double, Eigen::RowMajor>;
 
 // n points around `classes` well separated centres in 2-D.
-struct Blobs {
-  MatrixXd X;
-  std::vector<int> y;
-  Blobs(Index n, int classes, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
-    Random rng(seed);
-    for (Index i = 0; i < n; ++i) {
-      const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
-      const double angle = 6.283185307179586 * c / classes;
-      X(i, 0) = 3 * std::cos(angle) + (rng.uniform() - 0.5);
-      X(i, 1) = 3 * std::sin(angle) + (rng.uniform() - 0.5);
-      y[static_cast<std::size_t>(i)] = c;
-    }
-  }
+struct Blobs : test::LabelledPoints {
+  Blobs(Index n, int classes, std::uint64_t seed)
+      : LabelledPoints(n, 2, seed, [classes](Random& rng, auto& x) {
+          const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
+          const double angle = 6.283185307179586 * c / classes;
+          x(0) = 3 * std::cos(angle) + (rng.uniform() - 0.5);
+          x(1) = 3 * std::sin(angle) + (rng.uniform() - 0.5);
+          return c;
+        }) {}
 };
 
 // A 4 x 4 checkerboard on [0, 1]^2 (the BSGD paper's synthetic problem).
-struct Checkerboard {
-  MatrixXd X;
-  std::vector<int> y;
-  Checkerboard(Index n, std::uint64_t seed) : X(n, 2), y(static_cast<std::size_t>(n)) {
-    Random rng(seed);
-    for (Index i = 0; i < n; ++i) {
-      X(i, 0) = rng.uniform();
-      X(i, 1) = rng.uniform();
-      y[static_cast<std::size_t>(i)] = (static_cast<int>(X(i, 0) * 4) + static_cast<int>(X(i, 1) * 4)) % 2;
-    }
-  }
+struct Checkerboard : test::LabelledPoints {
+  Checkerboard(Index n, std::uint64_t seed)
+      : LabelledPoints(n, 2, seed, [](Random& rng, auto& x) {
+          x(0) = rng.uniform();
+          x(1) = rng.uniform();
+          return (static_cast<int>(x(0) * 4) + static_cast<int>(x(1) * 4)) % 2;
+        }) {}
 };
 
 Params base_params(Solver solver) {

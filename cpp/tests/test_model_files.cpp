@@ -14,6 +14,7 @@
 #include "budgetsvm/linear/train.hpp"
 #include "budgetsvm/model/from_fit.hpp"
 #include "check.hpp"
+#include "labelled_points.hpp"
 
 #ifndef BUDGETSVM_TEST_OUTPUT_DIR
 #define BUDGETSVM_TEST_OUTPUT_DIR "."
@@ -26,17 +27,13 @@ namespace {
 using Dense = DenseView<double, Eigen::RowMajor>;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-struct Blobs {
-  RowMatrix X;
-  std::vector<int> y;
-  Blobs(Index n, int classes, std::uint64_t seed) : X(n, 3), y(static_cast<std::size_t>(n)) {
-    Random rng(seed);
-    for (Index i = 0; i < n; ++i) {
-      const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
-      for (Index j = 0; j < 3; ++j) X(i, j) = (j == c % 3 ? 2.0 : 0.0) + (c >= 3 ? -2.0 : 0.0) + rng.uniform() - 0.5;
-      y[static_cast<std::size_t>(i)] = c;
-    }
-  }
+struct Blobs : test::LabelledPoints {
+  Blobs(Index n, int classes, std::uint64_t seed)
+      : LabelledPoints(n, 3, seed, [classes](Random& rng, auto& x) {
+          const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
+          for (Index j = 0; j < 3; ++j) x(j) = (j == c % 3 ? 2.0 : 0.0) + (c >= 3 ? -2.0 : 0.0) + rng.uniform() - 0.5;
+          return c;
+        }) {}
   Dense view() const { return Dense(X.data(), X.rows(), X.cols()); }
 };
 
