@@ -305,6 +305,48 @@ TEST_CASE("kernels: rbf at offsets 1e6 (float32) and 1e8 (double) matches distan
   }
 }
 
+TEST_CASE("kernel_expansion: both paths equal the pointwise sum; the same bits for every thread count") {
+  // Sizes off every block multiple (rows of 4 and 64, tiles of 256); d = 5000
+  // takes the general path (densely too wide), d = 7 the fused one.
+  for (Index d : {Index{7}, Index{5000}}) {
+    const Index n = 203, m = 300, classes = 3;
+    Random rng(11);
+    std::vector<double> X(static_cast<std::size_t>(n * d)), S(static_cast<std::size_t>(m * d));
+    for (auto& v : X) v = rng.uniform() < 0.3 || d < 100 ? 10.0 + rng.uniform() : 0.0;
+    for (auto& v : S) v = rng.uniform() < 0.3 || d < 100 ? 10.0 + rng.uniform() : 0.0;
+    MatrixXd coef(m, classes);
+    for (Index j = 0; j < m; ++j)
+      for (Index c = 0; c < classes; ++c) coef(j, c) = rng.uniform() - 0.5;
+    const DenseView<double, Eigen::RowMajor> Xv(X.data(), n, d), Sv(S.data(), m, d);
+    for (KernelType type : {KernelType::rbf, KernelType::linear, KernelType::poly, KernelType::sigmoid}) {
+      const Kernel k{type, 1.0 / static_cast<double>(10 * d), 0.1, 2};
+      MatrixXd one(n, classes), three(n, classes);
+      kernel_expansion(k, Xv, Sv, coef, one, 1);
+      kernel_expansion(k, Xv, Sv, coef, three, 3);
+      CHECK(one == three);
+      for (Index i = 0; i < n; i += 17)
+        for (Index c = 0; c < classes; ++c) {
+          double expected = 0.0, scale = 0.0;
+          for (Index j = 0; j < m; ++j) {
+            double dot = 0.0, dist = 0.0;
+            for (Index q = 0; q < d; ++q) {
+              const double a = X[static_cast<std::size_t>(i * d + q)], b = S[static_cast<std::size_t>(j * d + q)];
+              dot += a * b;
+              dist += (a - b) * (a - b);
+            }
+            const double kv = type == KernelType::rbf      ? std::exp(-k.gamma * dist)
+                              : type == KernelType::linear ? dot
+                              : type == KernelType::poly   ? std::pow(k.gamma * dot + k.coef0, k.degree)
+                                                           : std::tanh(k.gamma * dot + k.coef0);
+            expected += kv * coef(j, c);
+            scale += std::abs(kv * coef(j, c));
+          }
+          CHECK_CLOSE(one(i, c), expected, 1e-12 * scale + 1e-300);
+        }
+    }
+  }
+}
+
 TEST_CASE("budget rows: a centred load serves x - c, sparse rows gain the shifted features") {
   const Offset P(1e6, 6);
   const CsrView<double, std::int32_t> S(P.values.data(), P.indices.data(), P.indptr.data(), P.n, P.d);

@@ -183,63 +183,7 @@ void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::
   kernel_matrix(kernel, X, Y, out, none);
 }
 
-/// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X: the decision
-/// values of a kernel expansion. X is read through rows() / cols() /
-/// copy_row() / squared_norm() only, in blocks; SV is any view. Row ranges of
-/// X are split over n_threads threads (parallel.hpp).
-template <class RowsX, class ViewSV>
-void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
-                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out,
-                      int n_threads, RunControl& control) {
-  require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
-  require(coef.rows() == SV.rows(), "coef needs one row per support vector");
-  require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
-  kernel.validate();
-  VectorXd norm_sv;
-  const Centre centre = centre_for(kernel, SV, norm_sv);
-  // float32 support vectors far from the origin: their products in double,
-  // from one double copy (not one per block).
-  MatrixXd SVd;
-  const bool copy = !std::is_same_v<typename ViewSV::Scalar, double> && centre.far;
-  if (copy) {
-    std::vector<Index> all(static_cast<std::size_t>(SV.rows()));
-    for (Index j = 0; j < SV.rows(); ++j) all[static_cast<std::size_t>(j)] = j;
-    gather_rows(SV, all, SVd);
-  }
-  const simd::Kernels& simd = simd::active_kernels();
-  const Index step = std::min<Index>(kernel_block_rows(X.cols()), 256);
-  auto work = [&](Index begin, Index end, RunControl& ctl) {
-    MatrixXd Xb, G;
-    VectorXd norm_x, cdot;
-    std::vector<Index> rows;
-    for (Index start = begin; start < end; start += step) {
-      ctl.poll_block();
-      const Index stop = std::min(end, start + step);
-      rows.resize(static_cast<std::size_t>(stop - start));
-      for (Index i = start; i < stop; ++i) rows[static_cast<std::size_t>(i - start)] = i;
-      gather_shifted(X, rows, centre, Xb, norm_x, cdot);
-      G.resize(SV.rows(), stop - start);
-      if (copy)
-        G.noalias() = SVd * Xb.transpose();
-      else
-        dot_with_block(SV, 0, SV.rows(), Xb, centre.far, G);
-      if (centre.active()) G.rowwise() -= cdot.transpose();
-      for (Index r = 0; r < G.rows(); ++r)
-        kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_sv[r] : 0.0, norm_x.data(),
-                             G.cols(), G.row(r).data());
-      out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
-    }
-  };
-  const Index n = X.rows();
-  const int threads = static_cast<int>(std::clamp<Index>(n / (4 * step), 1, std::max(n_threads, 1)));
-  parallel_ranges(n, threads, control, work);
-}
-
-template <class RowsX, class ViewSV>
-void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
-                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads = 1) {
-  RunControl none;
-  kernel_expansion(kernel, X, SV, coef, out, n_threads, none);
-}
-
 }  // namespace budgetsvm
+
+// kernel_expansion (decision values of a kernel expansion) builds on the above.
+#include "expansion.hpp"

@@ -1,0 +1,177 @@
+// Decision values of a kernel expansion:
+//
+//   out(i, :) = sum_j k(x_i, z_j) coef(j, :)
+//
+// for query rows x_i and support vectors z_j: the prediction of every kernel
+// model (SVC, BudgetedSVC, the model files' C++ predict). Two paths that
+// agree to rounding:
+//
+// - fused, when the support vectors fit densely (m d values, d moderate):
+//   they are copied once, feature-major and shifted by the reference point c
+//   of the Gaussian kernel (centre.hpp). Query rows are gathered in blocks
+//   (shifted too), and each block meets the support vectors one tile at a
+//   time: dot products in register tiles (simd.hpp's dense_dots, each load
+//   of a support vector serving four rows), kernel values in place, the
+//   tile's share added to out. A tile stays in cache; a whole block of
+//   rows x m dot products (megabytes for thousands of support vectors)
+//   would be written to memory and read back twice. With both operands
+//   shifted, a distance errs by about eps |x - c| |z - c|.
+// - general, for wide sparse support vectors (text features): the support
+//   vectors are read in place (sparse-dense products), the query rows in
+//   dense blocks.
+//
+// Both split the rows into blocks fixed by the row count alone, so the
+// result is the same for every thread count. `control` is polled per block.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace budgetsvm {
+
+namespace detail {
+
+constexpr Index kExpansionRows = 64;   // query rows per block (a multiple of dense_dots' 4)
+constexpr Index kExpansionTile = 256;  // support vectors per tile
+constexpr Index kExpansionTask = 256;  // query rows per task of the thread pool
+
+/// Whether the fused path takes m support vectors of d features: a dense
+/// copy of at most 2^24 values (128 MB), and query rows of at most 4096
+/// features (each is densified).
+inline bool fused_expansion_fits(Index m, Index d) { return d <= 4096 && m * d <= (Index{1} << 24); }
+
+/// Zt[k * m + j] = (z_j - c)_k for the m rows of SV, and |z_j - c|^2.
+template <class ViewSV>
+void feature_major_shifted(const ViewSV& SV, const Centre& c, std::vector<double>& Zt, VectorXd& norms) {
+  const Index m = SV.rows(), d = SV.cols();
+  Zt.assign(static_cast<std::size_t>(m * d), 0.0);
+  norms.resize(m);
+  std::vector<double> row(static_cast<std::size_t>(d));
+  for (Index j = 0; j < m; ++j) {
+    SV.copy_row(j, row.data());
+    c.shift(row.data());
+    double s = 0.0;
+    for (Index k = 0; k < d; ++k) {
+      s += row[static_cast<std::size_t>(k)] * row[static_cast<std::size_t>(k)];
+      Zt[static_cast<std::size_t>(k * m + j)] = row[static_cast<std::size_t>(k)];
+    }
+    norms[j] = s;
+  }
+}
+
+/// The rows [start, start + count) of X: gathered, shifted, through every
+/// tile of the support vectors into out.
+template <class RowsX>
+void fused_block(const Kernel& kernel, const simd::Kernels& simd, const RowsX& X, Index start, Index count,
+                 const Centre& centre, const std::vector<double>& Zt, const VectorXd& norm_sv,
+                 const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, MatrixXd& Xb,
+                 MatrixXd& G) {
+  std::vector<Index> rows(static_cast<std::size_t>(count));
+  for (Index r = 0; r < count; ++r) rows[static_cast<std::size_t>(r)] = start + r;
+  VectorXd norm_x, cdot;
+  gather_shifted(X, rows, centre, Xb, norm_x, cdot);
+  const double* x[kExpansionRows];
+  for (Index r = 0; r < count; ++r) x[r] = Xb.row(r).data();
+  const Index m = norm_sv.size(), d = X.cols();
+  for (Index j0 = 0; j0 < m; j0 += kExpansionTile) {
+    const Index width = std::min(kExpansionTile, m - j0);
+    simd.dense_dots(x, count, d, Zt.data() + j0, m, width, G.data(), kExpansionTile);
+    for (Index r = 0; r < count; ++r)
+      kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_x[r] : 0.0,
+                           norm_sv.data() + j0, width, G.row(r).data());
+    out.middleRows(start, count).noalias() +=
+        G.topLeftCorner(count, width) * coef.middleRows(j0, width);
+  }
+}
+
+template <class RowsX, class ViewSV>
+void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                     const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
+                     RunControl& control) {
+  const Centre centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
+  std::vector<double> Zt;
+  VectorXd norm_sv;
+  feature_major_shifted(SV, centre, Zt, norm_sv);
+  const simd::Kernels& simd = simd::active_kernels();
+  out.setZero();
+  const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
+  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
+    MatrixXd Xb, G(kExpansionRows, kExpansionTile);
+    const Index end = std::min(n, (t + 1) * kExpansionTask);
+    for (Index start = t * kExpansionTask; start < end; start += kExpansionRows) {
+      ctl.poll_block();
+      fused_block(kernel, simd, X, start, std::min(kExpansionRows, end - start), centre, Zt, norm_sv, coef, out,
+                  Xb, G);
+    }
+  });
+}
+
+template <class RowsX, class ViewSV>
+void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                       const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
+                       RunControl& control) {
+  VectorXd norm_sv;
+  const Centre centre = centre_for(kernel, SV, norm_sv);
+  // float32 support vectors far from the origin: their products in double,
+  // from one double copy (not one per block).
+  MatrixXd SVd;
+  const bool copy = !std::is_same_v<typename ViewSV::Scalar, double> && centre.far;
+  if (copy) {
+    std::vector<Index> all(static_cast<std::size_t>(SV.rows()));
+    for (Index j = 0; j < SV.rows(); ++j) all[static_cast<std::size_t>(j)] = j;
+    gather_rows(SV, all, SVd);
+  }
+  const simd::Kernels& simd = simd::active_kernels();
+  const Index step = std::min<Index>(kernel_block_rows(X.cols()), 256);
+  const Index n = X.rows(), tasks = (n + step - 1) / step;
+  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
+    ctl.poll_block();
+    MatrixXd Xb, G;
+    VectorXd norm_x, cdot;
+    const Index start = t * step, stop = std::min(n, start + step);
+    std::vector<Index> rows(static_cast<std::size_t>(stop - start));
+    for (Index i = start; i < stop; ++i) rows[static_cast<std::size_t>(i - start)] = i;
+    gather_shifted(X, rows, centre, Xb, norm_x, cdot);
+    G.resize(SV.rows(), stop - start);
+    if (copy)
+      G.noalias() = SVd * Xb.transpose();
+    else
+      dot_with_block(SV, 0, SV.rows(), Xb, centre.far, G);
+    if (centre.active()) G.rowwise() -= cdot.transpose();
+    for (Index r = 0; r < G.rows(); ++r)
+      kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_sv[r] : 0.0, norm_x.data(),
+                           G.cols(), G.row(r).data());
+    out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
+  });
+}
+
+}  // namespace detail
+
+/// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X. X is read
+/// through rows() / cols() / copy_row() / squared_norm() only, in blocks; SV
+/// is any view. Blocks of rows are spread over n_threads threads; the result
+/// does not depend on n_threads.
+template <class RowsX, class ViewSV>
+void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out,
+                      int n_threads, RunControl& control) {
+  require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
+  require(coef.rows() == SV.rows(), "coef needs one row per support vector");
+  require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
+  kernel.validate();
+  if (detail::fused_expansion_fits(SV.rows(), SV.cols()))
+    detail::expansion_fused(kernel, X, SV, coef, out, n_threads, control);
+  else
+    detail::expansion_general(kernel, X, SV, coef, out, n_threads, control);
+}
+
+template <class RowsX, class ViewSV>
+void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
+                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads = 1) {
+  RunControl none;
+  kernel_expansion(kernel, X, SV, coef, out, n_threads, none);
+}
+
+}  // namespace budgetsvm
