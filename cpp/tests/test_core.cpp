@@ -12,6 +12,7 @@
 #include "budgetsvm/core/kernel.hpp"
 #include "budgetsvm/core/kernel_options.hpp"
 #include "budgetsvm/core/random.hpp"
+#include "budgetsvm/core/simd_float.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;
@@ -344,6 +345,76 @@ TEST_CASE("kernel_expansion: both paths equal the pointwise sum; the same bits f
           CHECK_CLOSE(one(i, c), expected, 1e-12 * scale + 1e-300);
         }
     }
+  }
+}
+
+TEST_CASE("float kernels: every level's dots and Gaussian values match double arithmetic") {
+  const Index d = 13, rows = 7, B = 75;  // off the 4-row groups and the 16/32-column tiles
+  Random rng(5);
+  std::vector<float> X(static_cast<std::size_t>(rows * d)), Zt(static_cast<std::size_t>(d * B)), norms(B);
+  for (auto& v : X) v = static_cast<float>(rng.uniform() * 2.0 - 1.0);
+  for (auto& v : Zt) v = static_cast<float>(rng.uniform() * 2.0 - 1.0);
+  std::vector<const float*> x;
+  for (Index r = 0; r < rows; ++r) x.push_back(X.data() + r * d);
+  for (Index j = 0; j < B; ++j) {
+    double s = 0.0;
+    for (Index k = 0; k < d; ++k) s += static_cast<double>(Zt[static_cast<std::size_t>(k * B + j)]) * Zt[static_cast<std::size_t>(k * B + j)];
+    norms[static_cast<std::size_t>(j)] = static_cast<float>(s);
+  }
+  for (auto level : simd::supported_levels()) {
+    const auto fk = simd::float_kernels_for(level);
+    std::vector<float> G(static_cast<std::size_t>(rows * (B + 3)), -7.0f), K(static_cast<std::size_t>(B));
+    fk.dense_dots(x.data(), rows, d, Zt.data(), B, B, G.data(), B + 3);
+    for (Index r = 0; r < rows; ++r) {
+      double xn = 0.0;
+      for (Index k = 0; k < d; ++k) xn += static_cast<double>(X[static_cast<std::size_t>(r * d + k)]) * X[static_cast<std::size_t>(r * d + k)];
+      const float* g = G.data() + r * (B + 3);
+      CHECK(g[B] == -7.0f && g[B + 2] == -7.0f);  // the padding is left alone
+      fk.rbf_from_dots(g, norms.data(), static_cast<float>(xn), 0.3f, B, K.data());
+      for (Index j = 0; j < B; ++j) {
+        double dot = 0.0, dist = 0.0;
+        for (Index k = 0; k < d; ++k) {
+          const double a = X[static_cast<std::size_t>(r * d + k)], b = Zt[static_cast<std::size_t>(k * B + j)];
+          dot += a * b;
+          dist += (a - b) * (a - b);
+        }
+        CHECK_CLOSE(g[j], dot, 1e-5);
+        CHECK_CLOSE(K[static_cast<std::size_t>(j)], std::exp(-0.3 * dist), 1e-5);
+      }
+    }
+    // The exp at the ends of its range: 0 below -87 / large distances, 1 at distance 0.
+    const float far_dot = -200.0f, zero_dot = 0.5f, one = 1.0f;
+    float out = -1.0f;
+    fk.rbf_from_dots(&far_dot, &one, 1.0f, 1.0f, 1, &out);
+    CHECK(out == 0.0f);
+    fk.rbf_from_dots(&zero_dot, &one, 0.0f, 1.0f, 1, &out);  // 0 + 1 - 2 * 0.5 = 0
+    CHECK_CLOSE(out, 1.0, 1e-7);
+  }
+}
+
+TEST_CASE("kernel_expansion: float32 query rows match double arithmetic, far from the origin too") {
+  const Index n = 131, m = 300, d = 9;
+  for (double offset : {0.0, 1e3, 1e5}) {
+    Random rng(3);
+    std::vector<float> X(static_cast<std::size_t>(n * d));
+    std::vector<double> Xd(X.size()), S(static_cast<std::size_t>(m * d));
+    for (std::size_t i = 0; i < X.size(); ++i) {
+      X[i] = static_cast<float>(offset + rng.uniform() * 2.0);
+      Xd[i] = X[i];
+    }
+    for (auto& v : S) v = offset + rng.uniform() * 2.0;
+    MatrixXd coef(m, 2);
+    for (Index j = 0; j < m; ++j) coef(j, 0) = rng.uniform() - 0.5, coef(j, 1) = 1.0;
+    const DenseView<float, Eigen::RowMajor> X32(X.data(), n, d);
+    const DenseView<double, Eigen::RowMajor> X64(Xd.data(), n, d), Sv(S.data(), m, d);
+    const Kernel k{KernelType::rbf, 0.2, 0.0, 3};
+    MatrixXd f32(n, 2), f32b(n, 2), f64(n, 2);
+    kernel_expansion(k, X32, Sv, coef, f32, 1);
+    kernel_expansion(k, X32, Sv, coef, f32b, 2);
+    kernel_expansion(k, X64, Sv, coef, f64, 1);
+    CHECK(f32 == f32b);
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < 2; ++c) CHECK_CLOSE(f32(i, c), f64(i, c), 1e-5 * static_cast<double>(m));
   }
 }
 

@@ -137,8 +137,10 @@ class ErasedRows {
       : rows_(X.rows()),
         cols_(X.cols()),
         copy_([X](Index i, double* out) { X.copy_row(i, out); }),
-        norm_([X](Index i) { return X.squared_norm(i); }) {}
+        norm_([X](Index i) { return X.squared_norm(i); }),
+        single_(std::is_same_v<typename View::Scalar, float>) {}
   Index rows() const { return rows_; }
+  bool single_precision() const { return single_; }
   Index cols() const { return cols_; }
   void copy_row(Index i, double* out) const { copy_(i, out); }
   double squared_norm(Index i) const { return norm_(i); }
@@ -147,6 +149,7 @@ class ErasedRows {
   Index rows_, cols_;
   std::function<void(Index, double*)> copy_;
   std::function<double(Index)> norm_;
+  bool single_;
 };
 
 /// The run control of a call made from Python with the GIL released: polls

@@ -15,7 +15,10 @@
 //   tile's share added to out. A tile stays in cache; a whole block of
 //   rows x m dot products (megabytes for thousands of support vectors)
 //   would be written to memory and read back twice. With both operands
-//   shifted, a distance errs by about eps |x - c| |z - c|.
+//   shifted, a distance errs by about eps |x - c| |z - c|. float32 query
+//   rows (the user's choice of precision) with the Gaussian kernel run in
+//   float (simd_float.hpp): twice the lanes, the error relative to the
+//   data's spread, not to its offset.
 // - general, for wide sparse support vectors (text features): the support
 //   vectors are read in place (sparse-dense products), the query rows in
 //   dense blocks.
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "kernel.hpp"
+#include "simd_float.hpp"
 
 namespace budgetsvm {
 
@@ -61,49 +65,103 @@ void feature_major_shifted(const ViewSV& SV, const Centre& c, std::vector<double
   }
 }
 
+/// Whether the rows hold float32 values: X.single_precision() where the type
+/// has it (type-erased rows), else its Scalar type.
+template <class Rows, class = void>
+struct HasSinglePrecision : std::false_type {};
+template <class Rows>
+struct HasSinglePrecision<Rows, std::void_t<decltype(std::declval<const Rows&>().single_precision())>>
+    : std::true_type {};
+template <class Rows, class = void>
+struct HasScalar : std::false_type {};
+template <class Rows>
+struct HasScalar<Rows, std::void_t<typename Rows::Scalar>> : std::true_type {};
+
+template <class Rows>
+bool single_precision(const Rows& X) {
+  if constexpr (HasSinglePrecision<Rows>::value)
+    return X.single_precision();
+  else if constexpr (HasScalar<Rows>::value)
+    return std::is_same_v<typename Rows::Scalar, float>;
+  else
+    return false;
+}
+
+/// The support vectors of the fused path in precision T: feature-major,
+/// shifted by the centre, with their squared norms.
+template <class T>
+struct FusedSupport {
+  Centre centre;
+  std::vector<T> Zt;
+  std::vector<T> norms;
+  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> coef;  // float: a copy; double: empty
+  Index m = 0;
+};
+
 /// The rows [start, start + count) of X: gathered, shifted, through every
-/// tile of the support vectors into out.
-template <class RowsX>
-void fused_block(const Kernel& kernel, const simd::Kernels& simd, const RowsX& X, Index start, Index count,
-                 const Centre& centre, const std::vector<double>& Zt, const VectorXd& norm_sv,
+/// tile of the support vectors into out, in precision T.
+template <class T, class RowsX>
+void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count, const FusedSupport<T>& sv,
                  const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, MatrixXd& Xb,
-                 MatrixXd& G) {
+                 Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& G) {
   std::vector<Index> rows(static_cast<std::size_t>(count));
   for (Index r = 0; r < count; ++r) rows[static_cast<std::size_t>(r)] = start + r;
   VectorXd norm_x, cdot;
-  gather_shifted(X, rows, centre, Xb, norm_x, cdot);
-  const double* x[kExpansionRows];
-  for (Index r = 0; r < count; ++r) x[r] = Xb.row(r).data();
-  const Index m = norm_sv.size(), d = X.cols();
-  for (Index j0 = 0; j0 < m; j0 += kExpansionTile) {
-    const Index width = std::min(kExpansionTile, m - j0);
-    simd.dense_dots(x, count, d, Zt.data() + j0, m, width, G.data(), kExpansionTile);
-    for (Index r = 0; r < count; ++r)
-      kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_x[r] : 0.0,
-                           norm_sv.data() + j0, width, G.row(r).data());
-    out.middleRows(start, count).noalias() +=
-        G.topLeftCorner(count, width) * coef.middleRows(j0, width);
+  gather_shifted(X, rows, sv.centre, Xb, norm_x, cdot);
+  const Index d = X.cols();
+  const T* x[kExpansionRows];
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Xf;
+  if constexpr (std::is_same_v<T, float>) {
+    Xf = Xb.cast<float>();
+    for (Index r = 0; r < count; ++r) x[r] = Xf.row(r).data();
+  } else {
+    for (Index r = 0; r < count; ++r) x[r] = Xb.row(r).data();
+  }
+  for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
+    const Index width = std::min(kExpansionTile, sv.m - j0);
+    T* g = G.data();
+    if constexpr (std::is_same_v<T, float>) {
+      const simd::FloatKernels& fk = simd::active_float_kernels();
+      fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
+      for (Index r = 0; r < count; ++r)
+        fk.rbf_from_dots(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(norm_x[r]),
+                         static_cast<float>(kernel.gamma), width, g + r * kExpansionTile);
+      // The tile's share summed in float (at most kExpansionTile terms), added in double.
+      out.middleRows(start, count) +=
+          (G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
+    } else {
+      const simd::Kernels& simd = simd::active_kernels();
+      simd.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
+      for (Index r = 0; r < count; ++r)
+        kernel.row_from_dots(simd, g + r * kExpansionTile, kernel.needs_norms() ? norm_x[r] : 0.0,
+                             sv.norms.data() + j0, width, g + r * kExpansionTile);
+      out.middleRows(start, count).noalias() += G.topLeftCorner(count, width) * coef.middleRows(j0, width);
+    }
   }
 }
 
-template <class RowsX, class ViewSV>
+template <class T, class RowsX, class ViewSV>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
                      RunControl& control) {
-  const Centre centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
+  FusedSupport<T> sv;
+  sv.centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
+  sv.m = SV.rows();
   std::vector<double> Zt;
-  VectorXd norm_sv;
-  feature_major_shifted(SV, centre, Zt, norm_sv);
-  const simd::Kernels& simd = simd::active_kernels();
+  VectorXd norms;
+  feature_major_shifted(SV, sv.centre, Zt, norms);
+  sv.Zt.assign(Zt.begin(), Zt.end());
+  sv.norms.assign(norms.data(), norms.data() + norms.size());
+  if constexpr (std::is_same_v<T, float>) sv.coef = coef.template cast<float>();
   out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
-    MatrixXd Xb, G(kExpansionRows, kExpansionTile);
+    MatrixXd Xb;
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> G(kExpansionRows, kExpansionTile);
     const Index end = std::min(n, (t + 1) * kExpansionTask);
     for (Index start = t * kExpansionTask; start < end; start += kExpansionRows) {
       ctl.poll_block();
-      fused_block(kernel, simd, X, start, std::min(kExpansionRows, end - start), centre, Zt, norm_sv, coef, out,
-                  Xb, G);
+      fused_block<T>(kernel, X, start, std::min(kExpansionRows, end - start), sv, coef, out, Xb, G);
     }
   });
 }
@@ -161,10 +219,12 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
   require(coef.rows() == SV.rows(), "coef needs one row per support vector");
   require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
   kernel.validate();
-  if (detail::fused_expansion_fits(SV.rows(), SV.cols()))
-    detail::expansion_fused(kernel, X, SV, coef, out, n_threads, control);
-  else
+  if (!detail::fused_expansion_fits(SV.rows(), SV.cols()))
     detail::expansion_general(kernel, X, SV, coef, out, n_threads, control);
+  else if (kernel.type == KernelType::rbf && detail::single_precision(X))
+    detail::expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control);
+  else
+    detail::expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control);
 }
 
 template <class RowsX, class ViewSV>

@@ -63,6 +63,7 @@ class RestrictedRows {
       : X_(X), map_(column_map), width_(width) {}
   Index rows() const { return X_.rows(); }
   Index cols() const { return width_; }
+  bool single_precision() const { return std::is_same_v<typename View::Scalar, float>; }
   void copy_row(Index i, double* out) const {
     std::fill(out, out + width_, 0.0);
     X_.for_each(i, [&](Index j, double v) {
