@@ -81,6 +81,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
     });
   }
   py::dict out;
+  out["solver"] = exact::solver_name(result.solver);
   out["alpha"] = to_numpy(std::move(result.alpha));
   out["intercept"] = result.intercept;
   out["objective"] = result.objective;
@@ -106,8 +107,8 @@ void register_exact(py::module_& m) {
   m.def("fit_exact", &py_fit_exact, py::arg("X"), py::arg("y"), py::arg("params"),
         py::arg("rows") = py::none(), py::arg("weight_pos") = 1.0, py::arg("weight_neg") = 1.0,
         py::arg("sample_weight") = py::none(),
-        "Binary C-SVC dual by ALFPGM or SMO; see budgetsvm/exact/fit.hpp.\n\n"
-        "Returns a dict: alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
+        "Binary C-SVC dual by ALFPGM or SMO (auto: by n); see budgetsvm/exact/fit.hpp.\n\n"
+        "Returns a dict: solver (the one that ran), alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
         "iterations, status ('converged'|'max_iter_reached'), max_violation, cache_hits,\n"
         "cache_misses, kernel_columns_computed (kernel values / n), seconds,\n"
         "inner_iterations, smo_fallbacks, readmissions, polished.");

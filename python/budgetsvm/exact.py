@@ -4,7 +4,8 @@ The binary C-SVM dual ``min 1/2 a^T Q a - e^T a`` subject to ``y^T a = 0``,
 ``0 <= a_i <= C_i`` is solved in C++ (``_core.fit_exact``) by ALFPGM with
 pWSS working sets of ``pairs`` pairs (Aregbesola & Griva 2022; docs/exact.md)
 or by an SMO reference path (``solver="smo"``), both with an LRU kernel cache
-of ``cache_size`` MB. Multi-class problems are split one-vs-one exactly as
+of ``cache_size`` MB; the default ``solver="auto"`` picks one per binary
+problem by its number of rows (docs/guide_exact.md). Multi-class problems are split one-vs-one exactly as
 LIBSVM does it (same pair order, same signs, same attribute layout), so that
 ``dual_coef_``, ``intercept_`` and the predictions agree with scikit-learn's
 ``SVC`` up to the solver tolerance. Probability estimates follow LIBSVM too:
@@ -176,9 +177,12 @@ class SVC(ClassifierMixin, BaseEstimator):
         first class among those with the most votes.
     random_state : int, RandomState instance or None, default=None
         Seeds the cross-validation split of ``probability=True`` and the solver.
-    solver : {"alfpgm", "smo"}, default="alfpgm"
+    solver : {"auto", "alfpgm", "smo"}, default="auto"
         ``alfpgm``: ALFPGM with pWSS working sets; ``smo``: one pair per round,
-        second-order working set selection (LIBSVM's algorithm).
+        second-order working set selection (LIBSVM's algorithm); ``auto``:
+        per binary problem, SMO when it has fewer than 10,000 rows, else
+        ALFPGM (ALFPGM's costlier rounds pay off on large problems only;
+        docs/guide_exact.md). ``solver_`` says which one ran.
     pairs : int, default=32
         Pairs per ALFPGM working set. The paper found 50 to 100 best for its
         code; with ours 32 was the fastest or near it on the benchmark sets
@@ -218,6 +222,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         Solver rounds per binary problem.
     dual_objective_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         Final dual objective ``1/2 a^T Q a - e^T a`` per binary problem.
+    solver_ : list of str
+        The solver that ran on each binary problem (``"alfpgm"`` or
+        ``"smo"``; ``solver="auto"`` resolved), in the order of ``n_iter_``.
     fit_details_ : list of dict
         The solver's report per binary problem (time, cache hits and misses,
         kernel columns computed, final KKT violation, ...).
@@ -258,7 +265,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         decision_function_shape: str = "ovr",
         break_ties: bool = False,
         random_state: Any = None,
-        solver: str = "alfpgm",
+        solver: str = "auto",
         pairs: int = 32,
         n_jobs: Optional[int] = None,
         delta_alpha: float = 1e-6,
@@ -456,7 +463,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         result = _core.fit_exact(X_core, y_pm, params, rows, **weights)
         if self.verbose:
             print(
-                f"[budgetsvm.SVC] {params['solver']}: {result['iterations']} rounds, "
+                f"[budgetsvm.SVC] {result['solver']}: {result['iterations']} rounds, "
                 f"objective {result['objective']:.6g}, {result['seconds']:.3f} s, status {result['status']}"
             )
         return result
@@ -535,6 +542,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = n_iter
         self.dual_objective_ = objective
         self.fit_details_ = details
+        self.solver_ = [str(d["solver"]) for d in details]
         self.probA_, self.probB_ = prob_a, prob_b
         self.fit_status_ = 0 if status_ok else 1
         if callable(self.kernel):

@@ -5,6 +5,14 @@
 // alpha, the bias b = -rho (LIBSVM), the dual objective 1/2 a^T Q a - e^T a
 // and the counters.
 //
+// solver = auto (the default) picks per binary problem by its size n:
+// SMO below kAutoAlfpgmFrom rows, ALFPGM from there on. ALFPGM's rounds
+// (pWSS over many pairs, an iterative sub-problem, the polish) cost more
+// than SMO's analytic pair steps, and pay off only once the problem is large
+// enough for its fewer rounds and better cache reuse to matter
+// (docs/guide_exact.md gives the rule and bench/results/exact_auto.md the
+// comparison behind it).
+//
 // Memory: the cache (cache_size MB, at least one working set of columns)
 // plus O(n) vectors; never an n x n matrix.
 #pragma once
@@ -23,7 +31,29 @@
 
 namespace budgetsvm::exact {
 
-enum class ExactSolver { alfpgm, smo };
+enum class ExactSolver { alfpgm, smo, automatic };
+
+/// solver = auto: binary problems with at least this many rows go to ALFPGM,
+/// smaller ones to SMO.
+inline constexpr Index kAutoAlfpgmFrom = 10000;
+
+/// The solver that runs on a problem of n rows (auto resolved; the others as given).
+inline ExactSolver resolve_solver(ExactSolver solver, Index n) {
+  if (solver != ExactSolver::automatic) return solver;
+  return n >= kAutoAlfpgmFrom ? ExactSolver::alfpgm : ExactSolver::smo;
+}
+
+inline const char* solver_name(ExactSolver solver) {
+  switch (solver) {
+    case ExactSolver::alfpgm:
+      return "alfpgm";
+    case ExactSolver::smo:
+      return "smo";
+    case ExactSolver::automatic:
+      break;
+  }
+  return "auto";
+}
 
 struct ExactSettings {
   double C = 1.0;
@@ -31,7 +61,7 @@ struct ExactSettings {
   std::vector<double> sample_weight;           // empty, or C_t *= sample_weight[t] (>= 0)
   double tol = 1e-3;
   double cache_mb = 200.0;
-  ExactSolver solver = ExactSolver::alfpgm;
+  ExactSolver solver = ExactSolver::automatic;  // auto: by n (resolve_solver)
   AlfpgmSettings alfpgm;
   std::int64_t max_iter = -1;  // -1: max(10^7, 100 n)
   bool shrinking = true;
@@ -63,8 +93,12 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(real_option<P>("cache_size", [](auto& p) -> auto& { return p.settings.cache_mb; },
                                RealRange::positive(), "kernel column cache in MB"));
     r.push_back(choice_option<P>("solver", [](auto& p) -> auto& { return p.settings.solver; },
-                                 NameTable<ExactSolver>{{"alfpgm", ExactSolver::alfpgm}, {"smo", ExactSolver::smo}},
-                                 "ALFPGM (working sets of many pairs) or SMO (one pair)"));
+                                 NameTable<ExactSolver>{{"auto", ExactSolver::automatic},
+                                                        {"alfpgm", ExactSolver::alfpgm},
+                                                        {"smo", ExactSolver::smo}},
+                                 "ALFPGM (working sets of many pairs), SMO (one pair), or auto: SMO below " +
+                                     std::to_string(kAutoAlfpgmFrom) +
+                                     " rows per binary problem, ALFPGM from there on"));
     r.push_back(int_option<P>("pairs", [](auto& p) -> auto& { return p.settings.alfpgm.pairs; }, 1,
                               "ALFPGM: pairs per working set"));
     r.push_back(real_option<P>("delta_alpha", [](auto& p) -> auto& { return p.settings.alfpgm.delta_alpha; },
@@ -102,6 +136,7 @@ inline void ExactSettings::validate() const {
 }
 
 struct ExactResult {
+  ExactSolver solver = ExactSolver::alfpgm;  // the one that ran (auto resolved)
   std::vector<double> alpha;
   double intercept = 0.0;
   double objective = 0.0;
@@ -135,14 +170,15 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   settings.validate();
   const Index n = source.size();
   validate_labels(y, n);
-  const Index working_set =
-      settings.solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
+  const ExactSolver solver = resolve_solver(settings.solver, n);
+  const Index working_set = solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
   KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, working_set + 2);
   // Both solvers fetch columns of the active prefix while shrunk (as LIBSVM).
   DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
                   settings.n_jobs, &settings.sample_weight);
   ExactResult result;
-  if (settings.solver == ExactSolver::smo) {
+  result.solver = solver;
+  if (solver == ExactSolver::smo) {
     const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control);
     result.iterations = r.iterations;
     result.converged = r.converged;
