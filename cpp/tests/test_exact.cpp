@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <Eigen/LU>
@@ -619,6 +620,27 @@ TEST_CASE("exact solvers: a stop request ends the run") {
   RunControl control([&] { return ++calls > 1; }, 0.0);
   ExactSettings s = settings_for(ExactSolver::smo, 100.0, 1e-9);
   CHECK_THROWS(fit_exact(source, P.y, s, control), Interrupted);
+}
+
+TEST_CASE("exact solvers: auto resolves by the number of rows and reports the solver that ran") {
+  CHECK(resolve_solver(ExactSolver::automatic, kAutoAlfpgmFrom - 1) == ExactSolver::smo);
+  CHECK(resolve_solver(ExactSolver::automatic, kAutoAlfpgmFrom) == ExactSolver::alfpgm);
+  CHECK(resolve_solver(ExactSolver::smo, 10 * kAutoAlfpgmFrom) == ExactSolver::smo);
+  CHECK(resolve_solver(ExactSolver::alfpgm, 2) == ExactSolver::alfpgm);
+  CHECK(ExactSettings{}.solver == ExactSolver::automatic);
+  // a small problem: auto is SMO, step for step
+  Problem P(60, 3, 41);
+  const DenseRM view(P.X.data(), P.n, P.d);
+  ViewKernelSource<DenseRM> source(view, P.kernel, {}, 1);
+  RunControl control;
+  const ExactResult a = fit_exact(source, P.y, settings_for(ExactSolver::automatic, 2.0, 1e-3), control);
+  const ExactResult s = fit_exact(source, P.y, settings_for(ExactSolver::smo, 2.0, 1e-3), control);
+  CHECK(a.solver == ExactSolver::smo && s.solver == ExactSolver::smo);
+  CHECK(a.alpha == s.alpha);
+  CHECK(a.iterations == s.iterations);
+  const ExactResult f = fit_exact(source, P.y, settings_for(ExactSolver::alfpgm, 2.0, 1e-3), control);
+  CHECK(f.solver == ExactSolver::alfpgm);
+  CHECK(std::string(solver_name(a.solver)) == "smo" && std::string(solver_name(f.solver)) == "alfpgm");
 }
 
 int main() { return budgetsvm::test::run_all(); }
