@@ -29,7 +29,7 @@ def files(tmp_path_factory):
 @pytest.mark.parametrize(
     "solver, flags",
     [("bsca", ["-g", "2", "-c", "10", "--budget", "50"]), ("bsgd", ["-g", "2", "-c", "10", "--budget", "50"]),
-     ("smo", ["-g", "2", "-c", "10"]), ("alfpgm", ["-g", "2"]), ("linear", ["-c", "1"])],
+     ("smo", ["-g", "2", "-c", "10"]), ("alfpgm", ["-g", "2"]), ("exact", ["-g", "2"]), ("linear", ["-c", "1"])],
 )
 def test_train_predict_round_trip(files, solver, flags, capsys):
     model = files / f"{solver}.model"

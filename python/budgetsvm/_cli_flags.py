@@ -22,6 +22,7 @@ SOLVERS = {
     "bsca": ("BudgetedSVC", "bsca"),
     "bsgd": ("BudgetedSVC", "bsgd"),
     "linear": ("LinearSVC", None),
+    "exact": ("SVC", "auto"),  # the exact SVM, its solver chosen per problem
     "alfpgm": ("SVC", "alfpgm"),
     "smo": ("SVC", "smo"),
 }
