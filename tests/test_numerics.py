@@ -151,3 +151,23 @@ def test_budgeted_float64_at_offset_1e8_matches_the_unshifted_problem():
     b = BudgetedSVC(**kw).fit(X[:600], y[:600])
     fa, fb = a.decision_function(X[600:] + 1e8), b.decision_function(X[600:])
     assert np.abs(fa - fb).max() <= 1e-3 * np.abs(fb).max()
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e3, 1e6])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_float32_prediction_matches_float64_of_same_values(offset, sparse):
+    # One fitted model; float32 query rows are computed in float (Gaussian
+    # kernel), their float64 copies in double: the decision values agree to
+    # about float's epsilon relative to the sum of |coef|, at any offset.
+    X, y = blobs(1300, seed=6)
+    X32 = (X + offset).astype(np.float32)
+    X64 = X32.astype(np.float64)
+    wrap = sp.csr_matrix if sparse else np.asarray
+    for model in (SVC(gamma=0.5, C=1.0), BudgetedSVC(budget=300, gamma=0.5, random_state=0)):
+        model.fit(wrap(X64[:1000]), y[:1000])
+        scale = np.abs(model.dual_coef_).sum()
+        f32 = model.decision_function(wrap(X32[1000:]))
+        f64 = model.decision_function(wrap(X64[1000:]))
+        assert np.abs(f32 - f64).max() <= 1e-6 * scale
+        # Not the same bits: the float path ran (double would agree to ~1e-15).
+        assert np.abs(f32 - f64).max() > 1e-13 * scale
