@@ -34,8 +34,11 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 #if defined(BUDGETSVM_SIMD_X86)
-#define FMA_CHAINS(V, FMA) \
-  V a0 = s, a1 = s, a2 = s, a3 = s, a4 = s, a5 = s, a6 = s, a7 = s, a8 = s, a9 = s, a10 = s, a11 = s; \
+// Twelve chains with different starting values (equal ones would let the
+// compiler compute one chain for all twelve).
+#define FMA_CHAINS(V, FMA, SET1) \
+  V a0 = SET1(1.0), a1 = SET1(1.1), a2 = SET1(1.2), a3 = SET1(1.3), a4 = SET1(1.4), a5 = SET1(1.5); \
+  V a6 = SET1(1.6), a7 = SET1(1.7), a8 = SET1(1.8), a9 = SET1(1.9), a10 = SET1(2.0), a11 = SET1(2.1); \
   for (long t = 0; t < n; ++t) { \
     a0 = FMA(a0, x, y); a1 = FMA(a1, x, y); a2 = FMA(a2, x, y); a3 = FMA(a3, x, y); \
     a4 = FMA(a4, x, y); a5 = FMA(a5, x, y); a6 = FMA(a6, x, y); a7 = FMA(a7, x, y); \
@@ -43,8 +46,8 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
   }
 
 BUDGETSVM_TARGET("avx512f") double fma_chains_avx512(long n) {
-  const __m512d x = _mm512_set1_pd(0.999999), y = _mm512_set1_pd(1e-7), s = _mm512_set1_pd(1.0);
-  FMA_CHAINS(__m512d, _mm512_fmadd_pd)
+  const __m512d x = _mm512_set1_pd(0.999999), y = _mm512_set1_pd(1e-7);
+  FMA_CHAINS(__m512d, _mm512_fmadd_pd, _mm512_set1_pd)
   double out[8];
   _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)),
                                       _mm512_add_pd(_mm512_add_pd(a4, a5), _mm512_add_pd(_mm512_add_pd(a6, a7),
@@ -53,8 +56,8 @@ BUDGETSVM_TARGET("avx512f") double fma_chains_avx512(long n) {
 }
 
 BUDGETSVM_TARGET("avx2,fma") double fma_chains_avx2(long n) {
-  const __m256d x = _mm256_set1_pd(0.999999), y = _mm256_set1_pd(1e-7), s = _mm256_set1_pd(1.0);
-  FMA_CHAINS(__m256d, _mm256_fmadd_pd)
+  const __m256d x = _mm256_set1_pd(0.999999), y = _mm256_set1_pd(1e-7);
+  FMA_CHAINS(__m256d, _mm256_fmadd_pd, _mm256_set1_pd)
   double out[4];
   _mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)),
                                       _mm256_add_pd(_mm256_add_pd(a4, a5), _mm256_add_pd(_mm256_add_pd(a6, a7),
