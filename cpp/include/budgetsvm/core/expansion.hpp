@@ -46,25 +46,6 @@ constexpr Index kExpansionTask = 256;  // query rows per task of the thread pool
 /// features (each is densified).
 inline bool fused_expansion_fits(Index m, Index d) { return d <= 4096 && m * d <= (Index{1} << 24); }
 
-/// Zt[k * m + j] = (z_j - c)_k for the m rows of SV, and |z_j - c|^2.
-template <class ViewSV>
-void feature_major_shifted(const ViewSV& SV, const Centre& c, std::vector<double>& Zt, VectorXd& norms) {
-  const Index m = SV.rows(), d = SV.cols();
-  Zt.assign(static_cast<std::size_t>(m * d), 0.0);
-  norms.resize(m);
-  std::vector<double> row(static_cast<std::size_t>(d));
-  for (Index j = 0; j < m; ++j) {
-    SV.copy_row(j, row.data());
-    c.shift(row.data());
-    double s = 0.0;
-    for (Index k = 0; k < d; ++k) {
-      s += row[static_cast<std::size_t>(k)] * row[static_cast<std::size_t>(k)];
-      Zt[static_cast<std::size_t>(k * m + j)] = row[static_cast<std::size_t>(k)];
-    }
-    norms[j] = s;
-  }
-}
-
 /// Whether the rows hold float32 values: X.single_precision() where the type
 /// has it (type-erased rows), else its Scalar type.
 template <class Rows, class = void>
@@ -87,55 +68,85 @@ bool single_precision(const Rows& X) {
     return false;
 }
 
-/// The support vectors of the fused path in precision T: feature-major,
-/// shifted by the centre, with their squared norms.
+/// The support vectors of the fused path in precision T, built once:
+/// Zt[k * m + j] = (z_j - c)_k (feature-major, shifted by the centre),
+/// norms[j] = |z_j - c|^2 and the coefficients.
 template <class T>
 struct FusedSupport {
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Centre centre;
   std::vector<T> Zt;
   std::vector<T> norms;
-  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> coef;  // float: a copy; double: empty
+  Matrix coef;
   Index m = 0;
+
+  template <class ViewSV>
+  FusedSupport(const Kernel& kernel, const ViewSV& SV, const Eigen::Ref<const MatrixXd>& coefficients)
+      : centre(kernel.needs_norms() ? choose_centre(SV) : Centre{}),
+        coef(coefficients.template cast<T>()),
+        m(SV.rows()) {
+    const Index d = SV.cols();
+    Zt.assign(static_cast<std::size_t>(m * d), T{0});
+    norms.resize(static_cast<std::size_t>(m));
+    std::vector<double> row(static_cast<std::size_t>(d));
+    for (Index j = 0; j < m; ++j) {
+      SV.copy_row(j, row.data());
+      centre.shift(row.data());
+      double s = 0.0;
+      for (Index k = 0; k < d; ++k) {
+        s += row[static_cast<std::size_t>(k)] * row[static_cast<std::size_t>(k)];
+        Zt[static_cast<std::size_t>(k * m + j)] = static_cast<T>(row[static_cast<std::size_t>(k)]);
+      }
+      norms[static_cast<std::size_t>(j)] = static_cast<T>(s);
+    }
+  }
+};
+
+/// One task's buffers, reused from block to block.
+template <class T>
+struct FusedScratch {
+  std::vector<Index> rows;
+  MatrixXd Xb;
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Xf;  // float rows (T = float)
+  VectorXd norm_x, cdot;
+  typename FusedSupport<T>::Matrix G{kExpansionRows, kExpansionTile};
 };
 
 /// The rows [start, start + count) of X: gathered, shifted, through every
 /// tile of the support vectors into out, in precision T.
 template <class T, class RowsX>
 void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count, const FusedSupport<T>& sv,
-                 const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, MatrixXd& Xb,
-                 Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& G) {
-  std::vector<Index> rows(static_cast<std::size_t>(count));
-  for (Index r = 0; r < count; ++r) rows[static_cast<std::size_t>(r)] = start + r;
-  VectorXd norm_x, cdot;
-  gather_shifted(X, rows, sv.centre, Xb, norm_x, cdot);
+                 Eigen::Ref<MatrixXd> out, FusedScratch<T>& w) {
+  w.rows.resize(static_cast<std::size_t>(count));
+  for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
+  gather_shifted(X, w.rows, sv.centre, w.Xb, w.norm_x, w.cdot);
   const Index d = X.cols();
   const T* x[kExpansionRows];
-  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Xf;
   if constexpr (std::is_same_v<T, float>) {
-    Xf = Xb.cast<float>();
-    for (Index r = 0; r < count; ++r) x[r] = Xf.row(r).data();
+    w.Xf = w.Xb.template cast<float>();
+    for (Index r = 0; r < count; ++r) x[r] = w.Xf.row(r).data();
   } else {
-    for (Index r = 0; r < count; ++r) x[r] = Xb.row(r).data();
+    for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
   }
   for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, sv.m - j0);
-    T* g = G.data();
+    T* g = w.G.data();
     if constexpr (std::is_same_v<T, float>) {
       const simd::FloatKernels& fk = simd::active_float_kernels();
       fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
       for (Index r = 0; r < count; ++r)
-        fk.rbf_from_dots(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(norm_x[r]),
+        fk.rbf_from_dots(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(w.norm_x[r]),
                          static_cast<float>(kernel.gamma), width, g + r * kExpansionTile);
       // The tile's share summed in float (at most kExpansionTile terms), added in double.
       out.middleRows(start, count) +=
-          (G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
+          (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
     } else {
       const simd::Kernels& simd = simd::active_kernels();
       simd.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
       for (Index r = 0; r < count; ++r)
-        kernel.row_from_dots(simd, g + r * kExpansionTile, kernel.needs_norms() ? norm_x[r] : 0.0,
+        kernel.row_from_dots(simd, g + r * kExpansionTile, kernel.needs_norms() ? w.norm_x[r] : 0.0,
                              sv.norms.data() + j0, width, g + r * kExpansionTile);
-      out.middleRows(start, count).noalias() += G.topLeftCorner(count, width) * coef.middleRows(j0, width);
+      out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
     }
   }
 }
@@ -144,24 +155,15 @@ template <class T, class RowsX, class ViewSV>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
                      RunControl& control) {
-  FusedSupport<T> sv;
-  sv.centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
-  sv.m = SV.rows();
-  std::vector<double> Zt;
-  VectorXd norms;
-  feature_major_shifted(SV, sv.centre, Zt, norms);
-  sv.Zt.assign(Zt.begin(), Zt.end());
-  sv.norms.assign(norms.data(), norms.data() + norms.size());
-  if constexpr (std::is_same_v<T, float>) sv.coef = coef.template cast<float>();
+  const FusedSupport<T> sv(kernel, SV, coef);
   out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
-    MatrixXd Xb;
-    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> G(kExpansionRows, kExpansionTile);
+    FusedScratch<T> scratch;
     const Index end = std::min(n, (t + 1) * kExpansionTask);
     for (Index start = t * kExpansionTask; start < end; start += kExpansionRows) {
       ctl.poll_block();
-      fused_block<T>(kernel, X, start, std::min(kExpansionRows, end - start), sv, coef, out, Xb, G);
+      fused_block<T>(kernel, X, start, std::min(kExpansionRows, end - start), sv, out, scratch);
     }
   });
 }
