@@ -84,6 +84,34 @@ def test_wide_sparse_input_is_blocked():
     assert kernel_matrix(X, Y, kernel="linear").shape == (50, 40)
 
 
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly", "sigmoid"])
+@pytest.mark.parametrize("sparse_x", [False, True])
+def test_tiles_and_threads_on_sizes_off_every_block(kernel, sparse_x):
+    # 333 rows: tasks of 256, blocks of 64 and a remainder not a multiple of
+    # the 4 rows a register tile holds; 300 columns: one tile of 256 and a
+    # partial one. Offset features exercise the shift by the reference point.
+    rng = np.random.default_rng(6)
+    X = rng.normal(loc=50.0, size=(333, 7))
+    Y = rng.normal(loc=50.0, size=(300, 7))
+    gamma, degree, coef0 = 0.3, 2, -0.2
+    if kernel != "rbf":
+        X, Y, gamma = X - 50.0, Y - 50.0, 0.05
+    R = _reference(X, Y, kernel, gamma, degree, coef0)
+    Xin = sp.csr_matrix(X) if sparse_x else X
+    K1 = kernel_matrix(Xin, Y, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, n_jobs=1)
+    K2 = kernel_matrix(Xin, Y, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, n_jobs=2)
+    _assert_relative(K1, R, 1e-10)
+    np.testing.assert_array_equal(K1, K2)
+
+
+def test_wide_sparse_general_path_is_thread_independent():
+    X = sp.random(700, 300_000, density=1e-4, format="csr", random_state=7)
+    Y = sp.random(30, 300_000, density=1e-4, format="csr", random_state=8)
+    K1 = kernel_matrix(X, Y, gamma=0.5, n_jobs=1)
+    np.testing.assert_array_equal(K1, kernel_matrix(X, Y, gamma=0.5, n_jobs=2))
+    _assert_relative(K1, _reference(X, Y, "rbf", 0.5, 3, 0.0), 1e-10)
+
+
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [

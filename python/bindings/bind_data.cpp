@@ -23,7 +23,7 @@ namespace budgetsvm::python {
 namespace {
 
 py::array_t<double> py_kernel_matrix(py::object X, py::object Y, const std::string& kernel_name,
-                                     double gamma, int degree, double coef0) {
+                                     double gamma, int degree, double coef0, int n_threads) {
   Kernel kernel{from_name(kernel_names(), kernel_name, "kernel"), gamma, coef0, degree};
   kernel.validate();
   const auto shape_of = [](const py::object& A) {
@@ -39,7 +39,7 @@ py::array_t<double> py_kernel_matrix(py::object X, py::object Y, const std::stri
     ErasedRows y(y_view);
     visit_data(X, [&](const auto& x_view) {
       py::gil_scoped_release release;  // views point into arrays that X and Y keep alive
-      kernel_matrix(kernel, x_view, y, Eigen::Map<MatrixXd>(out_ptr, nx, ny), control);
+      kernel_matrix(kernel, x_view, y, Eigen::Map<MatrixXd>(out_ptr, nx, ny), n_threads, control);
     });
   });
   return out;
@@ -175,7 +175,8 @@ class PySvmlightParser {
 
 void register_data(py::module_& m) {
   m.def("kernel_matrix", &py_kernel_matrix, py::arg("X"), py::arg("Y"), py::arg("kernel"),
-        py::arg("gamma"), py::arg("degree"), py::arg("coef0"));
+        py::arg("gamma"), py::arg("degree"), py::arg("coef0"), py::arg("n_jobs") = 1,
+        "K(X, Y) in blocks over n_jobs threads with the GIL released");
   m.def("decision_function", &py_decision_function, py::arg("X"), py::arg("SV"), py::arg("coef"),
         py::arg("kernel"), py::arg("gamma"), py::arg("degree"), py::arg("coef0"), py::arg("n_jobs") = 1,
         "K(X, SV) @ coef, computed in blocks with the GIL released");

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from ._data import as_supported, core_view, resolve_gamma
-from ._params import check_number, choices
+from ._params import check_number, choices, effective_n_jobs
 
 # The kernel names of the core's option registry (kernel_options.hpp), as SVC
 # and BudgetedSVC check them.
@@ -22,11 +22,15 @@ def kernel_matrix(
     gamma: Union[float, str] = "scale",
     degree: int = 3,
     coef0: float = 0.0,
+    n_jobs: Optional[int] = None,
 ) -> np.ndarray:
     """Compute the kernel matrix ``K[i, j] = k(X[i], Y[j])``.
 
-    Blocks are computed through matrix products (``||x||^2 + ||y||^2 - 2 X Y^T``
-    for the Gaussian kernel), reading dense or CSR input in place.
+    Blocks are computed from dot products (``||x - y||^2`` from
+    ``||x||^2 + ||y||^2 - 2 <x, y>`` for the Gaussian kernel, with both points
+    shifted by a common reference point so that offset features do not cancel),
+    reading dense or CSR input in place, in float64, with the GIL released.
+    The same register tiles as the estimators' prediction (docs/numerics.md).
 
     Parameters
     ----------
@@ -44,6 +48,10 @@ def kernel_matrix(
         Degree of the polynomial kernel.
     coef0 : float, default=0.0
         Constant term of the polynomial and sigmoid kernels.
+    n_jobs : int or None, default=None
+        Threads over blocks of rows of ``X`` (``None`` means 1, ``-1`` all
+        cores; capped at the cores available). The result does not depend on
+        ``n_jobs``.
 
     Returns
     -------
@@ -67,4 +75,5 @@ def kernel_matrix(
     if X.shape[1] != Y.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}.")
     gamma_value = 1.0 if kernel == "linear" else resolve_gamma(gamma, X)
-    return _core.kernel_matrix(core_view(X), core_view(Y), kernel, gamma_value, int(degree), float(coef0))
+    return _core.kernel_matrix(core_view(X), core_view(Y), kernel, gamma_value, int(degree), float(coef0),
+                               effective_n_jobs(n_jobs))

@@ -3,8 +3,9 @@
 //   out(i, :) = sum_j k(x_i, z_j) coef(j, :)
 //
 // for query rows x_i and support vectors z_j: the prediction of every kernel
-// model (SVC, BudgetedSVC, the model files' C++ predict). Two paths that
-// agree to rounding:
+// model (SVC, BudgetedSVC, the model files' C++ predict); and kernel_matrix
+// (K(i, j) = k(x_i, y_j)), the same tiles written out instead of summed. Two
+// paths that agree to rounding:
 //
 // - fused, when the support vectors fit densely (m d values, d moderate):
 //   they are copied once, feature-major and shifted by the reference point c
@@ -28,6 +29,7 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "kernel.hpp"
@@ -80,11 +82,11 @@ struct FusedSupport {
   Matrix coef;
   Index m = 0;
 
-  template <class ViewSV>
-  FusedSupport(const Kernel& kernel, const ViewSV& SV, const Eigen::Ref<const MatrixXd>& coefficients)
-      : centre(kernel.needs_norms() ? choose_centre(SV) : Centre{}),
-        coef(coefficients.template cast<T>()),
-        m(SV.rows()) {
+  /// SV is read through rows() / cols() / copy_row() only; c is the centre
+  /// (inactive for kernels other than rbf).
+  template <class RowsSV>
+  FusedSupport(Centre c, const RowsSV& SV, const Eigen::Ref<const MatrixXd>& coefficients)
+      : centre(std::move(c)), coef(coefficients.template cast<T>()), m(SV.rows()) {
     const Index d = SV.cols();
     Zt.assign(static_cast<std::size_t>(m * d), T{0});
     norms.resize(static_cast<std::size_t>(m));
@@ -155,7 +157,7 @@ template <class T, class RowsX, class ViewSV>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
                      RunControl& control) {
-  const FusedSupport<T> sv(kernel, SV, coef);
+  const FusedSupport<T> sv(kernel.needs_norms() ? choose_centre(SV) : Centre{}, SV, coef);
   out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
@@ -207,6 +209,61 @@ void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
   });
 }
 
+/// Kernel matrix rows [start, start + count) against every tile of Y,
+/// written straight into out (row-major): the fused path without the
+/// coefficients' product.
+template <class RowsX>
+void fused_matrix_block(const Kernel& kernel, const RowsX& X, Index start, Index count,
+                        const FusedSupport<double>& y, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
+  w.rows.resize(static_cast<std::size_t>(count));
+  for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
+  gather_shifted(X, w.rows, y.centre, w.Xb, w.norm_x, w.cdot);
+  const double* x[kExpansionRows];
+  for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
+  const simd::Kernels& simd = simd::active_kernels();
+  const Index ld = out.outerStride();
+  for (Index j0 = 0; j0 < y.m; j0 += kExpansionTile) {
+    const Index width = std::min(kExpansionTile, y.m - j0);
+    double* g = out.data() + start * ld + j0;
+    simd.dense_dots(x, count, X.cols(), y.Zt.data() + j0, y.m, width, g, ld);
+    for (Index r = 0; r < count; ++r)
+      kernel.row_from_dots(simd, g + r * ld, kernel.needs_norms() ? w.norm_x[r] : 0.0, y.norms.data() + j0,
+                           width, g + r * ld);
+  }
+}
+
+/// The general kernel matrix for wide sparse Y: Y densified a block of rows
+/// at a time, X read in place a slice of rows at a time, the slices of one
+/// block spread over the threads.
+template <class ViewX, class RowsY>
+void matrix_general(const Kernel& kernel, const ViewX& X, const RowsY& Y, const Centre& centre,
+                    const VectorXd& norm_x, Eigen::Ref<MatrixXd> out, int n_threads, RunControl& control) {
+  const simd::Kernels& simd = simd::active_kernels();
+  const Index step = kernel_block_rows(Y.cols());
+  const Index slice = std::max<Index>(256, (Index{1} << 27) / (step * std::max<Index>(Y.cols(), 1)));
+  MatrixXd Yb;
+  VectorXd norm_y, cdot;
+  std::vector<Index> rows;
+  for (Index start = 0; start < Y.rows(); start += step) {
+    const Index stop = std::min(Y.rows(), start + step);
+    rows.resize(static_cast<std::size_t>(stop - start));
+    for (Index j = start; j < stop; ++j) rows[static_cast<std::size_t>(j - start)] = j;
+    gather_shifted(Y, rows, centre, Yb, norm_y, cdot);
+    const Index slices = (X.rows() + slice - 1) / slice;
+    parallel_tasks(slices, n_threads, control, [&](Index t, RunControl& ctl) {
+      ctl.poll_block();
+      const Index begin = t * slice, count = std::min(slice, X.rows() - begin);
+      MatrixXd G(count, stop - start);
+      dot_with_block(X, begin, count, Yb, centre.far, G);
+      if (centre.active()) G.rowwise() -= cdot.transpose();
+      for (Index r = 0; r < count; ++r)
+        kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_x[begin + r] : 0.0,
+                             norm_y.data(), G.cols(), G.row(r).data());
+      out.block(begin, start, count, stop - start) = G;
+    });
+  }
+}
+
 }  // namespace detail
 
 /// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X. X is read
@@ -234,6 +291,45 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                       const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads = 1) {
   RunControl none;
   kernel_expansion(kernel, X, SV, coef, out, n_threads, none);
+}
+
+/// K(i, j) = k(x_i, y_j) for all rows of X and Y, written into out (row-major
+/// X.rows() x Y.rows()), in double precision. When Y fits densely (as the
+/// support vectors of kernel_expansion) it is copied once, feature-major and
+/// shifted, and blocks of X's rows meet it one tile at a time, the kernel
+/// values made in place in out; otherwise (wide sparse Y) the general path.
+/// Blocks of rows are spread over n_threads threads; the result does not
+/// depend on n_threads. `control` is polled per block.
+template <class ViewX, class RowsY>
+void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out, int n_threads,
+                   RunControl& control) {
+  require(X.cols() == Y.cols(), "X and Y must have the same number of features");
+  require(out.rows() == X.rows() && out.cols() == Y.rows(), "output has the wrong shape");
+  kernel.validate();
+  if (!detail::fused_expansion_fits(Y.rows(), Y.cols())) {
+    VectorXd norm_x;
+    const Centre centre = centre_for(kernel, X, norm_x);
+    detail::matrix_general(kernel, X, Y, centre, norm_x, out, n_threads, control);
+    return;
+  }
+  const detail::FusedSupport<double> y(kernel.needs_norms() ? choose_centre(X) : Centre{}, Y,
+                                       MatrixXd(Y.rows(), 0));
+  const Index n = X.rows(), tasks = (n + detail::kExpansionTask - 1) / detail::kExpansionTask;
+  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
+    detail::FusedScratch<double> scratch;
+    const Index end = std::min(n, (t + 1) * detail::kExpansionTask);
+    for (Index start = t * detail::kExpansionTask; start < end; start += detail::kExpansionRows) {
+      ctl.poll_block();
+      detail::fused_matrix_block(kernel, X, start, std::min(detail::kExpansionRows, end - start), y, out, scratch);
+    }
+  });
+}
+
+template <class ViewX, class RowsY>
+void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out,
+                   int n_threads = 1) {
+  RunControl none;
+  kernel_matrix(kernel, X, Y, out, n_threads, none);
 }
 
 }  // namespace budgetsvm

@@ -5,7 +5,7 @@
 //   poly     k(x, z) = (gamma <x, z> + coef0)^degree
 //   sigmoid  k(x, z) = tanh(gamma <x, z> + coef0)
 //
-// Blocks are computed from one matrix product G = X Z^T, with
+// Blocks of kernel values come from dot products G = X Z^T, with
 // ||x - z||^2 = ||x||^2 + ||z||^2 - 2 <x, z> (clamped at 0) for rbf, as
 // scikit-learn's pairwise kernels do. Our departure: that formula cancels for
 // features far from the origin, so rbf distances are taken between points
@@ -142,48 +142,8 @@ Centre centre_for(const Kernel& kernel, const View& X, VectorXd& norms) {
   return c;
 }
 
-/// K(i, j) = k(x_i, y_j) for all rows of X and Y, written into out (row-major
-/// X.rows() x Y.rows()). Y is densified one block of rows at a time and X
-/// read in place, a slice of rows at a time; `control` is polled per slice.
-template <class ViewX, class RowsY>
-void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out,
-                   RunControl& control) {
-  require(X.cols() == Y.cols(), "X and Y must have the same number of features");
-  require(out.rows() == X.rows() && out.cols() == Y.rows(), "output has the wrong shape");
-  kernel.validate();
-  VectorXd norm_x, norm_y, cdot;
-  const Centre centre = centre_for(kernel, X, norm_x);
-  const simd::Kernels& simd = simd::active_kernels();
-  const Index step = kernel_block_rows(Y.cols());
-  const Index slice = std::max<Index>(256, (Index{1} << 27) / (step * std::max<Index>(Y.cols(), 1)));
-  MatrixXd Yb, G;
-  std::vector<Index> rows;
-  for (Index start = 0; start < Y.rows(); start += step) {
-    const Index stop = std::min(Y.rows(), start + step);
-    rows.resize(static_cast<std::size_t>(stop - start));
-    for (Index j = start; j < stop; ++j) rows[static_cast<std::size_t>(j - start)] = j;
-    gather_shifted(Y, rows, centre, Yb, norm_y, cdot);
-    for (Index begin = 0; begin < X.rows(); begin += slice) {
-      control.poll_block();
-      const Index count = std::min(slice, X.rows() - begin);
-      G.resize(count, stop - start);
-      dot_with_block(X, begin, count, Yb, centre.far, G);
-      if (centre.active()) G.rowwise() -= cdot.transpose();
-      for (Index r = 0; r < count; ++r)
-        kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_x[begin + r] : 0.0,
-                             norm_y.data(), G.cols(), G.row(r).data());
-      out.block(begin, start, count, stop - start) = G;
-    }
-  }
-}
-
-template <class ViewX, class RowsY>
-void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::Ref<MatrixXd> out) {
-  RunControl none;
-  kernel_matrix(kernel, X, Y, out, none);
-}
-
 }  // namespace budgetsvm
 
-// kernel_expansion (decision values of a kernel expansion) builds on the above.
+// kernel_expansion (decision values of a kernel expansion) and kernel_matrix
+// build on the above.
 #include "expansion.hpp"
