@@ -508,3 +508,20 @@ def test_threads_and_solvers_agree(a9a_small):
         np.testing.assert_allclose(alf.decision_function(Xt), smo.decision_function(Xt), atol=5e-3)
         assert alf.dual_objective_[0] == pytest.approx(smo.dual_objective_[0], rel=1e-5)
     assert set(one.fit_details_[0]) >= {"cache_hits", "cache_misses", "seconds", "max_violation"}
+
+
+def test_alfpgm_ill_conditioned_working_sets_hand_off_to_smo():
+    # Found by the long fuzz profile: features up to 2.8e14 with the linear
+    # kernel give kernel values from 1e4 to 1e28; ALFPGM's sub-problems then
+    # spend their whole inner budget every round (44 s for max_iter=1000).
+    # After three such rounds SMO finishes from the current point.
+    import time
+
+    X = np.array([[-114], [-958049], [745], [3588], [-1461860], [281474976710657], [4165], [-724677]], dtype=float)
+    y = np.array(["c2", "c0", "c0", "c1", "c1", "c0", "c2", "c1"])
+    start = time.perf_counter()
+    with pytest.warns(ConvergenceWarning):
+        model = SVC(C=0.01, kernel="linear", solver="alfpgm", max_iter=20000).fit(X, y)
+    assert time.perf_counter() - start < 30.0
+    assert any(d["smo_handoff"] for d in model.fit_details_)
+    assert all(d["iterations"] <= 20000 for d in model.fit_details_)

@@ -96,6 +96,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   out["seconds"] = result.seconds;
   out["inner_iterations"] = result.inner_iterations;
   out["smo_fallbacks"] = result.smo_fallbacks;
+  out["smo_handoff"] = result.smo_handoff;
   out["readmissions"] = result.readmissions;
   out["polished"] = result.polished;
   return out;
@@ -111,7 +112,7 @@ void register_exact(py::module_& m) {
         "Returns a dict: solver (the one that ran), alpha, intercept (b = -rho), objective (1/2 a'Qa - e'a),\n"
         "iterations, status ('converged'|'max_iter_reached'), max_violation, cache_hits,\n"
         "cache_misses, kernel_columns_computed (kernel values / n), seconds,\n"
-        "inner_iterations, smo_fallbacks, readmissions, polished.");
+        "inner_iterations, smo_fallbacks, smo_handoff, readmissions, polished.");
 }
 
 }  // namespace budgetsvm::python

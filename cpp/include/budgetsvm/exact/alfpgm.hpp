@@ -20,7 +20,9 @@
 // sub-problem tolerance follows the outer gap; a round that does not
 // decrease the objective falls back to the SMO step on its first pair;
 // identical copies of a point in B have their alpha gathered on as few
-// copies as the bounds allow (merge_duplicates); default p = 32.
+// copies as the bounds allow (merge_duplicates); default p = 32; after
+// three rounds in a row whose sub-problem did not reach its tolerance, SMO
+// finishes the run from the current point (ill-conditioned working sets).
 #pragma once
 
 #include <algorithm>
@@ -47,6 +49,7 @@ struct AlfpgmReport : SolveReport {
   std::int64_t inner_iterations = 0;
   std::int64_t smo_fallbacks = 0;
   std::int64_t readmissions = 0;
+  bool smo_handoff = false;  // the sub-problems stopped converging: SMO finished the run
 };
 
 /// Identical points in one working set (same label, Q_rr + Q_ss - 2 Q_rs = 0
@@ -142,6 +145,8 @@ class MinMaxLimiter {
 
 }  // namespace detail
 
+constexpr int kFailedRoundsBeforeSmo = 3;
+
 inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter, bool shrinking,
                                  const AlfpgmSettings& cfg, RunControl& control) {
   AlfpgmReport report;
@@ -164,7 +169,8 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
   VectorXd a;
   std::vector<double> values;
 
-  while (report.iterations < bound) {
+  int failed_rounds = 0;
+  while (report.iterations < bound && failed_rounds < kFailedRoundsBeforeSmo) {
     control.poll();
     if (--counter == 0) {
       counter = shrink_every;
@@ -203,6 +209,11 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     sub.eps = std::max(0.5 * tol, 1e-3 * ws.violation.gap());
     const SubproblemReport sr = solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
     report.inner_iterations += sr.inner_iterations;
+    // A sub-problem that spends its whole inner budget without reaching its
+    // tolerance is too ill-conditioned for the projected gradient (kernel
+    // values spanning many orders of magnitude); after a few such rounds
+    // the analytic pair steps of SMO finish the run.
+    failed_rounds = sr.final_violation >= sub.eps ? failed_rounds + 1 : 0;
     merge_duplicates(P.Q, P.y, P.u, a);
     const VectorXd delta = a - P.a_old;
     const double decrease = delta.dot(P.G) + 0.5 * delta.dot(P.Q * delta);
@@ -222,6 +233,12 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       limiter.record(s, B[static_cast<std::size_t>(r)], std::fabs(values[static_cast<std::size_t>(r)] - P.a_old[r]), cfg);
   }
   s.unshrink(control);
+  if (failed_rounds >= kFailedRoundsBeforeSmo && report.iterations < bound) {
+    report.smo_handoff = true;
+    const SolveReport rest = solve_smo(s, tol, bound - report.iterations, shrinking, control);
+    report.iterations += rest.iterations;
+    report.converged = rest.converged;
+  }
   return report;
 }
 

@@ -147,6 +147,7 @@ struct ExactResult {
   double seconds = 0.0;
   std::int64_t inner_iterations = 0;
   std::int64_t smo_fallbacks = 0;
+  bool smo_handoff = false;  // ALFPGM's sub-problems stopped converging; SMO finished
   std::int64_t readmissions = 0;  // ALFPGM: MinMaxLimiter / shrinking re-checks over all n
   bool polished = false;          // ALFPGM: the free variables' system was solved (polish.hpp)
 };
@@ -189,6 +190,7 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
     result.converged = r.converged;
     result.inner_iterations = r.inner_iterations;
     result.smo_fallbacks = r.smo_fallbacks;
+    result.smo_handoff = r.smo_handoff;
     result.readmissions = r.readmissions;
     // SMO's analytic steps need no polish; ALFPGM's iterative sub-problems do.
     if (r.converged) result.polished = polish_free_variables(state);
