@@ -21,9 +21,10 @@ record per measurement to stdout and appending it to ``--out`` (JSON lines):
              accuracy for each K).
 ``report``   markdown tables and the epoch-time plot from the JSON lines.
 ``pareto``   error against training time at n = 1M (noisy): BudgetedSVC
-             (BSGD, BSCA; 1-3 epochs) against the exact SVM (our SVC and
+             (BSGD, BSCA; 1-2 epochs) against the exact SVM (our SVC and
              scikit-learn's) on subsamples, and Nystroem (same number of
-             basis points) + LinearSVC / SGDClassifier.
+             basis points) + LinearSVC / SGDClassifier; each at every C of
+             ``--C-grid``, the report choosing C on a validation set.
 
 The real data sets are read from ``$BUDGETSVM_DATA`` or ../shared/datasets,
 never copied. The machine is shared: every record carries the load average.
@@ -221,6 +222,10 @@ def mix_seconds(clf, k: int, budget: int, d: int, gamma: float) -> float:
 
 
 def part_pareto(args: argparse.Namespace) -> None:
+    """Every method at every C of ``--C-grid``; the report keeps, per method
+    and row count, the C with the best accuracy on a validation set drawn
+    from its own stream (never the test set), so that no method is held to a
+    C chosen for another's n."""
     from sklearn.kernel_approximation import Nystroem
     from sklearn.linear_model import SGDClassifier
     from sklearn.pipeline import make_pipeline
@@ -232,32 +237,65 @@ def part_pareto(args: argparse.Namespace) -> None:
     family = args.family
     X, y = make(family, args.n, noise=NOISE[family], seed=0)
     Xt, yt = make(family, 100_000, noise=NOISE[family], seed=0, test=True)
+    Xv, yv = make(family, 50_000, noise=NOISE[family], seed=1, test=True)
     gamma = default_gamma(family)
 
-    def run(label, make_model, rows):
-        model = make_model()
-        t = time.perf_counter()
+    def run(label, make_model, rows, C):
+        model = make_model(C)
+        t, cpu = time.perf_counter(), time.process_time()
         model.fit(X[:rows], y[:rows])
-        seconds = time.perf_counter() - t
-        emit({"part": "pareto", "family": family, "n": args.n, "method": label, "rows": rows, "seconds": seconds,
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+        emit({"part": "pareto", "family": family, "n": args.n, "method": label, "rows": rows, "C": C,
+              "seconds": seconds, "cpu_seconds": cpu, "validation": float(model.score(Xv, yv)),
               "accuracy": float(model.score(Xt, yt))}, args.out)
-        return seconds
 
-    for solver in ("bsgd", "bsca"):
-        for epochs in (1, 2):
-            run(f"BudgetedSVC {solver} B={args.budget} epochs={epochs}",
-                lambda: BudgetedSVC(solver=solver, budget=args.budget, C=args.C, gamma=gamma, epochs=epochs,
-                                    random_state=0), args.n)
-    for rows in args.subsamples:
-        run("budgetsvm SVC (exact)", lambda: SVC(C=args.C, gamma=gamma, cache_size=2000), rows)
-        run("scikit-learn SVC (exact)", lambda: SkSVC(C=args.C, gamma=gamma, cache_size=2000), rows)
-    for rows in args.nystroem_rows:
-        run(f"Nystroem({args.budget}) + LinearSVC",
-            lambda: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
-                                  SkLinearSVC(C=args.C, max_iter=100_000)), rows)
-        run(f"Nystroem({args.budget}) + SGDClassifier",
-            lambda: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
-                                  SGDClassifier(alpha=1.0 / (args.C * rows), random_state=0)), rows)
+    for C in args.C_grid:
+        for solver in ("bsgd", "bsca"):
+            for epochs in args.pareto_epochs:
+                run(f"BudgetedSVC {solver} B={args.budget} epochs={epochs}",
+                    lambda C: BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=epochs,
+                                          random_state=0), args.n, C)
+        for rows in args.subsamples:
+            run("budgetsvm SVC (exact)", lambda C: SVC(C=C, gamma=gamma, cache_size=2000), rows, C)
+            if rows <= args.sklearn_rows:
+                run("scikit-learn SVC (exact)", lambda C: SkSVC(C=C, gamma=gamma, cache_size=2000), rows, C)
+        for rows in args.nystroem_rows:
+            run(f"Nystroem({args.budget}) + LinearSVC",
+                lambda C: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
+                                        SkLinearSVC(C=C, max_iter=100_000)), rows, C)
+            run(f"Nystroem({args.budget}) + SGDClassifier",
+                lambda C: make_pipeline(Nystroem(gamma=gamma, n_components=args.budget, random_state=0),
+                                        SGDClassifier(alpha=1.0 / (C * rows), random_state=0)), rows, C)
+
+
+def pareto_table(rows: list) -> None:
+    """Per method and row count the validation-chosen C; then, for each
+    budgeted run, the exact SVM on the largest subsample that trained in no
+    more time (CPU seconds: the machine is shared)."""
+    best = {}
+    for r in rows:
+        key = (r["method"], r["rows"])
+        if key not in best or r["validation"] > best[key]["validation"]:
+            best[key] = r
+    print("\npareto, C chosen on the validation set:\n")
+    print("| method | rows | C | CPU s | wall s | validation | test accuracy | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in sorted(best.values(), key=lambda r: (r["method"], r["rows"])):
+        print(f"| {r['method']} | {r['rows']:,} | {r['C']:g} | {r['cpu_seconds']:.1f} | {r['seconds']:.1f} | "
+              f"{100 * r['validation']:.2f}% | {100 * r['accuracy']:.2f}% | {r['load']} |")
+    exact = [r for r in best.values() if r["method"] == "budgetsvm SVC (exact)"]
+    print("\n| budgeted run | CPU s | test accuracy | exact SVM rows in <= that time | its test accuracy | difference |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in sorted(best.values(), key=lambda r: r["method"]):
+        if not r["method"].startswith("BudgetedSVC"):
+            continue
+        fits = [e for e in exact if e["cpu_seconds"] <= r["cpu_seconds"]]
+        if not fits:
+            print(f"| {r['method']} | {r['cpu_seconds']:.1f} | {100 * r['accuracy']:.2f}% | none measured | | |")
+            continue
+        e = max(fits, key=lambda e: e["rows"])
+        print(f"| {r['method']} | {r['cpu_seconds']:.1f} | {100 * r['accuracy']:.2f}% | {e['rows']:,} | "
+              f"{100 * e['accuracy']:.2f}% | {100 * (r['accuracy'] - e['accuracy']):+.2f} points |")
 
 
 def part_report(args: argparse.Namespace) -> None:
@@ -293,8 +331,13 @@ def part_report(args: argparse.Namespace) -> None:
             ax.legend()
             fig.tight_layout()
             fig.savefig(args.plot, dpi=110)
+    pareto = [r for r in records if r["part"] == "pareto"]
+    if pareto and "validation" in pareto[0]:
+        pareto_table(pareto)
     for part in ("threads", "partial", "shards", "pareto"):
         rows = [r for r in records if r["part"] == part]
+        if part == "pareto" and rows and "validation" in rows[0]:
+            continue
         if rows:
             keys = [k for k in rows[0] if k not in ("part", "fit", "partial")]
             print(f"\n{part}:\n")
@@ -322,6 +365,11 @@ def main() -> None:
                     default=[5_000, 10_000, 20_000, 40_000])
     ap.add_argument("--nystroem-rows", type=lambda s: [int(float(v)) for v in s.split(",")], default=[100_000],
                     help="pareto: rows the Nystroem pipelines train on (1M x 500 features is 4 GB)")
+    ap.add_argument("--C-grid", type=lambda s: [float(v) for v in s.split(",")], default=[0.01, 0.1, 1.0, 10.0],
+                    help="pareto: every method at each C; the report keeps the best on a validation set")
+    ap.add_argument("--pareto-epochs", type=lambda s: [int(v) for v in s.split(",")], default=[1, 2])
+    ap.add_argument("--sklearn-rows", type=lambda s: int(float(s)), default=20_000,
+                    help="pareto: scikit-learn's SVC only up to this many rows (ours is the faster exact baseline)")
     ap.add_argument("--budget", type=int, default=500)
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--epochs", type=int, default=1)
