@@ -121,10 +121,10 @@ def problems(names):
         if name in REAL:
             yield (name, *real(name))
         else:
-            family, n = name.split(":")
+            family, n, *C = name.split(":")  # family:n or family:n:C (C = 1 by default)
             X, y = make(family, int(float(n)), noise=NOISE[family], seed=0)
             Xt, yt = make(family, 100_000, noise=NOISE[family], seed=0, test=True)
-            yield name, X, y, Xt, yt, (default_gamma(family), 1.0)
+            yield name, X, y, Xt, yt, (default_gamma(family), float(C[0]) if C else 1.0)
 
 
 def part_threads(args: argparse.Namespace) -> None:
