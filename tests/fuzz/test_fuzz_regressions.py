@@ -114,3 +114,37 @@ def test_subnormal_hyperparameters_are_read_not_an_index_error():
     assert SVC(kernel="poly", coef0=5e-324).fit(X, [0, 0, 1, 1]).predict(X).shape == (4,)
     with pytest.raises(ValueError, match="eps"):
         merge_solution(0.5, 0.5, method="gss", eps=1e-320)
+
+
+@pytest.mark.parametrize("name", ["SVC", "BudgetedSVC"])
+@pytest.mark.parametrize(
+    "X, y",
+    [
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1e-30]], ["c0", "c1", "c0"]),
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1e-30]], ["c0", "c1", "c2"]),
+        ([[0.0], [3.6434492e-25]], ["c0", "c1"]),
+    ],
+)
+def test_float32_rows_at_a_tiny_scale_predict_as_float64(name, X, y):
+    # gamma='scale' is about 1e60 here: float arithmetic made it infinite and
+    # the decision values NaN (and predict disagreed with them); such rows are
+    # now computed in double
+    import budgetsvm
+
+    X32 = np.array(X, dtype=np.float32)
+    clf = getattr(budgetsvm, name)().fit(X32, y)
+    f32, f64 = clf.decision_function(X32), clf.decision_function(X32.astype(np.float64))
+    assert np.all(np.isfinite(f32))
+    np.testing.assert_allclose(f32, f64, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(clf.predict(X32), clf.predict(X32.astype(np.float64)))
+
+
+def test_kernel_matrix_of_operands_far_apart_does_not_cancel():
+    # the reference point came from X alone (mean 4.7e7); Y = 0 lay far from
+    # it and k(4, 0) = exp(-8) came out as exp(-7.75); now the point of X and
+    # Y together
+    X = np.array([[9.4906263e07], [4.0]])
+    Y = np.zeros((2, 1))
+    want = np.exp(-0.5 * (X - Y.T) ** 2)
+    for A, B in ((X, Y), (sp.csr_matrix(X), Y), (X, sp.csr_matrix(Y))):
+        np.testing.assert_allclose(kernel_matrix(A, B, gamma=0.5), want, rtol=1e-9, atol=0)

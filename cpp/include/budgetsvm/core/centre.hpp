@@ -48,13 +48,32 @@ struct Centre {
   }
 };
 
+namespace detail {
+
+/// c from per-feature means and variances (see the header comment).
+inline Centre centre_from_moments(const VectorXd& mean, const VectorXd& var) {
+  Centre c;
+  double offset = 0.0;
+  for (Index k = 0; k < mean.size(); ++k)
+    if (mean[k] * mean[k] > var[k]) {
+      c.features.push_back(k);
+      offset += mean[k] * mean[k];
+    }
+  if (c.features.empty()) return c;
+  c.point = VectorXd::Zero(mean.size());
+  for (Index k : c.features) c.point[k] = mean[k];
+  c.far = offset > var.sum();
+  return c;
+}
+
+}  // namespace detail
+
 /// The reference point of rows `subset` of X (all rows when empty).
 template <class View>
 Centre choose_centre(const View& X, const std::vector<Index>& subset = {}) {
-  Centre c;
   const Index d = X.cols();
   const Index n = subset.empty() ? X.rows() : static_cast<Index>(subset.size());
-  if (n == 0 || d == 0) return c;
+  if (n == 0 || d == 0) return Centre{};
   auto row = [&](Index t) { return subset.empty() ? t : subset[static_cast<std::size_t>(t)]; };
   VectorXd mean = VectorXd::Zero(d), var = VectorXd::Zero(d), stored = VectorXd::Zero(d);
   for (Index t = 0; t < n; ++t)
@@ -68,17 +87,42 @@ Centre choose_centre(const View& X, const std::vector<Index>& subset = {}) {
   // The implicit zeros of a sparse view.
   var.array() += (static_cast<double>(n) - stored.array()) * mean.array().square();
   var /= static_cast<double>(n);
-  double offset = 0.0;
-  for (Index k = 0; k < d; ++k)
-    if (mean[k] * mean[k] > var[k]) {
-      c.features.push_back(k);
-      offset += mean[k] * mean[k];
+  return detail::centre_from_moments(mean, var);
+}
+
+/// The reference point of the rows of X and Y together, Y read through
+/// copy_row (dense rows of moderate width): for a kernel matrix whose two
+/// operands may lie apart, where a point near one of them only would leave
+/// the other's distances to cancel.
+template <class View, class Rows>
+Centre choose_joint_centre(const View& X, const Rows& Y) {
+  const Index d = X.cols(), n = X.rows() + Y.rows();
+  if (n == 0 || d == 0) return Centre{};
+  VectorXd mean = VectorXd::Zero(d), var = VectorXd::Zero(d), stored = VectorXd::Zero(d);
+  std::vector<double> row(static_cast<std::size_t>(d));
+  for (Index i = 0; i < X.rows(); ++i)
+    X.for_each(i, [&](Index k, double v) {
+      mean[k] += v;
+      stored[k] += 1.0;
+    });
+  for (Index j = 0; j < Y.rows(); ++j) {
+    Y.copy_row(j, row.data());
+    for (Index k = 0; k < d; ++k) mean[k] += row[static_cast<std::size_t>(k)];
+  }
+  stored.array() += static_cast<double>(Y.rows());
+  mean /= static_cast<double>(n);
+  for (Index i = 0; i < X.rows(); ++i)
+    X.for_each(i, [&](Index k, double v) { var[k] += (v - mean[k]) * (v - mean[k]); });
+  for (Index j = 0; j < Y.rows(); ++j) {
+    Y.copy_row(j, row.data());
+    for (Index k = 0; k < d; ++k) {
+      const double u = row[static_cast<std::size_t>(k)] - mean[k];
+      var[k] += u * u;
     }
-  if (c.features.empty()) return c;
-  c.point = VectorXd::Zero(d);
-  for (Index k : c.features) c.point[k] = mean[k];
-  c.far = offset > var.sum();
-  return c;
+  }
+  var.array() += (static_cast<double>(n) - stored.array()) * mean.array().square();
+  var /= static_cast<double>(n);
+  return detail::centre_from_moments(mean, var);
 }
 
 /// |x_i - c|^2 in double. `mark` is scratch (d zeros, left as zeros).

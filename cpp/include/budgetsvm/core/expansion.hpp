@@ -19,7 +19,8 @@
 //   shifted, a distance errs by about eps |x - c| |z - c|. float32 query
 //   rows (the user's choice of precision) with the Gaussian kernel run in
 //   float (simd_float.hpp): twice the lanes, the error relative to the
-//   data's spread, not to its offset.
+//   data's spread, not to its offset; unless gamma or the data's scale is
+//   beyond what float holds (float_arithmetic_fits), then in double.
 // - general, for wide sparse support vectors (text features): the support
 //   vectors are read in place (sparse-dense products), the query rows in
 //   dense blocks.
@@ -47,6 +48,23 @@ constexpr Index kExpansionTask = 256;  // query rows per task of the thread pool
 /// copy of at most 2^24 values (128 MB), and query rows of at most 4096
 /// features (each is densified).
 inline bool fused_expansion_fits(Index m, Index d) { return d <= 4096 && m * d <= (Index{1} << 24); }
+
+/// Whether float arithmetic is safe for this call: gamma within [1e-30, 1e30]
+/// and every squared norm of X and SV at most 1e30. Where the kernel value
+/// is neither about 0 nor about 1, a squared distance is about 1 / gamma,
+/// which float then holds to its precision; squared norms stay far from
+/// float's overflow. Otherwise (data at the scale of 1e-20, or 1e20) the
+/// float32 rows are computed in double.
+template <class RowsX, class ViewSV>
+bool float_arithmetic_fits(const Kernel& kernel, const RowsX& X, const ViewSV& SV) {
+  constexpr double kLimit = 1e30;
+  if (!(kernel.gamma >= 1.0 / kLimit && kernel.gamma <= kLimit)) return false;
+  for (Index j = 0; j < SV.rows(); ++j)
+    if (!(SV.squared_norm(j) <= kLimit)) return false;
+  for (Index i = 0; i < X.rows(); ++i)
+    if (!(X.squared_norm(i) <= kLimit)) return false;
+  return true;
+}
 
 /// Whether the rows hold float32 values: X.single_precision() where the type
 /// has it (type-erased rows), else its Scalar type.
@@ -280,7 +298,8 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
   kernel.validate();
   if (!detail::fused_expansion_fits(SV.rows(), SV.cols()))
     detail::expansion_general(kernel, X, SV, coef, out, n_threads, control);
-  else if (kernel.type == KernelType::rbf && detail::single_precision(X))
+  else if (kernel.type == KernelType::rbf && detail::single_precision(X) &&
+           detail::float_arithmetic_fits(kernel, X, SV))
     detail::expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control);
   else
     detail::expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control);
@@ -296,8 +315,10 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
 /// K(i, j) = k(x_i, y_j) for all rows of X and Y, written into out (row-major
 /// X.rows() x Y.rows()), in double precision. When Y fits densely (as the
 /// support vectors of kernel_expansion) it is copied once, feature-major and
-/// shifted, and blocks of X's rows meet it one tile at a time, the kernel
-/// values made in place in out; otherwise (wide sparse Y) the general path.
+/// shifted by the reference point of X and Y together (the two may lie
+/// apart), and blocks of X's rows meet it one tile at a time, the kernel
+/// values made in place in out; otherwise (wide sparse Y) the general path,
+/// with the reference point of X.
 /// Blocks of rows are spread over n_threads threads; the result does not
 /// depend on n_threads. `control` is polled per block.
 template <class ViewX, class RowsY>
@@ -312,7 +333,7 @@ void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::
     detail::matrix_general(kernel, X, Y, centre, norm_x, out, n_threads, control);
     return;
   }
-  const detail::FusedSupport<double> y(kernel.needs_norms() ? choose_centre(X) : Centre{}, Y,
+  const detail::FusedSupport<double> y(kernel.needs_norms() ? choose_joint_centre(X, Y) : Centre{}, Y,
                                        MatrixXd(Y.rows(), 0));
   const Index n = X.rows(), tasks = (n + detail::kExpansionTask - 1) / detail::kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
