@@ -48,7 +48,8 @@ class BudgetModel {
         coef_(static_cast<std::size_t>(n_outputs * capacity_), 0.0),
         source_(static_cast<std::size_t>(capacity_), -1),
         slot_of_(static_cast<std::size_t>(track_points), -1),
-        point_(static_cast<std::size_t>(d), 0.0) {}
+        point_(static_cast<std::size_t>(d), 0.0),
+        point_idx_(static_cast<std::size_t>(d), 0) {}
 
   Index size() const { return size_; }
   Index capacity() const { return capacity_; }
@@ -71,10 +72,20 @@ class BudgetModel {
     finish_row(x.sqnorm, out);
   }
 
-  /// out[j] = k(z_j, z_p).
+  /// out[j] = k(z_j, z_p). Only the non-zero features of z_p enter (one
+  /// axpy pass each): merged support vectors of sparse data keep most
+  /// features at zero, and the removed one is gathered from the model's
+  /// columns once.
   void kernel_row_of_sv(Index p, double* out) {
-    for (Index k = 0; k < d_; ++k) point_[static_cast<std::size_t>(k)] = feature(p, k);
-    kernel_row_of_point(point_.data(), norms_[static_cast<std::size_t>(p)], out);
+    Index q = 0;
+    for (Index k = 0; k < d_; ++k) {
+      const double v = feature(p, k);
+      if (v == 0.0) continue;
+      point_idx_[static_cast<std::size_t>(q)] = k;
+      point_[static_cast<std::size_t>(q++)] = v;
+    }
+    simd_.dots(Zt_.data(), capacity_, size_, point_idx_.data(), point_.data(), q, out);
+    finish_row(norms_[static_cast<std::size_t>(p)], out);
   }
 
   /// out[j] = k(z_j, z) for a dense point z with squared norm sqnorm (z may
@@ -228,7 +239,8 @@ class BudgetModel {
   simd::Kernels simd_;
   std::vector<double> Zt_, norms_, coef_;
   std::vector<Index> source_, slot_of_, lost_;
-  std::vector<double> point_;
+  std::vector<double> point_;     // the non-zero features of one support vector
+  std::vector<Index> point_idx_;  // and their columns
   Index size_ = 0;
   double scale_ = 1.0;
 };
