@@ -338,7 +338,8 @@ class BscaMachine {
       return;
     }
     A.add(row_, &beta, i);
-    A.kernel_row(row_, krow_avg_.data());
+    // Only projection reads the new point's kernel row against the average.
+    if constexpr (Maintenance::reads_kernel_row) A.kernel_row(row_, krow_avg_.data());
     if (avg_maintenance_->on_add(A, krow_avg_.data(), kself)) {
       A.lost_copies().clear();
       return;

@@ -80,6 +80,7 @@ class RemovalMaintenance {
   explicit RemovalMaintenance(const BudgetModel& model)
       : row_(static_cast<std::size_t>(model.capacity())) {}
 
+  static constexpr bool reads_kernel_row = false;  // on_add ignores its kernel row
   bool on_add(BudgetModel&, const double*, double) { return false; }
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
@@ -110,6 +111,8 @@ class ProjectionMaintenance {
       : cap_(model.capacity()),
         A_(static_cast<std::size_t>(cap_ * cap_), 0.0),
         b_(static_cast<std::size_t>(cap_), 0.0) {}
+
+  static constexpr bool reads_kernel_row = true;  // on_add borders the inverse with it
 
   /// Bordering: with s = kself + rho - k^T A k and b = A k,
   /// A_new = [[A + b b^T / s, -b / s], [-b^T / s, 1 / s]].
@@ -245,6 +248,7 @@ class MergeMaintenance {
         z_(static_cast<std::size_t>(model.dim())),
         beta_(static_cast<std::size_t>(model.n_outputs())) {}
 
+  static constexpr bool reads_kernel_row = false;  // on_add ignores its kernel row
   bool on_add(BudgetModel&, const double*, double) { return false; }
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
