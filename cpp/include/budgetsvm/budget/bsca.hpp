@@ -230,7 +230,7 @@ class BscaMachine {
         continue;
       }
       if (model_.size() > params_.budget) {
-        maintenance_.reduce(model_, counters, nullptr);
+        maintenance_.reduce(model_, counters, nullptr, krow_.data());  // krow_: the new SV's row
         forget_lost_copies(keep);
       }
     }

@@ -27,16 +27,24 @@
 //                               new SV at once (projection of a point in the
 //                               span of the others)
 //   on_clear()                  after model.clear()
-//   reduce(model, counters, sq_norm)  the event; when sq_norm is non-null,
-//                               ||w||^2 is updated exactly (the margin
-//                               perceptron needs it for its ball projection;
-//                               this costs one or two extra kernel rows).
+//   reduce(model, counters, sq_norm, new_row)  the event; when sq_norm is
+//                               non-null, ||w||^2 is updated exactly (the
+//                               margin perceptron needs it for its ball
+//                               projection; this costs one or two extra
+//                               kernel rows). new_row (nullable): the
+//                               kernel row of the last SV (the one just
+//                               added) against the others, which the step's
+//                               margin computed. Merging nearly always
+//                               merges that SV away (it carries one step's
+//                               weight); its row is then taken from there
+//                               instead of being computed again.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,6 +52,7 @@
 
 #include "../core/stopwatch.hpp"
 #include "merge.hpp"
+#include "partner.hpp"
 #include "model.hpp"
 #include "options.hpp"
 
@@ -85,7 +94,7 @@ class RemovalMaintenance {
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 
-  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm, const double* = nullptr) {
     const Stopwatch watch;
     const Index p = detail::smallest_support_vector(model);
     if (sq_norm) {
@@ -160,7 +169,7 @@ class ProjectionMaintenance {
 
   void on_clear() {}
 
-  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm, const double* = nullptr) {
     const Stopwatch watch;
     const Index n = model.size();
     const Index p = detail::smallest_support_vector(model);
@@ -244,6 +253,7 @@ class MergeMaintenance {
       : solver_(solver),
         eps_(multiclass_eps),
         kappa_(static_cast<std::size_t>(model.capacity())),
+        cost_(static_cast<std::size_t>(model.capacity())),
         row_(static_cast<std::size_t>(model.capacity())),
         z_(static_cast<std::size_t>(model.dim())),
         beta_(static_cast<std::size_t>(model.n_outputs())) {}
@@ -253,12 +263,14 @@ class MergeMaintenance {
   void on_clear() {}
   void remove(BudgetModel& model, Index p) { model.remove(p); }
 
-  void reduce(BudgetModel& model, Counters& counters, double* sq_norm) {
+  void reduce(BudgetModel& model, Counters& counters, double* sq_norm, const double* new_row = nullptr) {
     const Stopwatch watch;
+    new_row_ = new_row;
     if (model.n_outputs() == 1)
       reduce_binary(model, counters, sq_norm);
     else
       reduce_multiclass(model, counters, sq_norm);
+    new_row_ = nullptr;
     counters.maintenance_seconds += watch.seconds();
   }
 
@@ -270,16 +282,8 @@ class MergeMaintenance {
     for (Index j = 1; j < n; ++j)
       if (std::fabs(w[j]) < std::fabs(w[a])) a = j;
     const double wa = w[a];
-    model.kernel_row_of_sv(a, kappa_.data());
-    Index best = -1;
-    double best_cost = std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < n; ++j) {
-      if (j == a || !(w[j] * wa > 0.0)) continue;
-      const double s = wa + w[j];
-      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
-      const double cost = s * s * solver_.candidate(wa / s, kappa);
-      if (cost < best_cost) best_cost = cost, best = j;
-    }
+    row_of(model, a);
+    const auto [best, best_cost] = best_partner(model, a);
     if (best < 0) {  // no partner of the same sign
       if (sq_norm) *sq_norm += remove_delta(model, a);
       model.remove(a);
@@ -298,6 +302,44 @@ class MergeMaintenance {
     ++counters.merges;
   }
 
+  /// kappa_ <- the kernel row of SV a: from new_row_ when a is the SV just
+  /// added (the same values up to the order of the dot products' sums).
+  void row_of(BudgetModel& model, Index a) {
+    const Index last = model.size() - 1;
+    if (new_row_ && a == last) {
+      std::copy(new_row_, new_row_ + last, kappa_.begin());
+      kappa_[static_cast<std::size_t>(last)] = model.self_kernel_of_sv(a);
+    } else {
+      model.kernel_row_of_sv(a, kappa_.data());
+    }
+  }
+
+  /// The partner b of a (same sign, b != a) with the smallest cost
+  /// (wa + wb)^2 candidate(wa / (wa + wb), kappa_ab), the first of equal
+  /// ones, and its cost; -1 when there is none. kappa_ holds the kernel row
+  /// of a. lookup-wd costs all candidates in one vectorised pass
+  /// (partner.hpp, the same costs).
+  std::pair<Index, double> best_partner(const BudgetModel& model, Index a) {
+    const Index n = model.size();
+    const double* w = model.coef();
+    if constexpr (std::is_same_v<HSolver, merge::LookupWdSolver>) {
+      merge::partner::wd_costs(model.kernels().level, *solver_.table, a, w, kappa_.data(), n, cost_.data());
+      const Index best = merge::partner::first_smallest(cost_.data(), n);
+      return {best, best < 0 ? 0.0 : cost_[static_cast<std::size_t>(best)]};
+    }
+    const double wa = w[a];
+    Index best = -1;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (Index j = 0; j < n; ++j) {
+      if (j == a || !(w[j] * wa > 0.0)) continue;
+      const double s = wa + w[j];
+      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
+      const double cost = s * s * solver_.candidate(wa / s, kappa);
+      if (cost < best_cost) best_cost = cost, best = j;
+    }
+    return {best, best_cost};
+  }
+
   void reduce_multiclass(BudgetModel& model, Counters& counters, double* sq_norm) {
     const Index n = model.size();
     const int c_out = model.n_outputs();
@@ -312,7 +354,7 @@ class MergeMaintenance {
       const double v = norm2(j);
       if (v < na) na = v, a = j;
     }
-    model.kernel_row_of_sv(a, kappa_.data());
+    row_of(model, a);
     // Pruning by a lower bound: F(h) <= (sqrt(A) p + sqrt(D) q)^2, whose
     // maximum over h is the binary problem with m' = sqrt(A) / (sqrt(A) +
     // sqrt(D)): (sqrt(A) + sqrt(D))^2 g*(m', kappa)^2, g*^2 from the WD
@@ -408,7 +450,8 @@ class MergeMaintenance {
 
   HSolver solver_;
   double eps_;
-  std::vector<double> kappa_, row_, z_, beta_, lower_;
+  std::vector<double> kappa_, cost_, row_, z_, beta_, lower_;
+  const double* new_row_ = nullptr;  // reduce()'s, for its duration
 };
 
 namespace detail {

@@ -1,0 +1,197 @@
+// Tests of the budgeted step's maintenance paths: the kernel row of a support
+// vector from its non-zero features (budget/model.hpp), the vectorised
+// lookup-wd partner costs (budget/partner.hpp) and a merge that takes the new
+// support vector's kernel row from the margin (budget/maintenance.hpp),
+// against float64 naive loops, the exact merge solution and the scalar path.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "budgetsvm/budget/maintenance.hpp"
+#include "budgetsvm/budget/model.hpp"
+#include "budgetsvm/budget/partner.hpp"
+#include "budgetsvm/core/random.hpp"
+#include "budgetsvm/core/simd.hpp"
+#include "check.hpp"
+
+using namespace budgetsvm;
+using namespace budgetsvm::budget;
+
+namespace {
+
+using Dense = DenseView<double, Eigen::RowMajor>;
+using Csr = CsrView<double, std::int32_t>;
+
+MatrixXd random_matrix(Index n, Index d, std::uint64_t seed, double density) {
+  Random rng(seed);
+  MatrixXd X(n, d);
+  for (Index i = 0; i < n; ++i)
+    for (Index k = 0; k < d; ++k) X(i, k) = rng.uniform() < density ? rng.uniform() * 2 - 1 : 0.0;
+  return X;
+}
+
+struct CsrCopy {
+  std::vector<double> values;
+  std::vector<std::int32_t> indices, indptr{0};
+  explicit CsrCopy(const MatrixXd& X) {
+    for (Index i = 0; i < X.rows(); ++i) {
+      for (Index k = 0; k < X.cols(); ++k)
+        if (X(i, k) != 0) values.push_back(X(i, k)), indices.push_back(static_cast<std::int32_t>(k));
+      indptr.push_back(static_cast<std::int32_t>(values.size()));
+    }
+  }
+  Csr view(Index n, Index d) const { return Csr(values.data(), indices.data(), indptr.data(), n, d); }
+};
+
+double gauss(const MatrixXd& X, Index i, Index j, double gamma) {
+  return std::exp(-gamma * (X.row(i) - X.row(j)).squaredNorm());
+}
+
+}  // namespace
+
+TEST_CASE("kernel row of a support vector (sparse and dense, every level) equals float64 brute force") {
+  const Index n = 45, d = 30;
+  const double gamma = 0.2;
+  const Kernel kernel{KernelType::rbf, gamma, 0.0, 3};
+  for (double density : {0.1, 0.5, 1.0}) {
+    const MatrixXd X = random_matrix(n, d, 7, density);
+    const CsrCopy csr(X);
+    ViewRows<Csr> sparse(csr.view(n, d));
+    ViewRows<Dense> dense(Dense(X.data(), n, d));
+    for (auto level : simd::supported_levels()) {
+      BudgetModel model(d, n, 1, kernel, simd::kernels_for(level));
+      SampleRow row;
+      for (Index i = 0; i < n; ++i) {
+        (i % 2 ? static_cast<const Rows&>(sparse) : static_cast<const Rows&>(dense)).load(i, row);
+        const double beta = 1.0;
+        model.add(row, &beta);
+      }
+      std::vector<double> out(static_cast<std::size_t>(model.capacity()));
+      for (Index p : {Index{0}, Index{1}, Index{17}, n - 1}) {
+        model.kernel_row_of_sv(p, out.data());
+        for (Index j = 0; j < n; ++j) CHECK_CLOSE(out[static_cast<std::size_t>(j)], gauss(X, p, j, gamma), 1e-13);
+      }
+    }
+  }
+}
+
+TEST_CASE("lookup-wd partner costs: every level equals the scalar path and the exact merge") {
+  const merge::LookupTable& table = merge::lookup_table(merge::kDefaultGrid);
+  Random rng(5);
+  for (Index n : {1, 2, 5, 8, 13, 37, 64, 101}) {
+    std::vector<double> w(static_cast<std::size_t>(n)), kappa(w.size());
+    for (int trial = 0; trial < 20; ++trial) {
+      for (Index j = 0; j < n; ++j) {
+        const double u = rng.uniform();
+        // mixed signs, zeros, spread magnitudes; kappa on [0, 1] with its ends and outside
+        w[static_cast<std::size_t>(j)] = u < 0.1 ? 0.0 : (u < 0.55 ? 1.0 : -1.0) * std::pow(10.0, 4 * rng.uniform() - 2);
+        const double v = rng.uniform();
+        kappa[static_cast<std::size_t>(j)] = v < 0.05 ? 0.0 : v < 0.1 ? 1.0 : v < 0.12 ? 1.2 : v < 0.14 ? -0.1 : rng.uniform();
+      }
+      const Index a = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n)));
+      if (w[static_cast<std::size_t>(a)] == 0.0) w[static_cast<std::size_t>(a)] = 0.3;
+      const double wa = w[static_cast<std::size_t>(a)];
+      std::vector<double> ref(w.size());
+      for (Index j = 0; j < n; ++j)
+        ref[static_cast<std::size_t>(j)] =
+            j == a ? std::numeric_limits<double>::infinity() : merge::partner::wd_cost(table, wa, w[static_cast<std::size_t>(j)], kappa[static_cast<std::size_t>(j)]);
+      for (Index j = 0; j < n; ++j) {
+        // the scalar cost against the exact merge: (wa + wj)^2 WD(m, kappa),
+        // within the table's interpolation error
+        const double wj = w[static_cast<std::size_t>(j)];
+        if (j == a || !(wa * wj > 0)) {
+          CHECK(std::isinf(ref[static_cast<std::size_t>(j)]));
+          continue;
+        }
+        const double s = wa + wj, k = std::clamp(kappa[static_cast<std::size_t>(j)], 0.0, 1.0);
+        CHECK_CLOSE(ref[static_cast<std::size_t>(j)], s * s * merge::solve_global(wa / s, k).wd, 2e-4 * s * s);
+      }
+      for (auto level : simd::supported_levels()) {
+        std::vector<double> cost(w.size(), -1.0);
+        merge::partner::wd_costs(level, table, a, w.data(), kappa.data(), n, cost.data());
+        for (Index j = 0; j < n; ++j) {
+          const double c = cost[static_cast<std::size_t>(j)], r = ref[static_cast<std::size_t>(j)];
+#if defined(__FMA__) || defined(_MSC_VER)
+          // the scalar path itself may be fused here: equal up to rounding
+          CHECK(std::isinf(r) ? std::isinf(c) : std::fabs(c - r) <= 1e-12 * r);
+#else
+          CHECK(c == r || (std::isinf(c) && std::isinf(r)));  // bit for bit
+#endif
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("first_smallest: the first of equal costs, -1 when none is finite") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> c{inf, 3.0, 1.0, 2.0, 1.0, inf};
+  CHECK(merge::partner::first_smallest(c.data(), 6) == 2);
+  const std::vector<double> none{inf, inf};
+  CHECK(merge::partner::first_smallest(none.data(), 2) == -1);
+  CHECK(merge::partner::first_smallest(none.data(), 0) == -1);
+}
+
+TEST_CASE("merge with the new support vector's row from the margin equals the computed row") {
+  const Index d = 12, B = 30;
+  const double gamma = 0.4;
+  const Kernel kernel{KernelType::rbf, gamma, 0.0, 3};
+  const merge::LookupWdSolver solver{&merge::lookup_table(merge::kDefaultGrid)};
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const MatrixXd X = random_matrix(B + 1, d, 40 + seed, 0.4);
+    const CsrCopy csr(X);
+    ViewRows<Csr> rows(csr.view(B + 1, d));
+    for (bool newest_smallest : {true, false}) {
+      BudgetModel fresh(d, B, 1, kernel), reused(d, B, 1, kernel);
+      Random rng(seed);
+      SampleRow row;
+      std::vector<double> krow(static_cast<std::size_t>(fresh.capacity()));
+      for (Index i = 0; i <= B; ++i) {
+        rows.load(i, row);
+        // the newest SV has the smallest |beta| (the usual case) or not
+        double beta = (rng.uniform() < 0.7 ? 1.0 : -1.0) * (0.5 + rng.uniform());
+        if (i == B) beta = newest_smallest ? 0.01 : 0.9;
+        if (i == 3 && !newest_smallest) beta = 0.001;
+        if (i == B) reused.kernel_row(row, krow.data());  // the step's margin row
+        fresh.add(row, &beta, i);
+        reused.add(row, &beta, i);
+      }
+      // a is not the newest: the given row must be ignored (NaN would show)
+      if (!newest_smallest) std::fill(krow.begin(), krow.end(), std::numeric_limits<double>::quiet_NaN());
+      MergeMaintenance<merge::LookupWdSolver> m1(fresh, solver), m2(reused, solver);
+      Counters c1, c2;
+      m1.reduce(fresh, c1, nullptr);
+      m2.reduce(reused, c2, nullptr, krow.data());
+      CHECK(c1.merges == 1 && c2.merges == 1);
+      CHECK_CLOSE(c2.merge_degradation, c1.merge_degradation, 1e-12 * (1 + c1.merge_degradation));
+      CHECK(fresh.size() == B && reused.size() == B);
+      for (Index j = 0; j < B; ++j) {
+        CHECK_CLOSE(reused.beta(j), fresh.beta(j), 1e-12);
+        for (Index k = 0; k < d; ++k) CHECK_CLOSE(reused.feature(j, k), fresh.feature(j, k), 1e-12);
+      }
+      // and both merged the brute-force partner (float64 kernel values)
+      const Index a = newest_smallest ? B : 3;
+      std::vector<double> w(static_cast<std::size_t>(B + 1));
+      double best = std::numeric_limits<double>::infinity();
+      Index best_j = -1;
+      Random rng2(seed);
+      for (Index i = 0; i <= B; ++i) {
+        double beta = (rng2.uniform() < 0.7 ? 1.0 : -1.0) * (0.5 + rng2.uniform());
+        if (i == B) beta = newest_smallest ? 0.01 : 0.9;
+        if (i == 3 && !newest_smallest) beta = 0.001;
+        w[static_cast<std::size_t>(i)] = beta;
+      }
+      for (Index j = 0; j <= B; ++j) {
+        if (j == a) continue;
+        const double cost = merge::partner::wd_cost(*solver.table, w[static_cast<std::size_t>(a)], w[static_cast<std::size_t>(j)], gauss(X, a, j, gamma));
+        if (cost < best) best = cost, best_j = j;
+      }
+      CHECK(best_j >= 0);
+      CHECK_CLOSE(c1.merge_degradation, best, 1e-9 * (1 + best));
+    }
+  }
+}
+
+int main() { return budgetsvm::test::run_all(); }
