@@ -44,7 +44,6 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,7 +51,6 @@
 
 #include "../core/stopwatch.hpp"
 #include "merge.hpp"
-#include "partner.hpp"
 #include "model.hpp"
 #include "options.hpp"
 
@@ -253,7 +251,6 @@ class MergeMaintenance {
       : solver_(solver),
         eps_(multiclass_eps),
         kappa_(static_cast<std::size_t>(model.capacity())),
-        cost_(static_cast<std::size_t>(model.capacity())),
         row_(static_cast<std::size_t>(model.capacity())),
         z_(static_cast<std::size_t>(model.dim())),
         beta_(static_cast<std::size_t>(model.n_outputs())) {}
@@ -283,7 +280,15 @@ class MergeMaintenance {
       if (std::fabs(w[j]) < std::fabs(w[a])) a = j;
     const double wa = w[a];
     row_of(model, a);
-    const auto [best, best_cost] = best_partner(model, a);
+    Index best = -1;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (Index j = 0; j < n; ++j) {
+      if (j == a || !(w[j] * wa > 0.0)) continue;
+      const double s = wa + w[j];
+      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
+      const double cost = s * s * solver_.candidate(wa / s, kappa);
+      if (cost < best_cost) best_cost = cost, best = j;
+    }
     if (best < 0) {  // no partner of the same sign
       if (sq_norm) *sq_norm += remove_delta(model, a);
       model.remove(a);
@@ -312,32 +317,6 @@ class MergeMaintenance {
     } else {
       model.kernel_row_of_sv(a, kappa_.data());
     }
-  }
-
-  /// The partner b of a (same sign, b != a) with the smallest cost
-  /// (wa + wb)^2 candidate(wa / (wa + wb), kappa_ab), the first of equal
-  /// ones, and its cost; -1 when there is none. kappa_ holds the kernel row
-  /// of a. lookup-wd costs all candidates in one vectorised pass
-  /// (partner.hpp, the same costs).
-  std::pair<Index, double> best_partner(const BudgetModel& model, Index a) {
-    const Index n = model.size();
-    const double* w = model.coef();
-    if constexpr (std::is_same_v<HSolver, merge::LookupWdSolver>) {
-      merge::partner::wd_costs(model.kernels().level, *solver_.table, a, w, kappa_.data(), n, cost_.data());
-      const Index best = merge::partner::first_smallest(cost_.data(), n);
-      return {best, best < 0 ? 0.0 : cost_[static_cast<std::size_t>(best)]};
-    }
-    const double wa = w[a];
-    Index best = -1;
-    double best_cost = std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < n; ++j) {
-      if (j == a || !(w[j] * wa > 0.0)) continue;
-      const double s = wa + w[j];
-      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
-      const double cost = s * s * solver_.candidate(wa / s, kappa);
-      if (cost < best_cost) best_cost = cost, best = j;
-    }
-    return {best, best_cost};
   }
 
   void reduce_multiclass(BudgetModel& model, Counters& counters, double* sq_norm) {
@@ -450,7 +429,7 @@ class MergeMaintenance {
 
   HSolver solver_;
   double eps_;
-  std::vector<double> kappa_, cost_, row_, z_, beta_, lower_;
+  std::vector<double> kappa_, row_, z_, beta_, lower_;
   const double* new_row_ = nullptr;  // reduce()'s, for its duration
 };
 

@@ -200,8 +200,6 @@ class LookupTable {
   static double u_of_m(double m) { return 1.0 - std::sqrt(std::max(0.0, 1.0 - 2.0 * m)); }
 
   int grid() const { return grid_; }
-  /// WD at the nodes, row-major: (grid/2 + 1) rows over m, grid + 1 over kappa.
-  const float* wd_nodes() const { return wd_.data(); }
 
   /// Interpolated h*(m, kappa), with the flip for m > 1/2.
   double h(double m, double kappa) const {

@@ -57,7 +57,6 @@ class BudgetModel {
   int n_outputs() const { return n_outputs_; }
   double scale() const { return scale_; }
   const Kernel& kernel() const { return kernel_; }
-  const simd::Kernels& kernels() const { return simd_; }
 
   /// beta_j^c (the true coefficient, scale applied).
   double beta(Index j, int c = 0) const { return scale_ * coef_[idx(c, j)]; }

@@ -1,8 +1,7 @@
 // Tests of the budgeted step's maintenance paths: the kernel row of a support
-// vector from its non-zero features (budget/model.hpp), the vectorised
-// lookup-wd partner costs (budget/partner.hpp) and a merge that takes the new
-// support vector's kernel row from the margin (budget/maintenance.hpp),
-// against float64 naive loops, the exact merge solution and the scalar path.
+// vector from its non-zero features (budget/model.hpp) and a merge that takes
+// the new support vector's kernel row from the margin (budget/maintenance.hpp),
+// against float64 naive loops and a brute-force partner search.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,7 +10,6 @@
 
 #include "budgetsvm/budget/maintenance.hpp"
 #include "budgetsvm/budget/model.hpp"
-#include "budgetsvm/budget/partner.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "check.hpp"
@@ -77,63 +75,6 @@ TEST_CASE("kernel row of a support vector (sparse and dense, every level) equals
   }
 }
 
-TEST_CASE("lookup-wd partner costs: every level equals the scalar path and the exact merge") {
-  const merge::LookupTable& table = merge::lookup_table(merge::kDefaultGrid);
-  Random rng(5);
-  for (Index n : {1, 2, 5, 8, 13, 37, 64, 101}) {
-    std::vector<double> w(static_cast<std::size_t>(n)), kappa(w.size());
-    for (int trial = 0; trial < 20; ++trial) {
-      for (Index j = 0; j < n; ++j) {
-        const double u = rng.uniform();
-        // mixed signs, zeros, spread magnitudes; kappa on [0, 1] with its ends and outside
-        w[static_cast<std::size_t>(j)] = u < 0.1 ? 0.0 : (u < 0.55 ? 1.0 : -1.0) * std::pow(10.0, 4 * rng.uniform() - 2);
-        const double v = rng.uniform();
-        kappa[static_cast<std::size_t>(j)] = v < 0.05 ? 0.0 : v < 0.1 ? 1.0 : v < 0.12 ? 1.2 : v < 0.14 ? -0.1 : rng.uniform();
-      }
-      const Index a = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n)));
-      if (w[static_cast<std::size_t>(a)] == 0.0) w[static_cast<std::size_t>(a)] = 0.3;
-      const double wa = w[static_cast<std::size_t>(a)];
-      std::vector<double> ref(w.size());
-      for (Index j = 0; j < n; ++j)
-        ref[static_cast<std::size_t>(j)] =
-            j == a ? std::numeric_limits<double>::infinity() : merge::partner::wd_cost(table, wa, w[static_cast<std::size_t>(j)], kappa[static_cast<std::size_t>(j)]);
-      for (Index j = 0; j < n; ++j) {
-        // the scalar cost against the exact merge: (wa + wj)^2 WD(m, kappa),
-        // within the table's interpolation error
-        const double wj = w[static_cast<std::size_t>(j)];
-        if (j == a || !(wa * wj > 0)) {
-          CHECK(std::isinf(ref[static_cast<std::size_t>(j)]));
-          continue;
-        }
-        const double s = wa + wj, k = std::clamp(kappa[static_cast<std::size_t>(j)], 0.0, 1.0);
-        CHECK_CLOSE(ref[static_cast<std::size_t>(j)], s * s * merge::solve_global(wa / s, k).wd, 2e-4 * s * s);
-      }
-      for (auto level : simd::supported_levels()) {
-        std::vector<double> cost(w.size(), -1.0);
-        merge::partner::wd_costs(level, table, a, w.data(), kappa.data(), n, cost.data());
-        for (Index j = 0; j < n; ++j) {
-          const double c = cost[static_cast<std::size_t>(j)], r = ref[static_cast<std::size_t>(j)];
-#if defined(__FMA__) || defined(_MSC_VER)
-          // the scalar path itself may be fused here: equal up to rounding
-          CHECK(std::isinf(r) ? std::isinf(c) : std::fabs(c - r) <= 1e-12 * r);
-#else
-          CHECK(c == r || (std::isinf(c) && std::isinf(r)));  // bit for bit
-#endif
-        }
-      }
-    }
-  }
-}
-
-TEST_CASE("first_smallest: the first of equal costs, -1 when none is finite") {
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> c{inf, 3.0, 1.0, 2.0, 1.0, inf};
-  CHECK(merge::partner::first_smallest(c.data(), 6) == 2);
-  const std::vector<double> none{inf, inf};
-  CHECK(merge::partner::first_smallest(none.data(), 2) == -1);
-  CHECK(merge::partner::first_smallest(none.data(), 0) == -1);
-}
-
 TEST_CASE("merge with the new support vector's row from the margin equals the computed row") {
   const Index d = 12, B = 30;
   const double gamma = 0.4;
@@ -185,7 +126,10 @@ TEST_CASE("merge with the new support vector's row from the margin equals the co
       }
       for (Index j = 0; j <= B; ++j) {
         if (j == a) continue;
-        const double cost = merge::partner::wd_cost(*solver.table, w[static_cast<std::size_t>(a)], w[static_cast<std::size_t>(j)], gauss(X, a, j, gamma));
+        const double wa = w[static_cast<std::size_t>(a)], wj = w[static_cast<std::size_t>(j)];
+        if (!(wa * wj > 0)) continue;
+        const double s = wa + wj;
+        const double cost = s * s * solver.table->wd(wa / s, gauss(X, a, j, gamma));
         if (cost < best) best = cost, best_j = j;
       }
       CHECK(best_j >= 0);
