@@ -33,6 +33,12 @@ COMPACT_BELOW = 0.5
 CHUNK = 1 << 20
 
 
+def _signed(dtype: np.dtype) -> np.dtype:
+    """The signed integer dtype for validated (non-negative, in-range) CSR
+    index arrays of `dtype`: itself when signed, else int64."""
+    return dtype if np.dtype(dtype).kind == "i" else np.dtype(np.int64)
+
+
 class UsedColumns:
     """The columns a sparse training set uses (``columns``, sorted) out of
     ``n_features``."""
@@ -57,8 +63,9 @@ class UsedColumns:
         if columns.size >= COMPACT_BELOW * X.shape[1]:
             return X, None
         used = cls(columns, X.shape[1])
-        indices = np.searchsorted(columns, X.indices).astype(X.indices.dtype)
-        compact = sp.csr_matrix((X.data, indices, X.indptr), shape=(X.shape[0], max(columns.size, 1)))
+        indices = np.searchsorted(columns, X.indices).astype(_signed(X.indices.dtype))
+        compact = sp.csr_matrix((X.data, indices, X.indptr.astype(_signed(X.indptr.dtype), copy=False)),
+                                shape=(X.shape[0], max(columns.size, 1)))
         return compact, used
 
     def restrict(self, X: Any) -> Tuple[Any, np.ndarray]:
@@ -66,7 +73,11 @@ class UsedColumns:
         them)`` for a query ``X`` of ``n_features`` columns, dense or CSR."""
         m = max(self.columns.size, 1)
         if sp.issparse(X):
-            X = sp.csr_matrix(X)
+            # validated index arrays of an unsigned dtype (scipy warns on them, and
+            # np.repeat refuses uint64 counts) as a signed dtype
+            X = X.tocsr()
+            X = sp.csr_matrix((X.data, X.indices.astype(_signed(X.indices.dtype), copy=False),
+                               X.indptr.astype(_signed(X.indptr.dtype), copy=False)), shape=X.shape)
             place = np.searchsorted(self.columns, X.indices)
             inside = place < self.columns.size
             inside[inside] = self.columns[place[inside]] == X.indices[inside]
