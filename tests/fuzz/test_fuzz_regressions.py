@@ -166,11 +166,18 @@ def test_unsigned_csr_index_arrays_on_used_columns(name, index_dtype):
     assert np.all(np.isfinite(clf.decision_function(X)))
 
 
-@pytest.mark.xfail(strict=True, reason="reported, not fixed: the distance from norms cancels for near-equal "
-                   "points far from the reference point when the data spread (1e14) dwarfs 1 / gamma")
 def test_equal_points_far_from_the_reference_point_have_kernel_one():
-    # found by the long profile of test_kernel_matrix_mixed_sparse_dense: K[0, 0] = 0
+    # found by the long profile of test_kernel_matrix_mixed_sparse_dense: K[0, 0] = 0; the
+    # distance from norms cancels (error ~ eps 1e29) when the spread (1e14) dwarfs 1 / gamma,
+    # and such distances are now recomputed from differences
+    from budgetsvm import _core
+    from budgetsvm._data import core_view
+
     a = float.fromhex("0x1.f5aecd5cd9960p+47")  # 2.758e14
     X = np.array([[0.0, 0.0], [0.0, a]] + [[a, a]] * 3)
-    K = kernel_matrix(X, X.copy(), gamma=0.5)
-    np.testing.assert_array_equal(np.diag(K), 1.0)
+    want = np.exp(-0.5 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    for A in (X, sp.csr_matrix(X)):
+        np.testing.assert_array_equal(kernel_matrix(A, X.copy(), gamma=0.5), want)
+        coef = np.arange(1.0, 6.0)[:, None]
+        f = _core.decision_function(core_view(A), X, coef, "rbf", 0.5, 3, 0.0, 1)
+        np.testing.assert_allclose(f, want @ coef, rtol=1e-15)

@@ -16,7 +16,9 @@
 //   tile's share added to out. A tile stays in cache; a whole block of
 //   rows x m dot products (megabytes for thousands of support vectors)
 //   would be written to memory and read back twice. With both operands
-//   shifted, a distance errs by about eps |x - c| |z - c|. float32 query
+//   shifted, a distance errs by about eps |x - c| |z - c|; where gamma times
+//   that error is not negligible (a narrow kernel on far-flung points), the
+//   distances that matter are recomputed from differences. float32 query
 //   rows (the user's choice of precision) with the Gaussian kernel run in
 //   float (simd_float.hpp): twice the lanes, the error relative to the
 //   data's spread, not to its offset; unless gamma or the data's scale is
@@ -30,6 +32,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -122,6 +126,57 @@ struct FusedSupport {
   }
 };
 
+/// The distance from norms, |x|^2 + |z|^2 - 2 <x, z>, errs by about
+/// 4 eps (|x|^2 + |z|^2). Whether gamma times that bound is more than
+/// negligible for a row of squared norm xnorm against a tile whose largest
+/// squared norm is zmax: data whose spread dwarfs 1 / gamma (a narrow
+/// kernel on far-flung points), where equal points could get kernel 0.
+inline bool rbf_may_cancel(double gamma, double xnorm, double zmax) {
+  return gamma * 4.0 * std::numeric_limits<double>::epsilon() * (xnorm + zmax) > 1e-10;
+}
+
+/// Gaussian kernel values of one shifted dense row x (d values) against the
+/// `width` columns of Zt (feature-major, stride ld), from their dot
+/// products: every distance that could leave a kernel value above 0 (the
+/// norm formula's value minus its error bound below exp's range) is
+/// recomputed from explicit differences. out may alias dots.
+inline void rbf_row_by_differences(double gamma, const double* x, Index d, const double* Zt, Index ld,
+                                   const double* dots, double xnorm, const double* znorm, Index width,
+                                   double* out) {
+  const double round = 4.0 * std::numeric_limits<double>::epsilon();
+  for (Index j = 0; j < width; ++j) {
+    double dist = std::max(0.0, xnorm + znorm[j] - 2.0 * dots[j]);
+    if (gamma * (dist - round * (xnorm + znorm[j])) < 746.0) {  // beyond: exp underflows to 0 either way
+      dist = 0.0;
+      for (Index k = 0; k < d; ++k) {
+        const double u = x[k] - Zt[k * ld + j];
+        dist += u * u;
+      }
+    }
+    out[j] = std::exp(-gamma * dist);
+  }
+}
+
+/// Kernel values in place for `count` rows of dots g (row stride ldg)
+/// against columns [j0, j0 + width) of the double support block: the
+/// vectorised path, or rbf_row_by_differences for rows where the norm
+/// formula may cancel.
+inline void kernel_rows_from_dots(const Kernel& kernel, const double* const* x, Index count, Index d,
+                                  const double* Zt, Index m, Index j0, Index width, const double* znorm,
+                                  const VectorXd& xnorm, double* g, Index ldg) {
+  const simd::Kernels& simd = simd::active_kernels();
+  double zmax = 0.0;
+  if (kernel.needs_norms())
+    for (Index j = 0; j < width; ++j) zmax = std::max(zmax, znorm[j0 + j]);
+  for (Index r = 0; r < count; ++r) {
+    double* row = g + r * ldg;
+    if (kernel.needs_norms() && rbf_may_cancel(kernel.gamma, xnorm[r], zmax))
+      rbf_row_by_differences(kernel.gamma, x[r], d, Zt + j0, m, row, xnorm[r], znorm + j0, width, row);
+    else
+      kernel.row_from_dots(simd, row, kernel.needs_norms() ? xnorm[r] : 0.0, znorm + j0, width, row);
+  }
+}
+
 /// One task's buffers, reused from block to block.
 template <class T>
 struct FusedScratch {
@@ -161,11 +216,9 @@ void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count,
       out.middleRows(start, count) +=
           (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
     } else {
-      const simd::Kernels& simd = simd::active_kernels();
-      simd.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
-      for (Index r = 0; r < count; ++r)
-        kernel.row_from_dots(simd, g + r * kExpansionTile, kernel.needs_norms() ? w.norm_x[r] : 0.0,
-                             sv.norms.data() + j0, width, g + r * kExpansionTile);
+      simd::active_kernels().dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
+      kernel_rows_from_dots(kernel, x, count, d, sv.Zt.data(), sv.m, j0, width, sv.norms.data(), w.norm_x, g,
+                            kExpansionTile);
       out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
     }
   }
@@ -238,15 +291,12 @@ void fused_matrix_block(const Kernel& kernel, const RowsX& X, Index start, Index
   gather_shifted(X, w.rows, y.centre, w.Xb, w.norm_x, w.cdot);
   const double* x[kExpansionRows];
   for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
-  const simd::Kernels& simd = simd::active_kernels();
   const Index ld = out.outerStride();
   for (Index j0 = 0; j0 < y.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, y.m - j0);
     double* g = out.data() + start * ld + j0;
-    simd.dense_dots(x, count, X.cols(), y.Zt.data() + j0, y.m, width, g, ld);
-    for (Index r = 0; r < count; ++r)
-      kernel.row_from_dots(simd, g + r * ld, kernel.needs_norms() ? w.norm_x[r] : 0.0, y.norms.data() + j0,
-                           width, g + r * ld);
+    simd::active_kernels().dense_dots(x, count, X.cols(), y.Zt.data() + j0, y.m, width, g, ld);
+    kernel_rows_from_dots(kernel, x, count, X.cols(), y.Zt.data(), y.m, j0, width, y.norms.data(), w.norm_x, g, ld);
   }
 }
 
