@@ -1,5 +1,5 @@
-"""Helpers shared by the benchmark scripts: where the data sets are, and a
-description of the machine a result was measured on."""
+"""Helpers shared by the benchmark scripts: where the data sets are, a
+description of the machine a result was measured on, interleaved timing."""
 
 from __future__ import annotations
 
@@ -71,3 +71,19 @@ def margin_floor_seconds(X, support_vectors, gamma: float, repeats: int = 1) -> 
         out = subprocess.run([str(program), str(data), str(svs), repr(float(gamma)), str(repeats)],
                              capture_output=True, text=True, check=True).stdout
     return float(out.split()[0])
+
+
+def interleaved_times(contestants: dict, repeats: int) -> tuple[dict, list]:
+    """Times of every contestant (a name -> callable map), interleaved: each
+    repeat runs each contestant once, in turn. Returns ({name: [seconds, ...]},
+    [1-minute load average before each repeat])."""
+    import time
+
+    loads, times = [], {name: [] for name in contestants}
+    for _ in range(repeats):
+        loads.append(os.getloadavg()[0])
+        for name, run in contestants.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return times, loads

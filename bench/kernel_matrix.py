@@ -28,13 +28,12 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
-from _common import ROOT, machine_line  # noqa: E402
+from _common import ROOT, interleaved_times, machine_line  # noqa: E402
 from predict import floor_seconds, load_core  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "python"))
@@ -76,13 +75,7 @@ def main() -> None:
         np.testing.assert_allclose(contestants["before"](), K, rtol=1e-12, atol=1e-14)
     del _core
 
-    loads, times = [], {name: [] for name in contestants}
-    for _ in range(args.repeats):
-        loads.append(os.getloadavg()[0])
-        for name, run in contestants.items():
-            start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
+    times, loads = interleaved_times(contestants, args.repeats)
     best = {name: min(t) for name, t in times.items()}
     floor = floor_seconds(args.rows, args.cols, args.features)
     result = {

@@ -36,12 +36,11 @@ import importlib.util  # noqa: E402
 import json  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from _common import ROOT, machine_line  # noqa: E402
+from _common import ROOT, interleaved_times, machine_line  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "python"))
 
@@ -127,13 +126,7 @@ def main() -> None:
     assert np.allclose(ours.decision_function(Q[:2000]) - ours.intercept_, reference, atol=1e-9)
     del _core
 
-    loads, times = [], {name: [] for name in contestants}
-    for _ in range(args.repeats):
-        loads.append(os.getloadavg()[0])
-        for name, run in contestants.items():
-            start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
+    times, loads = interleaved_times(contestants, args.repeats)
     best = {name: min(t) for name, t in times.items()}
     result = {
         "machine": machine_line(),
