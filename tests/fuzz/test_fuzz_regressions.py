@@ -183,12 +183,20 @@ def test_equal_points_far_from_the_reference_point_have_kernel_one():
         np.testing.assert_allclose(f, want @ coef, rtol=1e-15)
 
 
-@pytest.mark.xfail(strict=True, reason="reported, not fixed: the reference point (~1e30 in the second feature) "
-                   "absorbs the 1 and the 2 when the rows are shifted, so the recomputation from differences "
-                   "sees equal points; it must difference the unshifted rows")
 def test_point_beside_values_at_1e30_keeps_its_distance():
     # found by the long profile of test_kernel_matrix_mixed_sparse_dense after the
-    # recomputation from differences landed: K[2, 2] = 1 instead of exp(-0.5)
+    # recomputation from differences landed: K[2, 2] = 1 instead of exp(-0.5). The
+    # reference point (~1e30 in the second feature) absorbed the 1 and the 2 when the
+    # rows were shifted; the differences are now taken of the rows as given.
+    from budgetsvm import _core
+    from budgetsvm._data import core_view
+
     X = np.array([[0.0, 1e30], [0.0, 1e30], [0.0, 1.0]])
     Y = 2.0 * X
-    assert kernel_matrix(X, Y, gamma=0.5)[2, 2] == pytest.approx(np.exp(-0.5), rel=1e-12)
+    want = np.exp(-0.5 * ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1))
+    for A in (X, sp.csr_matrix(X), X.astype(np.float32)):
+        K = kernel_matrix(A, Y, gamma=0.5)
+        assert K[2, 2] == pytest.approx(np.exp(-0.5), rel=1e-12)
+        np.testing.assert_allclose(K, want, rtol=1e-12)
+        f = _core.decision_function(core_view(A), Y, np.ones((3, 1)), "rbf", 0.5, 3, 0.0, 1)
+        np.testing.assert_allclose(f[:, 0], want.sum(1), rtol=1e-12)

@@ -18,11 +18,13 @@
 //   would be written to memory and read back twice. With both operands
 //   shifted, a distance errs by about eps |x - c| |z - c|; where gamma times
 //   that error is not negligible (a narrow kernel on far-flung points), the
-//   distances that matter are recomputed from differences. float32 query
-//   rows (the user's choice of precision) with the Gaussian kernel run in
-//   float (simd_float.hpp): twice the lanes, the error relative to the
-//   data's spread, not to its offset; unless gamma or the data's scale is
-//   beyond what float holds (float_arithmetic_fits), then in double.
+//   distances that matter are recomputed from differences of the rows as
+//   given (not shifted: a far reference point absorbs small coordinates).
+//   float32 query rows (the user's choice of precision) with the Gaussian
+//   kernel run in float (simd_float.hpp): twice the lanes, the error
+//   relative to the data's spread, not to its offset; unless gamma or the
+//   data's scale is beyond what float holds (float_arithmetic_fits), then
+//   in double.
 // - general, for wide sparse support vectors (text features): the support
 //   vectors are read in place (sparse-dense products), the query rows in
 //   dense blocks.
@@ -135,35 +137,63 @@ inline bool rbf_may_cancel(double gamma, double xnorm, double zmax) {
   return gamma * 4.0 * std::numeric_limits<double>::epsilon() * (xnorm + zmax) > 1e-10;
 }
 
-/// Gaussian kernel values of one shifted dense row x (d values) against the
-/// `width` columns of Zt (feature-major, stride ld), from their dot
-/// products: every distance that could leave a kernel value above 0 (the
-/// norm formula's value minus its error bound below exp's range) is
-/// recomputed from explicit differences. out may alias dots.
-inline void rbf_row_by_differences(double gamma, const double* x, Index d, const double* Zt, Index ld,
-                                   const double* dots, double xnorm, const double* znorm, Index width,
-                                   double* out) {
-  const double round = 4.0 * std::numeric_limits<double>::epsilon();
+/// Exact squared distances between rows as given (unshifted), for the rare
+/// rows where the norm formula may cancel. The shifted rows will not do:
+/// a reference point far out in one feature (1e30) absorbs coordinates
+/// small beside it (the 1 and the 2 of [0, 1] and [0, 2]), so their
+/// differences would vanish. Rows are copied only when asked for.
+template <class RowsX, class RowsZ>
+class OriginalRows {
+ public:
+  OriginalRows(const RowsX& X, const RowsZ& Z) : X_(X), Z_(Z) {}
+  void load(Index i) {
+    x_.resize(static_cast<std::size_t>(X_.cols()));
+    X_.copy_row(i, x_.data());
+  }
+  /// |x_i - z_j|^2 for the row i last loaded.
+  double distance(Index j) {
+    z_.resize(x_.size());
+    Z_.copy_row(j, z_.data());
+    double s = 0.0;
+    for (std::size_t k = 0; k < x_.size(); ++k) s += (x_[k] - z_[k]) * (x_[k] - z_[k]);
+    return s;
+  }
+
+ private:
+  const RowsX& X_;
+  const RowsZ& Z_;
+  std::vector<double> x_, z_;
+};
+
+/// Gaussian kernel values of row i (squared norm xnorm after the shift)
+/// against support vectors [j0, j0 + width), from their dot products: every
+/// distance that could leave a kernel value above 0 (the norm formula's
+/// value minus its error bound below exp's range) is recomputed from the
+/// unshifted rows. The bound covers the formula's rounding and the shift's
+/// (each shifted value errs by eps times its size). out may alias dots.
+template <class Originals>
+void rbf_row_by_differences(double gamma, Index i, Index j0, const double* dots, double xnorm, const double* znorm,
+                            Index width, double* out, Originals& originals) {
+  const double round = 8.0 * std::numeric_limits<double>::epsilon();
+  bool loaded = false;
   for (Index j = 0; j < width; ++j) {
     double dist = std::max(0.0, xnorm + znorm[j] - 2.0 * dots[j]);
     if (gamma * (dist - round * (xnorm + znorm[j])) < 746.0) {  // beyond: exp underflows to 0 either way
-      dist = 0.0;
-      for (Index k = 0; k < d; ++k) {
-        const double u = x[k] - Zt[k * ld + j];
-        dist += u * u;
-      }
+      if (!loaded) originals.load(i);
+      loaded = true;
+      dist = originals.distance(j0 + j);
     }
     out[j] = std::exp(-gamma * dist);
   }
 }
 
-/// Kernel values in place for `count` rows of dots g (row stride ldg)
-/// against columns [j0, j0 + width) of the double support block: the
-/// vectorised path, or rbf_row_by_differences for rows where the norm
-/// formula may cancel.
-inline void kernel_rows_from_dots(const Kernel& kernel, const double* const* x, Index count, Index d,
-                                  const double* Zt, Index m, Index j0, Index width, const double* znorm,
-                                  const VectorXd& xnorm, double* g, Index ldg) {
+/// Kernel values in place for `count` rows of dots g (row stride ldg), the
+/// rows [start, start + count) of X, against support vectors [j0, j0 +
+/// width): the vectorised path, or rbf_row_by_differences for rows where
+/// the norm formula may cancel.
+template <class Originals>
+void kernel_rows_from_dots(const Kernel& kernel, Index start, Index count, Index j0, Index width,
+                           const double* znorm, const VectorXd& xnorm, double* g, Index ldg, Originals& originals) {
   const simd::Kernels& simd = simd::active_kernels();
   double zmax = 0.0;
   if (kernel.needs_norms())
@@ -171,7 +201,7 @@ inline void kernel_rows_from_dots(const Kernel& kernel, const double* const* x, 
   for (Index r = 0; r < count; ++r) {
     double* row = g + r * ldg;
     if (kernel.needs_norms() && rbf_may_cancel(kernel.gamma, xnorm[r], zmax))
-      rbf_row_by_differences(kernel.gamma, x[r], d, Zt + j0, m, row, xnorm[r], znorm + j0, width, row);
+      rbf_row_by_differences(kernel.gamma, start + r, j0, row, xnorm[r], znorm + j0, width, row, originals);
     else
       kernel.row_from_dots(simd, row, kernel.needs_norms() ? xnorm[r] : 0.0, znorm + j0, width, row);
   }
@@ -189,9 +219,9 @@ struct FusedScratch {
 
 /// The rows [start, start + count) of X: gathered, shifted, through every
 /// tile of the support vectors into out, in precision T.
-template <class T, class RowsX>
-void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count, const FusedSupport<T>& sv,
-                 Eigen::Ref<MatrixXd> out, FusedScratch<T>& w) {
+template <class T, class RowsX, class RowsSV>
+void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index start, Index count,
+                 const FusedSupport<T>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<T>& w) {
   w.rows.resize(static_cast<std::size_t>(count));
   for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
   gather_shifted(X, w.rows, sv.centre, w.Xb, w.norm_x, w.cdot);
@@ -203,6 +233,7 @@ void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count,
   } else {
     for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
   }
+  OriginalRows<RowsX, RowsSV> originals(X, SV);
   for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, sv.m - j0);
     T* g = w.G.data();
@@ -217,8 +248,7 @@ void fused_block(const Kernel& kernel, const RowsX& X, Index start, Index count,
           (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
     } else {
       simd::active_kernels().dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
-      kernel_rows_from_dots(kernel, x, count, d, sv.Zt.data(), sv.m, j0, width, sv.norms.data(), w.norm_x, g,
-                            kExpansionTile);
+      kernel_rows_from_dots(kernel, start, count, j0, width, sv.norms.data(), w.norm_x, g, kExpansionTile, originals);
       out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
     }
   }
@@ -236,7 +266,7 @@ void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
     const Index end = std::min(n, (t + 1) * kExpansionTask);
     for (Index start = t * kExpansionTask; start < end; start += kExpansionRows) {
       ctl.poll_block();
-      fused_block<T>(kernel, X, start, std::min(kExpansionRows, end - start), sv, out, scratch);
+      fused_block<T>(kernel, X, SV, start, std::min(kExpansionRows, end - start), sv, out, scratch);
     }
   });
 }
@@ -283,8 +313,8 @@ void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
 /// Kernel matrix rows [start, start + count) against every tile of Y,
 /// written straight into out (row-major): the fused path without the
 /// coefficients' product.
-template <class RowsX>
-void fused_matrix_block(const Kernel& kernel, const RowsX& X, Index start, Index count,
+template <class RowsX, class RowsY>
+void fused_matrix_block(const Kernel& kernel, const RowsX& X, const RowsY& Y, Index start, Index count,
                         const FusedSupport<double>& y, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
   w.rows.resize(static_cast<std::size_t>(count));
   for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
@@ -292,11 +322,12 @@ void fused_matrix_block(const Kernel& kernel, const RowsX& X, Index start, Index
   const double* x[kExpansionRows];
   for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
   const Index ld = out.outerStride();
+  OriginalRows<RowsX, RowsY> originals(X, Y);
   for (Index j0 = 0; j0 < y.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, y.m - j0);
     double* g = out.data() + start * ld + j0;
     simd::active_kernels().dense_dots(x, count, X.cols(), y.Zt.data() + j0, y.m, width, g, ld);
-    kernel_rows_from_dots(kernel, x, count, X.cols(), y.Zt.data(), y.m, j0, width, y.norms.data(), w.norm_x, g, ld);
+    kernel_rows_from_dots(kernel, start, count, j0, width, y.norms.data(), w.norm_x, g, ld, originals);
   }
 }
 
@@ -391,7 +422,7 @@ void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::
     const Index end = std::min(n, (t + 1) * detail::kExpansionTask);
     for (Index start = t * detail::kExpansionTask; start < end; start += detail::kExpansionRows) {
       ctl.poll_block();
-      detail::fused_matrix_block(kernel, X, start, std::min(detail::kExpansionRows, end - start), y, out, scratch);
+      detail::fused_matrix_block(kernel, X, Y, start, std::min(detail::kExpansionRows, end - start), y, out, scratch);
     }
   });
 }
