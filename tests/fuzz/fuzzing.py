@@ -14,7 +14,9 @@ import contextlib
 import copy
 import faulthandler
 import os
+import pickle
 import sys
+import tempfile
 import threading
 import warnings
 
@@ -50,12 +52,39 @@ def examples(n: int) -> settings:
 #: the real stderr before the process ends, not pytest's capture file.
 CAPTURE = {"manager": None}
 
+#: The call under the watchdog (set by ``call``): a hang report saves it, so
+#: that the example can be replayed without hypothesis.
+CURRENT: dict = {}
+
+
+def _save_call() -> str:
+    """Pickles the running call (the estimator's parameters, the arguments)
+    to a file; returns a line saying where, or why not."""
+    f, args, kwargs = CURRENT.get("f"), CURRENT.get("args", ()), CURRENT.get("kwargs", {})
+    owner = getattr(f, "__self__", None)
+    params = owner.get_params() if hasattr(owner, "get_params") else {}
+    record = {
+        "call": getattr(f, "__qualname__", repr(f)),
+        "estimator": type(owner).__name__ if owner is not None else None,
+        "params": {k: v for k, v in params.items() if not callable(v)},
+        "args": args,
+        "kwargs": kwargs,
+    }
+    folder = os.environ.get("BUDGETSVM_FUZZ_HANG_DIR", tempfile.gettempdir())
+    path = os.path.join(folder, f"fuzz-hang-{os.getpid()}.pkl")
+    try:
+        with open(path, "wb") as out:
+            pickle.dump(record, out)
+    except Exception as e:  # noqa: BLE001 -- a report, best effort
+        return f"(the call could not be saved: {e!r}; params {record['params']!r})\n"
+    return f"the call is saved in {path} (pickle: call, estimator, params, args, kwargs)\n"
+
 
 def _report_hang(seconds: float) -> None:
     manager = CAPTURE["manager"]
     if manager is not None:
         manager.suspend_global_capture(in_=False)
-    sys.stderr.write(f"\nfuzz: an example ran longer than {seconds} s (a hang); stacks:\n")
+    sys.stderr.write(f"\nfuzz: an example ran longer than {seconds} s (a hang); {_save_call()}stacks:\n")
     faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
     sys.stderr.flush()
     os._exit(70)
@@ -92,6 +121,7 @@ def call(f, *args, **kwargs):
     exception types fail the test through ``check_error``. Warnings raised
     in our package fail it too (convergence and deprecation notices aside); those that
     numpy or scikit-learn raise on the way to rejecting bad input do not."""
+    CURRENT.update(f=f, args=args, kwargs=kwargs)
     with hang_guard(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
