@@ -88,8 +88,10 @@ def test_rounds_are_the_written_out_algorithm(client, solver):
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_accuracy_as_in_process_shards(client, solver):
     """Two partitions on two workers against the in-process run with n_jobs=2
-    (two shards: the same algorithm, another split of the rows): mean test
-    accuracy over four seeds within one point (one seed varies by 1-2)."""
+    (two shards, another split of the rows; the same algorithm for BSGD, while
+    BSCA's in-process shards keep their dual variables from round to round and
+    Dask's rounds start theirs afresh, docs/dask.md): mean test accuracy over
+    four seeds within one point (one seed varies by 1-2)."""
     X, y = checkerboard(12000, 1)
     Xt, yt = checkerboard(4000, 2)
     Xd, yd = da.from_array(X, chunks=6000), da.from_array(y, chunks=6000)
@@ -99,7 +101,8 @@ def test_accuracy_as_in_process_shards(client, solver):
         clf = DaskBudgetedSVC(**params).fit(Xd, yd)
         assert clf.n_support_ <= PARAMS["budget"] and clf.n_iter_ == len(clf.history_) == PARAMS["epochs"]
         shards = BudgetedSVC(n_jobs=2, **params).fit(X, y)
-        assert clf.t_ == shards.t_ and clf.n_samples_seen_ == shards.n_samples_seen_ == 12000
+        assert clf.n_samples_seen_ == shards.n_samples_seen_ == 12000
+        assert clf.t_ == shards.t_ or solver == "bsca"
         dist.append(clf.score(Xt, yt))
         local.append(shards.score(Xt, yt))
         single.append(BudgetedSVC(**params).fit(X, y).score(Xt, yt))

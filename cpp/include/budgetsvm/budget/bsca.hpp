@@ -97,18 +97,20 @@ namespace budgetsvm::budget {
 /// `start` (start.hpp): the model to continue (its column `column`, or all
 /// for -1), coefficients times `factor`; the growing pass then continues at
 /// step start.steps + 1 of a problem of `n` points (0: this call's points).
+/// `later_held`: support vectors a model loaded later (replace_model) may
+/// bring, beyond the start's.
 template <class Maintenance>
 class BscaMachine {
  public:
   template <class MakeMaintenance>
   BscaMachine(const Rows& X, const int* y, const double* weight, int positive, const Params& params,
               std::uint64_t seed, MakeMaintenance& make_maintenance, const Start& start = Start{}, int column = -1,
-              double factor = 1.0)
+              double factor = 1.0, Index later_held = 0)
       : X_(X),
         weight_(weight),
         params_(params),
-        model_(X.cols(), reachable_budget(params, X.rows(), start_size(start, column)), 1, params.kernel,
-               simd::active_kernels(), X.rows()),
+        model_(X.cols(), reachable_budget(params, X.rows(), start_size(start, column) + later_held), 1,
+               params.kernel, simd::active_kernels(), X.rows()),
         maintenance_(make_maintenance(model_)),
         rng_(seed),
         alpha_(static_cast<std::size_t>(X.rows()), 0.0),
@@ -238,6 +240,20 @@ class BscaMachine {
   }
 
   const std::vector<double>& alpha() const { return alpha_; }
+
+  /// Continues from another model of the same problem (the shards' mix,
+  /// shards.hpp): model and offset replaced, dual variables, random stream
+  /// and step count kept. The mix holds no point ids, so a step on a point
+  /// whose copy came back in the mix adds it anew (maintenance merges the
+  /// two exactly: they are one point).
+  void replace_model(const Start& start, Counters& counters) {
+    model_.clear();
+    maintenance_.on_clear();
+    avg_.reset();
+    avg_maintenance_.reset();
+    load_start(model_, maintenance_, counters, start, X_.centre(), -1, 1.0, params_.budget);
+    bias_ = params_.fit_intercept ? start_intercept(start, 0, 1.0) : 0.0;
+  }
 
   BudgetModel& model() { return model_; }
 

@@ -18,13 +18,23 @@
 // iterate for its n / K rows with the lambda of n rows, and their average
 // is the mixture of K such iterates).
 //
+// BSCA (binary, cold start) keeps its dual variables across rounds: shard k
+// of n_k of the n points runs BSCA on its rows with the box C n / n_k and
+// keeps its alpha; the mix weights it n_k / n. This is CoCoA+'s adding
+// combination (Ma et al., ICML 2015) written as an average: a shard's step
+// on its copy of the model is n / n_k times the common model's, so the mix
+// stays the expansion of the shards' alphas scaled by n_k / n, each in
+// [0, C], and the rounds ascend the one dual. Round 1 is the growing pass,
+// later rounds plain epochs, as sequentially. Warm starts, one-vs-rest BSCA
+// and first_pass = plain run rounds of continued growing passes whose dual
+// variables live for one round (docs/scale.md says what that cost).
+//
 // The split follows `shards` as given, never the machine: the model depends
 // on (seed, shards) only; `n_jobs` threads run the shards. A shard's
 // classes may be one only; its solver handles that. The callback and
 // Ctrl-C are served between rounds (Ctrl-C also inside them).
-// Departure: BSCA's dual variables live for one round (each round is a
-// continued growing pass over the shard's rows), and the instruments'
-// objective and alpha counts are not recorded for sharded runs.
+// Departure: the instruments' objective and alpha counts are not recorded
+// for sharded runs.
 #pragma once
 
 #include <algorithm>
@@ -89,6 +99,96 @@ inline std::vector<Shard> split_shards(const Rows& X, const int* y, const double
   return out;
 }
 
+/// Binary BSCA from a cold start, on shards that keep their dual variables
+/// from round to round (see "BSCA" in the header comment). Shard k of n_k
+/// (weighted) points out of n trains with box C n / n_k; the mix weights it
+/// n_k / n.
+template <class MakeMaintenance>
+Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params& params,
+                        MakeMaintenance make_maintenance, std::uint64_t seed, const EpochCallback& callback,
+                        RunControl& control) {
+  using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
+  using Machine = BscaMachine<Maintenance>;
+  const Index n_shards = static_cast<Index>(shards.size());
+  std::vector<double> points(shards.size(), 0.0);  // n_k: a shard's points in the problem (weight > 0)
+  double n = 0.0;
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    const Shard& s = shards[k];
+    for (Index i = 0; i < s.rows->rows(); ++i)
+      points[k] += s.weight.empty() || s.weight[static_cast<std::size_t>(i)] > 0.0 ? 1.0 : 0.0;
+    n += points[k];
+  }
+  require(n > 0.0, "every sample weight is 0");
+  std::vector<Params> local(shards.size(), params);
+  std::vector<std::unique_ptr<Machine>> machines(shards.size());
+  Random seeder(seed);
+  const Index held = std::min<Index>(params.budget, X.rows() * static_cast<Index>(params.epochs));
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    Params& p = local[k];
+    p.shards = 1, p.n_jobs = 1, p.instruments = false;
+    p.C = points[k] > 0.0 ? params.C * n / points[k] : params.C;
+    const Shard& s = shards[k];
+    machines[k] = std::make_unique<Machine>(*s.rows, s.y.data(), s.weight.empty() ? nullptr : s.weight.data(), 1, p,
+                                            seeder.next(), make_maintenance, Start{}, -1, 1.0, held);
+  }
+  Result result;
+  result.n_outputs = 1;
+  const Stopwatch timer;
+  Counters totals;
+  std::vector<Counters> counters(shards.size());
+  MatrixXd sv, coef;
+  Start mixed;
+  const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
+  using Window = typename Machine::Window;
+  for (int epoch = 1; epoch <= params.epochs; ++epoch) {
+    const bool last = epoch == params.epochs;
+    Window average = Window::none;
+    if (params.averaging == Averaging::tail && last) average = params.epochs == 1 ? Window::second_half : Window::epoch;
+    parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
+      Machine& m = *machines[static_cast<std::size_t>(k)];
+      Counters& c = counters[static_cast<std::size_t>(k)];
+      if (epoch > 1) m.replace_model(mixed, c);
+      m.run_epoch(c, ctl, average, epoch == 1);
+      if (last && params.epochs > 1) m.settle_average();
+    });
+    control.poll_now();
+    // The shards' models in the data's coordinates, mixed up the tree.
+    std::vector<MatrixXd> part_sv(shards.size()), part_coef(shards.size());
+    std::vector<MixPart> parts;
+    EpochStats stats;
+    stats.epoch = epoch;
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      Machine& m = *machines[k];
+      m.final_model().export_to(part_sv[k], part_coef[k]);
+      if (X.centre().active()) part_sv[k].rowwise() += X.centre().point.transpose();
+      parts.push_back({&part_sv[k], &part_coef[k], {m.final_bias()}, points[k], 0});
+      stats.progressive_loss += m.progressive_loss() * points[k] / n;  // in units of the box C
+      totals += counters[k];
+      counters[k] = Counters{};
+    }
+    Result r = mix_tree(parts, params, false);
+    totals += r.totals;
+    result.mix_fallbacks += r.mix_fallbacks;
+    sv = std::move(r.support_vectors);
+    coef = std::move(r.dual_coef);
+    mixed.support_vectors = &sv, mixed.dual_coef = &coef, mixed.intercept = r.intercept;
+    stats.totals = totals;
+    stats.n_support = sv.rows();
+    stats.seconds = timer.seconds();
+    if (end_epoch(result, stats, callback, control)) break;
+  }
+  for (auto& m : machines) result.averaged += m->has_average() ? 1 : 0;
+  result.support_vectors = sv;
+  result.dual_coef = coef;
+  result.intercept = mixed.intercept;
+  result.intercept.resize(1, 0.0);
+  result.totals = totals;
+  result.seconds = timer.seconds();
+  result.steps_total = static_cast<long long>(n);  // the growing pass covered the whole problem
+  result.n_ref = n;
+  return result;
+}
+
 /// Sharded training (see the header comment); `fit` calls it when
 /// params.shards > 1 and the problem is one machine's.
 inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
@@ -96,6 +196,11 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   const Index n_shards = std::min<Index>(params.shards, X.rows());
   Random seeder(params.seed);
   std::vector<Shard> shards = split_shards(X, y, weight, n_shards, seeder.next());
+  if (params.solver == Solver::bsca && params.first_pass == FirstPass::growing && n_classes == 2 && !start.warm() &&
+      !(start.n > 0.0))
+    return with_maintenance(params, [&](auto make) {
+      return fit_sharded_bsca(X, shards, params, make, seeder.next(), callback, control);
+    });
   const double n = start.n > 0.0 ? start.n : static_cast<double>(X.rows());
   Params one = params;
   one.shards = 1;
