@@ -64,9 +64,7 @@ inline Result fit(const Rows& X, const int* y, const double* weight, int n_class
   result.n_ref = n;
   // Rows served shifted by a centre: the support vectors back to the data's
   // coordinates.
-  if (X.centre().active())
-    for (Index j = 0; j < result.support_vectors.rows(); ++j)
-      result.support_vectors.row(j) += X.centre().point.transpose();
+  X.centre().unshift_rows(result.support_vectors);
   return result;
 }
 

@@ -173,7 +173,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       MatrixXd& out_sv = sv[static_cast<std::size_t>(m)];
       MatrixXd& out_coef = coef[static_cast<std::size_t>(m)];
       model.export_to(out_sv, out_coef);
-      if (centre.active()) out_sv.rowwise() += centre.point.transpose();
+      centre.unshift_rows(out_sv);
       if (start_size(all, column) <= params.budget) continue;  // nothing was reduced: the exact average
       // The guard (see "Reducing can fail" above): the candidate closest to
       // the exact average in the feature space goes on.

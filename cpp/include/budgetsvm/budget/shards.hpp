@@ -160,7 +160,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
     for (std::size_t k = 0; k < shards.size(); ++k) {
       Machine& m = *machines[k];
       m.final_model().export_to(part_sv[k], part_coef[k]);
-      if (X.centre().active()) part_sv[k].rowwise() += X.centre().point.transpose();
+      X.centre().unshift_rows(part_sv[k]);
       parts.push_back({&part_sv[k], &part_coef[k], {m.final_bias()}, points[k], 0});
       stats.progressive_loss += m.progressive_loss() * points[k] / n;  // in units of the box C
       totals += counters[k];

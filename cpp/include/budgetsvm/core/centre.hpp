@@ -40,6 +40,11 @@ struct Centre {
   void shift(double* z) const {
     for (Index k : features) z[k] -= point[k];
   }
+  /// Every row of S back to the data's coordinates (S.row(j) += c): models
+  /// trained or reduced on shifted rows, exported.
+  void unshift_rows(MatrixXd& S) const {
+    if (active()) S.rowwise() += point.transpose();
+  }
   /// <c, z> for a dense row of d values.
   double dot(const double* z) const {
     double s = 0.0;
