@@ -1,6 +1,7 @@
 """Equal training rows in the linear dual (cpp/include/budgetsvm/linear/duplicates.hpp).
 
-With merge_duplicates=True, equal rows with equal labels are solved as one
+With merge_duplicates=True (or, by default, in groups of at least
+merge_min_copies rows), equal rows with equal labels are solved as one
 variable with the summed C and its alpha is split back in proportion to each
 row's C. References: the KKT
 conditions of the *original* problem (per-sample C, every copy its own
@@ -51,7 +52,8 @@ def expected_folded(X, y, weight):
 def fit_core(X, y, C, weight, loss, merge, tol=1e-4, bias=1.0):
     labels = y.astype(np.int32)
     Xc = _data.as_supported(X)
-    params = dict(C=C, loss=loss, selection="shrinking", tol=tol, bias_scale=bias, merge_duplicates=merge)
+    params = dict(C=C, loss=loss, selection="shrinking", tol=tol, bias_scale=bias, merge_duplicates=merge,
+                  merge_min_copies=2 if merge else 0)
     W, A, stats = _core.fit_linear(_data.core_view(Xc), labels, 2, np.ones(2), weight, params)
     return W[0], A[0], stats[0]
 
@@ -111,12 +113,26 @@ def test_merged_solution_is_optimal_for_the_original_problem(loss, layout):
     np.testing.assert_allclose(w, w0, atol=2e-3 * np.abs(w0).max())
 
 
-def test_off_by_default():
-    X, y = with_repeats()
-    assert LinearSVC().fit(X, y).fit_stats_[0]["merged_rows"] == 0
-    assert LinearSVC(merge_duplicates=True).fit(X, y).fit_stats_[0]["merged_rows"] > 0
-    with pytest.raises(TypeError, match="merge_duplicates"):
-        LinearSVC(merge_duplicates="yes").fit(X, y)
+def test_by_default_only_large_groups_are_merged():
+    X, y = with_repeats()  # groups of at most 4 equal rows
+    # a group of 25 equal rows with one label (a 26th with the other label
+    # stays apart), above the default merge_min_copies = 20
+    X = np.vstack([X, np.repeat(X[:1], 26, axis=0)])
+    y = np.concatenate([y, np.full(25, y[0]), [1 - y[0]]])
+    small = expected_folded(X[:-26], y[:-26], np.ones(len(y) - 26))
+    assert small > 10
+    folded = {m: LinearSVC(merge_duplicates=m).fit(X, y).fit_stats_[0]["merged_rows"] for m in ("auto", True, False)}
+    assert folded["auto"] == 25  # the 25 copies and X[0] itself: one variable
+    assert folded[True] == expected_folded(X, y, np.ones(len(y))) == small + 25
+    assert folded[False] == 0
+    assert LinearSVC().get_params()["merge_duplicates"] == "auto"
+    for bad in ("yes", None, 2.5):
+        with pytest.raises(ValueError, match="merge_duplicates"):
+            LinearSVC(merge_duplicates=bad).fit(X, y)
+    # the same optimum whichever groups are merged
+    objectives = [LinearSVC(merge_duplicates=m, tol=1e-6, random_state=0).fit(X, y).fit_stats_[0]["dual_objective"]
+                  for m in ("auto", True, False)]
+    assert objectives == pytest.approx([objectives[2]] * 3, rel=1e-6)
 
 
 def test_rows_with_different_labels_are_not_merged():

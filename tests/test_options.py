@@ -43,6 +43,8 @@ TRANSLATED = {
         "target_objective": "benchmark instrument",
         "auto_switch_sweeps": "tuning constant of selection='auto'",
         "auto_min_feature_ratio": "tuning constant of selection='auto'",
+        "merge_duplicates": "'auto' / True / False",
+        "merge_min_copies": "merge_duplicates='auto' (a tuning constant)",
     },
 }
 FAMILY = {BudgetedSVC: "budgeted", SVC: "exact", LinearSVC: "linear"}

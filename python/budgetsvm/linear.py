@@ -10,7 +10,7 @@ shrinking (``"shrinking"``), adaptive variable selection frequencies
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _core, _data
 from ._atomic import atomic_fit
 from ._magnitude import check_linear_magnitude
-from ._params import check_class_weights, check_number, core_params, effective_n_jobs, plain
+from ._params import check_class_weights, check_number, core_params, defaults, effective_n_jobs, plain
 
 #: max_iter=None: run to convergence, but never more than this many sweeps
 #: per binary problem (badly scaled data can need practically endless
@@ -110,10 +110,11 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Multiplies ``C`` for the samples of a class. As in liblinear, with
         more than two classes the weight of class ``k`` applies to the
         positive samples of problem ``k`` only.
-    merge_duplicates : bool, default=False
+    merge_duplicates : {"auto", True, False}, default="auto"
         Solve equal training rows with equal labels as one dual variable
-        (see Notes). The same optimum; faster on some data with many
-        repeated rows, slower on others, so off by default.
+        (see Notes): ``True`` merges every such group, ``"auto"`` the groups
+        of at least 20 rows, ``False`` none. The same optimum in every case;
+        only the time to reach it changes.
 
     Attributes
     ----------
@@ -124,9 +125,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Largest number of outer sweeps over the binary problems.
     n_features_in_ : int
     alpha_ : ndarray of shape (n_problems, n_samples)
-        Dual variables of each binary problem. With ``merge_duplicates``,
-        equal rows with equal labels share one variable's value in
-        proportion to their weight (see Notes).
+        Dual variables of each binary problem. Equal rows with equal labels
+        that were merged share one variable's value in proportion to their
+        weight (see Notes).
     fit_stats_ : list of dict
         Per binary problem: ``sweeps``, ``steps`` (coordinates visited),
         ``dual_objective`` (maximisation form), ``kkt_violation`` (largest
@@ -135,15 +136,17 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    With ``merge_duplicates=True``, training rows that are equal (as
-    vectors) and have the same label are solved as one dual variable whose
-    ``C`` is the sum of theirs: for the hinge and the squared hinge loss
-    this is the same problem, with the same ``coef_``, ``intercept_`` and
-    objective. It changes how often coordinate descent visits each point
-    (a group is visited once per sweep instead of once per copy), and that
-    cuts both ways: on w8a (30% of the rows repeat) it needs 2-3x fewer
-    steps at C >= 10, on a9a (20% repeat) about 1.5-2x more
-    (docs/benchmarks.md, "Linear SVM"). liblinear never merges.
+    Training rows that are equal (as vectors) and have the same label can
+    be solved as one dual variable whose ``C`` is the sum of theirs: for
+    the hinge and the squared hinge loss this is the same problem, with the
+    same ``coef_``, ``intercept_`` and objective. It changes how often
+    coordinate descent visits each point (a group is visited once per sweep
+    instead of once per copy). That pays for large groups, whose copies
+    repeat one step (w8a: 2-3x faster at C >= 10), and costs for small
+    ones, which lose visits in proportion to their weight (a9a, whose
+    groups have at most 27 rows: 1.5-2x slower when every group is
+    merged); hence the default merges groups of 20 rows and more
+    (docs/linear.md). liblinear never merges.
 
     Examples
     --------
@@ -173,7 +176,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         max_iter: Optional[int] = None,
         selection: str = "auto",
         n_jobs: Optional[int] = None,
-        merge_duplicates: bool = False,
+        merge_duplicates: Union[bool, str] = "auto",
     ) -> None:
         self.penalty = penalty
         self.loss = loss
@@ -205,12 +208,17 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         if self.max_iter is not None:
             check_number("max_iter", self.max_iter, integer=True, low=1)
         check_number("intercept_scaling", self.intercept_scaling, low=0.0, low_inclusive=False)
+        merge = self.merge_duplicates
+        if not (isinstance(merge, (bool, np.bool_)) or (isinstance(merge, str) and merge == "auto")):
+            raise ValueError(f"merge_duplicates must be True, False or 'auto'; got {merge!r}.")
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         return core_params(
             self,
             "linear",
             max_iter=NONE_MAX_SWEEPS if self.max_iter is None else self.max_iter,
             bias_scale=float(self.intercept_scaling) if self.fit_intercept else 0.0,
+            merge_duplicates=not isinstance(merge, str) and bool(merge),
+            merge_min_copies=defaults("linear")["merge_min_copies"] if isinstance(merge, str) or merge else 0,
             seed=seed,
             n_jobs=effective_n_jobs(self.n_jobs),
         )

@@ -71,12 +71,17 @@ struct Options {
   /// Solve each group of equal rows with equal labels as one variable
   /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
   bool merge_duplicates = false;
+  /// Without merge_duplicates: merge only the groups of at least this many
+  /// rows (duplicates.hpp says why); 0 = none (1 and 2 = every group).
+  std::int64_t merge_min_copies = 20;
 
   void validate() const {
     require(std::isfinite(tol) && tol > 0, "tol must be a positive finite number");
     require(max_iter >= 0, "max_iter must be non-negative (0 = unlimited)");
     require(std::isfinite(bias_scale) && bias_scale >= 0, "intercept_scaling must be finite and >= 0");
   }
+  /// The smallest group of equal rows that is solved as one variable; 0 = none.
+  std::int64_t smallest_merged_group() const { return merge_duplicates ? 2 : merge_min_copies; }
 };
 
 enum class Status { converged, max_iter_reached, target_reached };
@@ -207,19 +212,27 @@ class CdState {
   /// row, in turn among the group's rows of the other label.
   void set_partners(const std::vector<Index>& first) {
     require(static_cast<Index>(first.size()) == n_, "first copies: one entry per row");
-    std::vector<std::vector<Index>> pos(static_cast<std::size_t>(n_)), neg(static_cast<std::size_t>(n_));
-    for (Index i : eligible_) {
-      const auto g = static_cast<std::size_t>(first[static_cast<std::size_t>(i)]);
-      (samples_[static_cast<std::size_t>(i)].y > 0 ? pos : neg)[g].push_back(i);
-    }
-    for (std::size_t g = 0; g < pos.size(); ++g) {
-      const auto& P = pos[g];
-      const auto& N = neg[g];
+    const auto group = [&](Index i) { return first[static_cast<std::size_t>(i)]; };
+    // only rows of groups with two or more eligible rows, in group order
+    std::vector<Index> count(static_cast<std::size_t>(n_), 0), members;
+    for (Index i : eligible_) ++count[static_cast<std::size_t>(group(i))];
+    for (Index i : eligible_)
+      if (count[static_cast<std::size_t>(group(i))] >= 2) members.push_back(i);
+    std::stable_sort(members.begin(), members.end(), [&](Index p, Index q) { return group(p) < group(q); });
+    std::vector<Index> P, N;
+    for (std::size_t s = 0; s < members.size();) {
+      std::size_t e = s;
+      P.clear();
+      N.clear();
+      for (; e < members.size() && group(members[e]) == group(members[s]); ++e)
+        (samples_[static_cast<std::size_t>(members[e])].y > 0 ? P : N).push_back(members[e]);
+      s = e;
       if (P.empty() || N.empty()) continue;
       for (std::size_t k = 0; k < P.size(); ++k) samples_[static_cast<std::size_t>(P[k])].partner = N[k % N.size()];
       for (std::size_t k = 0; k < N.size(); ++k) samples_[static_cast<std::size_t>(N[k])].partner = P[k % P.size()];
     }
   }
+
 
  private:
   Step coordinate_step(Index i, double G, double PG) {

@@ -11,8 +11,13 @@
 // what it meant. liblinear solves the copies as separate coordinates. The
 // merge changes the visiting frequencies (a group once per sweep instead of
 // once per copy), which cuts both ways: on w8a (30% of the rows repeat) 2-3x
-// fewer steps at C >= 10, on a9a (20%) 1.5-2x more. Hence opt-in
-// (Options::merge_duplicates, LinearSVC(merge_duplicates=True)).
+// fewer steps at C >= 10, on a9a (20%) 1.5-2x more when every group is
+// merged. The loss comes from the small groups: a group of k copies visited
+// k times a sweep is visited in proportion to its weight in w, and merging
+// takes that away; the gain comes from the large ones, whose k visits a
+// sweep repeat one exact step. So by default only groups of at least
+// Options::merge_min_copies rows are merged (both sets then gain or keep
+// their time, docs/linear.md); merge_duplicates merges every group.
 //
 // Rows are compared as vectors (stored zeros ignored, CSR indices in any
 // order, repeated CSR indices summed). Grouping keeps O(n) memory: a hash per
@@ -72,6 +77,34 @@ inline std::uint64_t row_hash(const std::vector<std::pair<Index, double>>& row) 
   return h;
 }
 
+/// row_hash of row i's canonical form. A row stored with strictly
+/// increasing columns is hashed as it is stored (zeros skipped), without
+/// building the canonical copy (most rows; the canonical copy was half the
+/// time of first_copies).
+template <class View>
+std::uint64_t hash_row(const View& X, Index i, std::vector<std::pair<Index, double>>& scratch) {
+  std::uint64_t nonzeros = 0;
+  Index last = -1;
+  bool plain = true;
+  X.for_each(i, [&](Index j, double v) {
+    plain = plain && j > last;
+    last = j;
+    nonzeros += v != 0.0 ? 1 : 0;
+  });
+  if (!plain) {
+    canonical_row(X, i, scratch);
+    return row_hash(scratch);
+  }
+  std::uint64_t h = 0x84222325cbf29ce4ULL ^ nonzeros;
+  X.for_each(i, [&](Index j, double v) {
+    if (v == 0.0) return;
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    h = mix(mix(h, static_cast<std::uint64_t>(j)), bits);
+  });
+  return h;
+}
+
 }  // namespace detail
 
 /// For each row, the index of the first row with the same content (the row
@@ -79,30 +112,26 @@ inline std::uint64_t row_hash(const std::vector<std::pair<Index, double>>& row) 
 template <class View>
 std::vector<Index> first_copies(const View& X, RunControl& control) {
   const Index n = X.rows();
-  std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
+  // (hash, row) pairs sorted: rows with equal hashes in increasing order
+  std::vector<std::pair<std::uint64_t, Index>> order(static_cast<std::size_t>(n));
   std::vector<std::pair<Index, double>> a, b;
   for (Index i = 0; i < n; ++i) {
     control.poll();
-    detail::canonical_row(X, i, a);
-    hash[static_cast<std::size_t>(i)] = detail::row_hash(a);
+    order[static_cast<std::size_t>(i)] = {detail::hash_row(X, i, a), i};
   }
-  std::vector<Index> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), Index{0});
-  std::stable_sort(order.begin(), order.end(), [&](Index p, Index q) {
-    return hash[static_cast<std::size_t>(p)] < hash[static_cast<std::size_t>(q)];
-  });
+  std::sort(order.begin(), order.end());
   std::vector<Index> first(static_cast<std::size_t>(n));
   std::iota(first.begin(), first.end(), Index{0});
   for (std::size_t s = 0; s < order.size();) {
     std::size_t e = s + 1;
-    while (e < order.size() && hash[static_cast<std::size_t>(order[e])] == hash[static_cast<std::size_t>(order[s])]) ++e;
+    while (e < order.size() && order[e].first == order[s].first) ++e;
     if (e - s > 1) {
-      // stable sort: order[s] is the smallest index of the run
-      const Index head = order[s];
+      // order[s] is the smallest index of the run
+      const Index head = order[s].second;
       detail::canonical_row(X, head, a);
       for (std::size_t k = s + 1; k < e; ++k) {
-        detail::canonical_row(X, order[k], b);
-        if (a == b) first[static_cast<std::size_t>(order[k])] = head;
+        detail::canonical_row(X, order[k].second, b);
+        if (a == b) first[static_cast<std::size_t>(order[k].second)] = head;
       }
     }
     s = e;
@@ -111,16 +140,21 @@ std::vector<Index> first_copies(const View& X, RunControl& control) {
 }
 
 /// One binary problem's groups: for each row, its representative, the first
-/// row with the same content and the same label.
-inline std::vector<Index> representatives(const std::vector<Index>& first, const double* y) {
+/// row with the same content and the same label -- or the row itself when
+/// its group has fewer than min_copies rows (those stay separate variables).
+inline std::vector<Index> representatives(const std::vector<Index>& first, const double* y,
+                                          Index min_copies = 2) {
   const std::size_t n = first.size();
   // first row of group g (g = a first copy) with label +1 / -1; -1 = none yet
-  std::vector<Index> pos(n, -1), neg(n, -1), rep(n);
+  std::vector<Index> pos(n, -1), neg(n, -1), rep(n), copies(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     Index& r = y[i] > 0 ? pos[static_cast<std::size_t>(first[i])] : neg[static_cast<std::size_t>(first[i])];
     if (r < 0) r = static_cast<Index>(i);
     rep[i] = r;
+    ++copies[static_cast<std::size_t>(r)];
   }
+  for (std::size_t i = 0; i < n; ++i)
+    if (copies[static_cast<std::size_t>(rep[i])] < min_copies) rep[i] = static_cast<Index>(i);
   return rep;
 }
 

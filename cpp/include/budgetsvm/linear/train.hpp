@@ -136,7 +136,8 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
   require(penalty == Penalty::l2 || loss == LossType::squared_hinge,
           "penalty='l1' needs the squared hinge loss");
   std::vector<Index> first;
-  if (penalty == Penalty::l2 && n > 1 && (options.merge_duplicates || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
+  const Index min_copies = static_cast<Index>(options.smallest_merged_group());
+  if (penalty == Penalty::l2 && n > 1 && (min_copies > 0 || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
     first = first_copies(X, control);
 
   auto solve_problem = [&](int k, RunControl& ctl) {
@@ -158,8 +159,8 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
     std::vector<Index> rep;
     std::vector<double> merged;
     std::int64_t folded = 0;
-    if (options.merge_duplicates && !first.empty()) {
-      rep = representatives(first, y.data());
+    if (min_copies > 0 && !first.empty()) {
+      rep = representatives(first, y.data(), min_copies);
       merged = Ci;
       folded = merge_copies(rep, merged);
     }
