@@ -350,7 +350,9 @@ def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear
             if args.to_objective:
                 classes, labels = np.unique(y, return_inverse=True)
                 target = -sum(printed_objectives(printed["text"])[0])
-                r = run_to_target(X, labels, len(classes), C, 1e-3, selection, target, 10**7,
+                # the seed LinearSVC(random_state=seed) passes on: the same run, stopped at the target
+                core_seed = int(np.random.RandomState(seed).randint(np.iinfo(np.int32).max))
+                r = run_to_target(X, labels, len(classes), C, 1e-3, selection, target, 10**7, seed=core_seed,
                                   merge_duplicates=merge is True, merge_min_copies=0 if merge is False else None)
                 t_to.append(r["time"])
             # the sweep bound as LIBLINEAR's x 10: a9a at C = 100 needs 1.5-1.8 million
