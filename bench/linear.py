@@ -33,6 +33,7 @@ import os
 import platform
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -192,6 +193,9 @@ def main():
     ap.add_argument("--to-objective", action="store_true",
                     help="with --seeds/--confirm: also time ours to LIBLINEAR's dual objective of the same seed "
                          "(LIBLINEAR run with verbose=1 to print it)")
+    ap.add_argument("--busy", action="store_true",
+                    help="with --seeds/--confirm: run a second single-threaded CPU-bound process beside the "
+                         "timed runs, as on a busy machine (results file *_busy.md)")
     ap.add_argument("--n-seeds", type=int, default=None,
                     help="with --seeds/--confirm: number of seeds (default 5 / 11)")
     ap.add_argument("--from-json", action="store_true",
@@ -204,11 +208,19 @@ def main():
         cases = [(name, float(c)) for name, c in (item.rsplit(":", 1) for item in args.cases.split(","))]
     # A subset of cases gets its own results file (named after the cases).
     suffix = ("_merge_" + args.merge if args.merge != "auto" else "") + ("_" + re.sub(r"[^A-Za-z0-9.]+", "_", args.cases) if args.cases else "")
-    if args.seeds:
-        seed_check(args, cases, "shrinking", args.n_seeds or 5, f"linear_seeds{suffix}.md")
-        return
-    if args.confirm:
-        seed_check(args, cases or CONFIRM_CASES, "auto", args.n_seeds or 11, f"linear_confirm{suffix}.md")
+    if args.busy:
+        suffix += "_busy"
+    if args.seeds or args.confirm:
+        # a busy loop in its own process (its own core when there are two)
+        hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy else None
+        try:
+            if args.seeds:
+                seed_check(args, cases, "shrinking", args.n_seeds or 5, f"linear_seeds{suffix}.md")
+            else:
+                seed_check(args, cases or CONFIRM_CASES, "auto", args.n_seeds or 11, f"linear_confirm{suffix}.md")
+        finally:
+            if hog is not None:
+                hog.kill()
         return
     if args.from_json:
         saved = json.loads(Path(args.out).with_suffix(".json").read_text())
@@ -320,6 +332,8 @@ def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear
         flag += f" --n-seeds {args.n_seeds}"
     if args.to_objective:
         flag += " --to-objective"
+    if args.busy:
+        flag += " --busy"
     what = f"{selection} with merge_duplicates={merge!r}"
     lines = [f"# Linear SVM: {what} vs LIBLINEAR over {seeds} seeds", "",
              f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}. Machine: {machine()}. "
@@ -329,6 +343,8 @@ def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear
              f"| LIBLINEAR sweeps ({seeds} seeds) | ours sweeps ({seeds} seeds) | s per sweep ours / LIBLINEAR |"
              + (" ours to LIBLINEAR's objective: median s, ratio of medians |" if args.to_objective else ""),
              "|---|---|---|---|---|---|---|---|---|" + ("---|" if args.to_objective else "")]
+    if args.busy:
+        lines[2] += " A second single-threaded CPU-bound process (a Python busy loop) ran beside every timed run."
     if args.to_objective:
         lines[2] += (" LIBLINEAR ran with verbose=1 (its objective is printed), ours to its objective "
                      "with `target_objective` (the run stops at the first sweep end at or above it).")
