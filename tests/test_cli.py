@@ -58,6 +58,14 @@ def test_hyperparameters_reach_the_estimator(files):
     assert clf.n_support_ <= 17
 
 
+@pytest.mark.parametrize("text, value", [("auto", "auto"), ("true", True), ("false", False)])
+def test_merge_duplicates_flag_takes_auto_true_false(files, text, value):
+    model = files / f"merge_{text}.model"
+    args = ["train", "-q", "--solver", "linear", "--merge-duplicates", text, str(files / "train.svm"), str(model)]
+    assert main(args) == 0
+    assert load_model(model).merge_duplicates == value
+
+
 def test_stream_training_and_outputs(files, capsys):
     model = files / "stream.model"
     args = ["train", "-q", "--stream", "--n-features", "3", "--chunk-rows", "100", "--solver", "bsgd", "-g", "2",

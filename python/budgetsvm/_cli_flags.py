@@ -27,6 +27,9 @@ SOLVERS = {
     "smo": ("SVC", "smo"),
 }
 FAMILY = {"BudgetedSVC": "budgeted", "SVC": "exact", "LinearSVC": "linear"}
+# parameters the estimator translates before the registry sees them (gamma="scale",
+# merge_duplicates="auto", ...): read as plain literals, not typed by the registry
+TRANSLATED = ("gamma", "n_jobs", "radius", "max_iter", "merge_duplicates")
 # constructor parameters that are not hyperparameters of a command-line run
 NOT_FLAGS = {"solver", "callback", "verbose", "warm_start"}
 # LIBSVM's flags of the same meaning (svm-train); BudgetedSVM's own flags
@@ -95,7 +98,7 @@ def collect() -> Dict[str, Dict[str, Any]]:
             info = flags.setdefault(name, {"estimators": [], "entry": None, "defaults": {}})
             info["estimators"].append(est_name)
             info["defaults"][est_name] = param.default
-            if info["entry"] is None and name in registry and name not in ("gamma", "n_jobs", "radius", "max_iter"):
+            if info["entry"] is None and name in registry and name not in TRANSLATED:
                 info["entry"] = registry[name]
     return flags
 
