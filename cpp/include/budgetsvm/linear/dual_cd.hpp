@@ -71,7 +71,7 @@ struct Options {
   /// over to Avsf, and the smallest d / n at which it hands over at all.
   std::int64_t auto_switch_sweeps = 50;
   double auto_min_feature_ratio = 0.5;
-  /// Solve each group of equal rows with equal labels as one variable
+  /// Solve every group of equal rows with equal labels as one variable
   /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
   bool merge_duplicates = false;
   /// Without merge_duplicates: merge only the groups of at least this many
@@ -235,7 +235,6 @@ class CdState {
       for (std::size_t k = 0; k < N.size(); ++k) samples_[static_cast<std::size_t>(N[k])].partner = P[k % P.size()];
     }
   }
-
 
  private:
   Step coordinate_step(Index i, double G, double PG) {

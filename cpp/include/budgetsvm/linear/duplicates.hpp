@@ -78,9 +78,8 @@ inline std::uint64_t row_hash(const std::vector<std::pair<Index, double>>& row) 
 }
 
 /// row_hash of row i's canonical form. A row stored with strictly
-/// increasing columns is hashed as it is stored (zeros skipped), without
-/// building the canonical copy (most rows; the canonical copy was half the
-/// time of first_copies).
+/// increasing columns (most rows) is hashed as it is stored, zeros skipped,
+/// without building the canonical copy.
 template <class View>
 std::uint64_t hash_row(const View& X, Index i, std::vector<std::pair<Index, double>>& scratch) {
   std::uint64_t nonzeros = 0;
