@@ -29,7 +29,7 @@ from ._params import check_class_weights, check_number, core_params, defaults, e
 #: max_iter=None: run to convergence, but never more than this many sweeps
 #: per binary problem (badly scaled data can need practically endless
 #: sweeps; the run then ends with a ConvergenceWarning).
-NONE_MAX_SWEEPS = 1_000_000
+NONE_MAX_SWEEPS = 10_000_000
 
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
@@ -72,8 +72,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Value of the constant feature; must be > 0.
     max_iter : int or None, default=None
         Limit on the outer sweeps per binary problem; ``None`` runs to
-        convergence, up to a safety bound of ``NONE_MAX_SWEEPS`` (10^6)
-        sweeps. A ``ConvergenceWarning`` is issued when a limit stops a run.
+        convergence, up to a safety bound of ``NONE_MAX_SWEEPS`` (10^7)
+        sweeps (a9a at ``C=100`` takes up to about 10^6). A
+        ``ConvergenceWarning`` is issued when a limit stops a run.
         **Differs from scikit-learn** (1000, which often stops liblinear
         before convergence at large ``C``).
     random_state : int, RandomState instance or None, default=None
