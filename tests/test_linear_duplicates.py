@@ -121,17 +121,21 @@ def test_by_default_only_large_groups_are_merged():
     y = np.concatenate([y, np.full(25, y[0]), [1 - y[0]]])
     small = expected_folded(X[:-26], y[:-26], np.ones(len(y) - 26))
     assert small > 10
-    folded = {m: LinearSVC(merge_duplicates=m).fit(X, y).fit_stats_[0]["merged_rows"] for m in ("auto", True, False)}
+    folded = {m: LinearSVC(loss="hinge", merge_duplicates=m).fit(X, y).fit_stats_[0]["merged_rows"]
+              for m in ("auto", True, False)}
     assert folded["auto"] == 25  # the 25 copies and X[0] itself: one variable
     assert folded[True] == expected_folded(X, y, np.ones(len(y))) == small + 25
     assert folded[False] == 0
     assert LinearSVC().get_params()["merge_duplicates"] == "auto"
+    # the squared hinge (the default loss) merges nothing unless asked to
+    assert LinearSVC().fit(X, y).fit_stats_[0]["merged_rows"] == 0
+    assert LinearSVC(merge_duplicates=True).fit(X, y).fit_stats_[0]["merged_rows"] == small + 25
     for bad in ("yes", None, 2.5):
         with pytest.raises(ValueError, match="merge_duplicates"):
             LinearSVC(merge_duplicates=bad).fit(X, y)
     # the same optimum whichever groups are merged
-    objectives = [LinearSVC(merge_duplicates=m, tol=1e-6, random_state=0).fit(X, y).fit_stats_[0]["dual_objective"]
-                  for m in ("auto", True, False)]
+    objectives = [LinearSVC(loss="hinge", merge_duplicates=m, tol=1e-6, random_state=0).fit(X, y)
+                  .fit_stats_[0]["dual_objective"] for m in ("auto", True, False)]
     assert objectives == pytest.approx([objectives[2]] * 3, rel=1e-6)
 
 

@@ -114,8 +114,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     merge_duplicates : {"auto", True, False}, default="auto"
         Solve equal training rows with equal labels as one dual variable
         (see Notes): ``True`` merges every such group, ``"auto"`` the groups
-        of at least 20 rows, ``False`` none. The same optimum in every case;
-        only the time to reach it changes.
+        of at least 20 rows with ``loss="hinge"`` and none with the squared
+        hinge, ``False`` none. The same optimum in every case; only the time
+        to reach it changes.
 
     Attributes
     ----------
@@ -146,8 +147,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     repeat one step (w8a: 2-3x faster at C >= 10), and costs for small
     ones, which lose visits in proportion to their weight (a9a, whose
     groups have at most 27 rows: 1.5-2x slower when every group is
-    merged); hence the default merges groups of 20 rows and more
-    (docs/linear.md). liblinear never merges.
+    merged); hence the default merges groups of 20 rows and more with the
+    hinge loss. With the squared hinge even those cost sweeps (a9a: 4-18x),
+    so there the default merges none (docs/linear.md). liblinear never
+    merges.
 
     Examples
     --------

@@ -74,8 +74,9 @@ struct Options {
   /// Solve every group of equal rows with equal labels as one variable
   /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
   bool merge_duplicates = false;
-  /// Without merge_duplicates: merge only the groups of at least this many
-  /// rows (duplicates.hpp says why); 0 = none (1 and 2 = every group).
+  /// Without merge_duplicates, with the hinge loss: merge only the groups of
+  /// at least this many rows (duplicates.hpp says why); 0 = none (1 and 2 =
+  /// every group). The squared hinge merges none unless merge_duplicates.
   std::int64_t merge_min_copies = 20;
 
   void validate() const {
@@ -84,7 +85,10 @@ struct Options {
     require(std::isfinite(bias_scale) && bias_scale >= 0, "intercept_scaling must be finite and >= 0");
   }
   /// The smallest group of equal rows that is solved as one variable; 0 = none.
-  std::int64_t smallest_merged_group() const { return merge_duplicates ? 2 : merge_min_copies; }
+  std::int64_t smallest_merged_group(LossType loss) const {
+    if (merge_duplicates) return 2;
+    return loss == LossType::hinge ? merge_min_copies : 0;
+  }
 };
 
 enum class Status { converged, max_iter_reached, target_reached };

@@ -67,7 +67,7 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(bool_option<P>("merge_duplicates", [](auto& p) -> auto& { return p.cd.merge_duplicates; },
                                "solve every group of equal rows with equal labels as one dual variable"));
     r.push_back(int_option<P>("merge_min_copies", [](auto& p) -> auto& { return p.cd.merge_min_copies; }, 0,
-                              "without merge_duplicates: merge the groups of at least this many equal rows (0: none)"));
+                              "without merge_duplicates, hinge loss: merge the groups of at least this many equal rows (0: none)"));
     return r;
   }();
   return registry;

@@ -136,7 +136,7 @@ std::vector<Result> one_vs_rest(const View& X, const std::vector<int>& labels, i
   require(penalty == Penalty::l2 || loss == LossType::squared_hinge,
           "penalty='l1' needs the squared hinge loss");
   std::vector<Index> first;
-  const Index min_copies = static_cast<Index>(options.smallest_merged_group());
+  const Index min_copies = static_cast<Index>(options.smallest_merged_group(loss));
   if (penalty == Penalty::l2 && n > 1 && (min_copies > 0 || flat_steps_possible(X, C, class_weight, sample_weight, options.bias_scale)))
     first = first_copies(X, control);
 
