@@ -81,33 +81,6 @@ inline std::uint64_t row_hash(const std::vector<std::pair<Index, double>>& row) 
   return h;
 }
 
-/// row_hash of row i's canonical form. A row stored with strictly
-/// increasing columns (most rows) is hashed as it is stored, zeros skipped,
-/// without building the canonical copy.
-template <class View>
-std::uint64_t hash_row(const View& X, Index i, std::vector<std::pair<Index, double>>& scratch) {
-  std::uint64_t nonzeros = 0;
-  Index last = -1;
-  bool plain = true;
-  X.for_each(i, [&](Index j, double v) {
-    plain = plain && j > last;
-    last = j;
-    nonzeros += v != 0.0 ? 1 : 0;
-  });
-  if (!plain) {
-    canonical_row(X, i, scratch);
-    return row_hash(scratch);
-  }
-  std::uint64_t h = 0x84222325cbf29ce4ULL ^ nonzeros;
-  X.for_each(i, [&](Index j, double v) {
-    if (v == 0.0) return;
-    std::uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    h = mix(mix(h, static_cast<std::uint64_t>(j)), bits);
-  });
-  return h;
-}
-
 }  // namespace detail
 
 /// For each row, the index of the first row with the same content (the row
@@ -120,7 +93,8 @@ std::vector<Index> first_copies(const View& X, RunControl& control) {
   std::vector<std::pair<Index, double>> a, b;
   for (Index i = 0; i < n; ++i) {
     control.poll();
-    order[static_cast<std::size_t>(i)] = {detail::hash_row(X, i, a), i};
+    detail::canonical_row(X, i, a);
+    order[static_cast<std::size_t>(i)] = {detail::row_hash(a), i};
   }
   std::sort(order.begin(), order.end());
   std::vector<Index> first(static_cast<std::size_t>(n));
