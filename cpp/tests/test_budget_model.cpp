@@ -115,6 +115,31 @@ TEST_CASE("SIMD dense_dots of every level agrees with a naive loop") {
   }
 }
 
+TEST_CASE("SIMD row_dots of every level agrees with a naive loop") {
+  for (Index rows : {1, 3, 4, 7, 8, 9, 17}) {
+    for (Index m : {1, 2, 3}) {
+      for (Index d : {1, 3, 8, 13, 16, 22}) {
+        const MatrixXd X = random_matrix(rows, d, 11 + rows + m + d);
+        const Index ldy = d + 2, ldg = rows + 3;
+        const MatrixXd Y = random_matrix(m, ldy, 13 + m + d);  // columns d.. of each row are not read
+        std::vector<const double*> x;
+        for (Index r = rows - 1; r >= 0; --r) x.push_back(X.row(r).data());  // rows in any order
+        for (auto level : simd::supported_levels()) {
+          std::vector<double> Gt(static_cast<std::size_t>(m * ldg), -7.0);
+          simd::kernels_for(level).row_dots(x.data(), rows, d, Y.data(), ldy, m, Gt.data(), ldg);
+          for (Index c = 0; c < m; ++c) {
+            for (Index r = 0; r < rows; ++r) {
+              const double ref = X.row(rows - 1 - r).dot(Y.row(c).head(d));
+              CHECK_CLOSE(Gt[c * ldg + r], ref, 1e-13 * (1.0 + std::fabs(ref)));
+            }
+            for (Index r = rows; r < ldg; ++r) CHECK(Gt[c * ldg + r] == -7.0);  // nothing written past rows
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("SIMD exp_to_float and gemv of every level agree with a naive loop") {
   for (Index n : {1, 3, 4, 9, 16, 61, 128}) {
     const MatrixXd A = random_matrix(n, n + 5, 3 + n);

@@ -45,22 +45,34 @@ namespace detail {
 /// is taken off first. Kernel::row_from_dots runs along the longer side: the
 /// rows of G when m is wide enough to vectorise, else the columns of its
 /// transpose Gt (SMO asks for two columns at a time).
+/// The same from the transposed block Gt(c, r) = <x_r, y_c - c> (m x rows):
+/// one kernel column per row of Gt.
+inline void column_dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
+                                   const VectorXd& cdot, MatrixXd& Gt, const VectorXd& norm_rows,
+                                   const VectorXd& norm_cols, float* const* out, Index start) {
+  const Index m = Gt.rows(), rows = Gt.cols();
+  const bool rbf = kernel.needs_norms();
+  for (Index c = 0; c < m; ++c) {
+    double* col = Gt.row(c).data();
+    if (centre.active())
+      for (Index r = 0; r < rows; ++r) col[r] -= cdot[c];
+    kernel.row_from_dots(simd, col, rbf ? norm_cols[c] : 0.0, norm_rows.data(), rows, col);
+    float* o = out[c] + start;
+    for (Index r = 0; r < rows; ++r) o[r] = static_cast<float>(col[r]);
+  }
+}
+
 inline void dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
                             const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
                             const VectorXd& norm_cols, MatrixXd& Gt, float* const* out, Index start) {
-  const Index rows = G.rows(), m = G.cols();
-  const bool rbf = kernel.needs_norms();
-  if (centre.active()) G.rowwise() -= cdot.transpose();
+  const Index m = G.cols();
   if (m < 8) {
     Gt = G.transpose();
-    for (Index c = 0; c < m; ++c) {
-      double* col = Gt.row(c).data();
-      kernel.row_from_dots(simd, col, rbf ? norm_cols[c] : 0.0, norm_rows.data(), rows, col);
-      float* o = out[c] + start;
-      for (Index r = 0; r < rows; ++r) o[r] = static_cast<float>(col[r]);
-    }
+    column_dots_to_columns(kernel, simd, centre, cdot, Gt, norm_rows, norm_cols, out, start);
     return;
   }
+  const Index rows = G.rows();
+  if (centre.active()) G.rowwise() -= cdot.transpose();
   kernel.apply(G, norm_rows, norm_cols, simd);
   // Eight columns at a time: a row of G is read a cache line at a time and
   // each output column is written contiguously.
@@ -181,13 +193,15 @@ class ViewKernelSource final : public KernelColumnSource {
           // A pair or so of columns: dot products straight from the view
           // (gathering the rows would cost as much as the products).
           if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
-            // rows of doubles in place: the vectorised dot (SMO's columns on
-            // small dense problems spend much of their time here)
-            const Index d = X_.cols();
-            for (Index r = 0; r < size; ++r) {
-              const double* x = X_.row_data(row(rows[start + r]));
-              for (Index c = 0; c < m; ++c) G(r, c) = simd_.dot(x, Y.row(c).data(), d);
-            }
+            // rows of doubles in place: several rows' dots reduced together
+            // (SMO's columns on small dense problems spend much of their
+            // time here), written straight into the transposed block
+            row_ptrs.resize(static_cast<std::size_t>(size));
+            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = X_.row_data(row(rows[start + r]));
+            Gt.resize(m, size);
+            simd_.row_dots(row_ptrs.data(), size, X_.cols(), Y.data(), Y.cols(), m, Gt.data(), size);
+            detail::column_dots_to_columns(kernel_, simd_, centre_, cdot, Gt, chunk_norms, col_norms, out, start);
+            continue;
           } else {
             for (Index r = 0; r < size; ++r) {
               const Index x = row(rows[start + r]);
