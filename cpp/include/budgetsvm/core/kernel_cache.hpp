@@ -75,6 +75,7 @@ class KernelCache {
   /// position order()[k]; where(t) is the place of position t.
   const std::vector<Index>& order() const { return order_; }
   Index where(Index t) const { return where_[static_cast<std::size_t>(t)]; }
+  const Index* where_data() const { return where_.data(); }
 
   /// Exchanges places a < b of the order, for every (a, b) in turn, and the
   /// entries of every stored column with them (LIBSVM's swap_index): a

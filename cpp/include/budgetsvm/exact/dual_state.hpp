@@ -85,6 +85,16 @@ class DualState {
   Index where(Index t) const { return cache_.where(t); }
   KernelCache& cache() { return cache_; }
 
+  /// The per-position arrays, for selection loops that read them directly
+  /// (wss.hpp): y, C_t, alpha, G, k(x_t, x_t) and the place where(t).
+  struct Arrays {
+    const double *y, *upper, *alpha, *G, *diag;
+    const Index* where;
+  };
+  Arrays arrays() const {
+    return {y_.data(), upper_.data(), alpha_.data(), G_.data(), diag_.data(), cache_.where_data()};
+  }
+
   bool at_upper(Index t) const { return alpha(t) >= upper(t); }
   bool at_lower(Index t) const { return alpha(t) <= 0.0; }
   bool in_up(Index t) const { return y(t) > 0 ? !at_upper(t) : !at_lower(t); }
