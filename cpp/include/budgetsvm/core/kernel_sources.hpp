@@ -162,9 +162,11 @@ class ViewKernelSource final : public KernelColumnSource {
       }
     const double work = static_cast<double>(n_rows) * static_cast<double>(m) *
                         static_cast<double>(std::max<Index>(1, X_.cols()));
-    // More than a few columns: per row, the stored entries of x_r against
-    // the working set held feature-major (Yt: one contiguous row of m
-    // values per feature), vectorised over the m columns (simd.hpp); a
+    // More than a few columns: sparse rows, per row, the stored entries of
+    // x_r against the working set held feature-major (Yt: one contiguous
+    // row of m values per feature), vectorised over the m columns; dense
+    // rows the other way round, the working set's rows against a chunk of
+    // rows held feature-major, vectorised over the chunk (simd.hpp). A
     // plain build's Eigen GEMM is the better choice for dense rows only when
     // no AVX2 is available (docs/exact.md, "Kernel columns and the cache",
     // lists the alternatives measured and dropped).
@@ -173,13 +175,15 @@ class ViewKernelSource final : public KernelColumnSource {
     const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
     const bool dense_rows = !sparse_loop;  // dense X, or sparse rows dense enough to gather
     MatrixXd Yt;
-    if (use_dots) Yt = Y.transpose();
+    if (use_dots && !dense_rows) Yt = Y.transpose();
+    std::vector<const double*> y_ptrs(static_cast<std::size_t>(m));
+    for (Index c = 0; c < m; ++c) y_ptrs[static_cast<std::size_t>(c)] = Y.row(c).data();
     // Threads only when the work pays for them; the solvers poll Ctrl-C
     // between blocks.
     RunControl unpolled;
     parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, [&](Index begin, Index end, RunControl&) {
       constexpr Index chunk = 256;
-      MatrixXd Xc, G, Gt;
+      MatrixXd Xc, Xt, G, Gt;
       VectorXd chunk_norms;
       std::vector<Index> chunk_rows, idx;
       std::vector<double> val;
@@ -209,19 +213,27 @@ class ViewKernelSource final : public KernelColumnSource {
             }
           }
         } else if (use_dots && dense_rows) {
-          // Dense rows: four at a time against the columns (each load of Yt
-          // serves four rows); rows read in place when X holds them as
-          // contiguous doubles, else gathered.
-          row_ptrs.resize(static_cast<std::size_t>(size));
+          // Dense rows, transposed: the working set's rows, four at a time,
+          // against the chunk's rows held feature-major (each load of Xt
+          // serves four columns), so that each kernel column comes out as
+          // one contiguous row of Gt, converted to float in one pass.
+          const Index d = X_.cols();
+          Xt.resize(d, size);
           if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
-            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = X_.row_data(row(rows[start + r]));
+            for (Index r = 0; r < size; ++r) {
+              const double* x = X_.row_data(row(rows[start + r]));
+              for (Index k = 0; k < d; ++k) Xt(k, r) = x[k];
+            }
           } else {
             chunk_rows.resize(static_cast<std::size_t>(size));
             for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
             gather_rows(X_, chunk_rows, Xc);
-            for (Index r = 0; r < size; ++r) row_ptrs[static_cast<std::size_t>(r)] = Xc.row(r).data();
+            Xt = Xc.transpose();
           }
-          simd_.dense_dots(row_ptrs.data(), size, X_.cols(), Yt.data(), m, m, G.data(), m);
+          Gt.resize(m, size);
+          simd_.dense_dots(y_ptrs.data(), m, d, Xt.data(), size, size, Gt.data(), size);
+          detail::column_dots_to_columns(kernel_, simd_, centre_, cdot, Gt, chunk_norms, col_norms, out, start);
+          continue;
         } else if (use_dots) {
           if constexpr (View::is_sparse) {  // use_dots and not dense_rows: sparse rows
             for (Index r = 0; r < size; ++r) {
