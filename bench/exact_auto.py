@@ -3,7 +3,9 @@
 For every problem of the exact benchmark (bench/exact.py: same data, C,
 gamma, tol = 1e-3, cache 200 MB, one thread), nested random subsamples of
 a9a (the time-vs-n sweep) and the 26-class letter set (one-vs-one, binary
-problems of about 1,150 rows): scikit-learn's SVC, budgetsvm.SVC with
+problems of about 1,150 rows) and noisy20k (generated, 20,000 rows, 20% of
+the labels flipped: most rows become bounded support vectors):
+scikit-learn's SVC, budgetsvm.SVC with
 solver="alfpgm", "smo" and "auto" (the default), run interleaved (one run of
 each, then the next round) --repeat times; the table gives the minimum time
 of each and its ratio to scikit-learn's minimum. The machine's load average
@@ -40,12 +42,27 @@ from _common import ROOT, cpu_model, data_dir, git_commit  # noqa: E402
 
 SOLVERS = ["sklearn", "alfpgm", "smo", "auto"]
 PROBLEMS = ["phishing", "letter", "a9a[4000]", "a9a[8000]", "a9a[16000]", "covtype20k", "cod-rna", "ijcnn1", "w8a",
-            "a9a"]
+            "a9a", "noisy20k"]
+
+
+def noisy(n: int, seed: int = 0) -> Dict[str, Any]:
+    """A generated problem with many bounded support vectors: 20 Gaussian
+    features, the label the sign of x0 x1 + x2 / 2 with 20% of the labels
+    flipped; n training rows and 5,000 test rows; C = 1, gamma = 1 / 20."""
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n + 5000, 20)
+    y = np.where(X[:, 0] * X[:, 1] + 0.5 * X[:, 2] > 0, 1.0, -1.0)
+    y[rng.rand(len(y)) < 0.2] *= -1.0
+    Xs = sp.csr_matrix(X)
+    return dict(name=f"noisy{n // 1000}k", X=X[:n], y=y[:n], X_csr=Xs[:n], Xt=X[n:], Xt_csr=Xs[n:], yt=y[n:], C=1.0,
+                gamma=1.0 / 20, binary=True)
 
 
 def problem(name: str) -> Dict[str, Any]:
     """Training and test data of a problem name: a data set of bench/exact.py,
     'a9a[n]' (a seeded subsample of n rows, as bench/exact.py's sweep) or 'letter'."""
+    if name == "noisy20k":
+        return noisy(20000)
     if name == "letter":
         X, y = budgetsvm.load_svmlight(data_dir() / "letter.scale.bz2", n_features=16)
         Xt, yt = budgetsvm.load_svmlight(data_dir() / "letter.scale.t.bz2", n_features=16)
