@@ -39,14 +39,9 @@ class KernelColumnSource {
 
 namespace detail {
 
-/// Turns a block of dot products G(r, c) = <x_r, y_c - c> (rows x m) into
-/// the kernel columns out[c][start + r] = k(x_r, y_c), in single precision
-/// (the precision of the cache); <c, y_c - c> (cdot, with an active centre)
-/// is taken off first. Kernel::row_from_dots runs along the longer side: the
-/// rows of G when m is wide enough to vectorise, else the columns of its
-/// transpose Gt (SMO asks for two columns at a time).
-/// The same from the transposed block Gt(c, r) = <x_r, y_c - c> (m x rows):
-/// one kernel column per row of Gt.
+/// Turns the transposed block Gt(c, r) = <x_r, y_c - c> (m x rows) into
+/// the kernel columns out[c][start + r], one per row of Gt, in single
+/// precision; <c, y_c - c> (cdot, with an active centre) is taken off first.
 inline void column_dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
                                    const VectorXd& cdot, MatrixXd& Gt, const VectorXd& norm_rows,
                                    const VectorXd& norm_cols, float* const* out, Index start) {
@@ -62,6 +57,12 @@ inline void column_dots_to_columns(const Kernel& kernel, const simd::Kernels& si
   }
 }
 
+/// Turns a block of dot products G(r, c) = <x_r, y_c - c> (rows x m) into
+/// the kernel columns out[c][start + r] = k(x_r, y_c), in single precision
+/// (the precision of the cache); <c, y_c - c> (cdot, with an active centre)
+/// is taken off first. Kernel::row_from_dots runs along the longer side: the
+/// rows of G when m is wide enough to vectorise, else the columns of its
+/// transpose Gt (SMO asks for two columns at a time).
 inline void dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
                             const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
                             const VectorXd& norm_cols, MatrixXd& Gt, float* const* out, Index start) {
