@@ -674,12 +674,20 @@ inline void row_dots(const double* const* x, Index rows, Index d, const double* 
         for (Index t = 0; t < 8; ++t) a[t] = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(tail, xr[t] + d8), yv, a[t]);
       }
       // pairs within 128-bit lanes, then 128-bit lanes across registers
+      // (the masked forms with an explicit source: GCC 12's unmasked ones
+      // start from an undefined register and warn at -O3)
+      const __m512d z = _mm512_setzero_pd();
+      const __mmask8 all = 0xFF;
       __m512d p[4];
       for (Index t = 0; t < 4; ++t)
-        p[t] = _mm512_add_pd(_mm512_unpacklo_pd(a[2 * t], a[2 * t + 1]), _mm512_unpackhi_pd(a[2 * t], a[2 * t + 1]));
-      const __m512d q0 = _mm512_add_pd(_mm512_shuffle_f64x2(p[0], p[1], 0x88), _mm512_shuffle_f64x2(p[0], p[1], 0xDD));
-      const __m512d q1 = _mm512_add_pd(_mm512_shuffle_f64x2(p[2], p[3], 0x88), _mm512_shuffle_f64x2(p[2], p[3], 0xDD));
-      const __m512d sum = _mm512_add_pd(_mm512_shuffle_f64x2(q0, q1, 0x88), _mm512_shuffle_f64x2(q0, q1, 0xDD));
+        p[t] = _mm512_add_pd(_mm512_mask_unpacklo_pd(z, all, a[2 * t], a[2 * t + 1]),
+                             _mm512_mask_unpackhi_pd(z, all, a[2 * t], a[2 * t + 1]));
+      const __m512d q0 = _mm512_add_pd(_mm512_mask_shuffle_f64x2(z, all, p[0], p[1], 0x88),
+                                       _mm512_mask_shuffle_f64x2(z, all, p[0], p[1], 0xDD));
+      const __m512d q1 = _mm512_add_pd(_mm512_mask_shuffle_f64x2(z, all, p[2], p[3], 0x88),
+                                       _mm512_mask_shuffle_f64x2(z, all, p[2], p[3], 0xDD));
+      const __m512d sum = _mm512_add_pd(_mm512_mask_shuffle_f64x2(z, all, q0, q1, 0x88),
+                                        _mm512_mask_shuffle_f64x2(z, all, q0, q1, 0xDD));
       _mm512_storeu_pd(Gt + c * ldg + r, sum);
     }
   }
