@@ -43,6 +43,11 @@ inline double pair_curvature(double Kii, double Ktt, double Kit) {
   return a > 0.0 ? a : kTau;
 }
 
+/// Membership of a variable with label y, value a and bound C in I_up and
+/// I_low (the notation above).
+inline bool in_up_set(double y, double a, double C) { return y > 0 ? a < C : a > 0.0; }
+inline bool in_low_set(double y, double a, double C) { return y > 0 ? a > 0.0 : a < C; }
+
 struct Violation {
   double up_max = -std::numeric_limits<double>::infinity();   // max_{I_up} q
   double low_min = std::numeric_limits<double>::infinity();   // min_{I_low} q
@@ -97,8 +102,8 @@ class DualState {
 
   bool at_upper(Index t) const { return alpha(t) >= upper(t); }
   bool at_lower(Index t) const { return alpha(t) <= 0.0; }
-  bool in_up(Index t) const { return y(t) > 0 ? !at_upper(t) : !at_lower(t); }
-  bool in_low(Index t) const { return y(t) > 0 ? !at_lower(t) : !at_upper(t); }
+  bool in_up(Index t) const { return in_up_set(y(t), alpha(t), upper(t)); }
+  bool in_low(Index t) const { return in_low_set(y(t), alpha(t), upper(t)); }
 
   /// Columns valid at the active positions (read at where(t)); complete
   /// ones when the whole set is active.

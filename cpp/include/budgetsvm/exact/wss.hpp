@@ -53,14 +53,12 @@ PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candi
   for (Index t : candidates) {
     const double y = v.y[t], a = v.alpha[t], C = v.upper[t];
     const double qt = -y * v.G[t];
-    const bool up = y > 0 ? a < C : a > 0.0;
-    const bool low = y > 0 ? a > 0.0 : a < C;
-    const double up_q = up ? qt : -inf;
+    const double up_q = in_up_set(y, a, C) ? qt : -inf;
     if (up_q > up_max) {
       up_max = up_q;
       i = t;
     }
-    low_min = std::min(low_min, low ? qt : inf);
+    low_min = std::min(low_min, in_low_set(y, a, C) ? qt : inf);
   }
   choice.violation.up_max = up_max;
   choice.violation.low_min = low_min;
@@ -71,9 +69,8 @@ PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candi
   Index j = -1;
   for (Index t : candidates) {
     const double y = v.y[t], a = v.alpha[t], C = v.upper[t];
-    const bool low = y > 0 ? a > 0.0 : a < C;
     const double b = qi + y * v.G[t];  // qi - q_t
-    if (!low || !(b > 0.0)) continue;
+    if (!in_low_set(y, a, C) || !(b > 0.0)) continue;
     const double gain = -(b * b) / pair_curvature(Kii, v.diag[t], static_cast<double>(Ki[v.where[t]]));
     if (j < 0 || gain < best) {
       best = gain;
