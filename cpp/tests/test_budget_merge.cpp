@@ -197,6 +197,27 @@ TEST_CASE("lookup tables are built once, thread-safely") {
   CHECK_CLOSE(seen[0]->wd(0.3, 0.6), solve_global(0.3, 0.6).wd, 1e-3);
 }
 
+TEST_CASE("the partner search's bound: kappa_cut never places a candidate above its own cost") {
+  // For any (m, kappa) with m in (0, 1/2]: wd(m, kappa) / m^2 = r must not be
+  // pruned by the cut of r (nor of anything above r); near the table's
+  // nodes, its first row (m -> 0) and kappa = 0, 1 included.
+  for (int grid : {2, 20, kDefaultGrid}) {
+    const LookupTable& table = lookup_table(grid);
+    Random rng(static_cast<std::uint64_t>(grid));
+    for (int t = 0; t < 200000; ++t) {
+      double m = 0.5 * rng.uniform(), kappa = rng.uniform();
+      if (t % 7 == 0) m = LookupTable::m_of_u(std::floor(rng.uniform() * grid / 2) / (grid / 2));
+      if (t % 11 == 0) kappa = std::floor(rng.uniform() * (grid + 1)) / grid;
+      if (t % 13 == 0) m = 1e-6 * rng.uniform();
+      if (!(m > 0.0)) continue;
+      const double r = table.wd(m, kappa) / (m * m);
+      CHECK(!table.kappa_below(kappa, table.kappa_cut(r * (1.0 + 1e-12))));
+    }
+    // The bound is not vacuous: far partners are pruned by a near one's cost.
+    if (grid == kDefaultGrid) CHECK(table.kappa_below(0.5, table.kappa_cut(table.wd(0.5, 0.95) / 0.25)));
+  }
+}
+
 TEST_CASE("bad input") {
   CHECK_THROWS(solve(Method::gss, -0.1, 0.5), std::invalid_argument);
   CHECK_THROWS(solve(Method::gss, 0.5, 1.5), std::invalid_argument);

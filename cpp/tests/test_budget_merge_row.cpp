@@ -139,3 +139,55 @@ TEST_CASE("merge with the new support vector's row from the margin equals the co
 }
 
 int main() { return budgetsvm::test::run_all(); }
+
+TEST_CASE("the pruned partner search (lookup-wd) picks the brute-force partner, ties included, every level") {
+  // Models of up to 600 support vectors, near and far points, duplicated
+  // coefficients and points (exact ties in cost): partner() must return the
+  // first j of least s^2 wd(wa / s, kappa_j) over the same-sign j != a.
+  const Kernel kernel{KernelType::rbf, 0.3, 0.0, 3};
+  const merge::LookupWdSolver solver{&merge::lookup_table(merge::kDefaultGrid)};
+  for (Index B : {2, 9, 64, 600}) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      const Index d = 5;
+      const MatrixXd X = random_matrix(B, d, 90 + seed + static_cast<std::uint64_t>(B), 1.0);
+      for (auto level : simd::supported_levels()) {
+        BudgetModel model(d, B, 1, kernel, simd::kernels_for(level));
+        Random rng(seed);
+        ViewRows<Dense> rows(Dense(X.data(), B, d));
+        SampleRow row;
+        std::vector<double> w(static_cast<std::size_t>(B));
+        for (Index i = 0; i < B; ++i) {
+          // every third point repeats an earlier one; coefficients repeat too
+          rows.load(i % 3 == 2 && seed % 2 ? i / 2 : i, row);
+          w[i] = (rng.uniform() < 0.6 ? 1.0 : -1.0) * (i % 4 == 1 ? 1.0 : 0.05 + rng.uniform());
+          model.add(row, &w[i]);
+        }
+        MergeMaintenance<merge::LookupWdSolver> merger(model, solver);
+        double least = HUGE_VAL;
+        for (double v : w) least = std::min(least, std::fabs(v));
+        for (Index a : {Index{0}, B / 2, B - 1}) {
+          // a must carry the least |beta| (reduce's choice): a smaller one,
+          // or (odd seeds) one tied with the least so far
+          const double kept = w[a];
+          w[a] = (kept > 0 ? 1.0 : -1.0) * (seed % 2 ? least : 0.01);
+          model.coef()[a] = w[a];
+          const auto [j, cost] = merger.partner(model, a);
+          std::vector<double> k(static_cast<std::size_t>(model.capacity()));
+          model.kernel_row_of_sv(a, k.data());
+          Index best = -1;
+          double best_cost = std::numeric_limits<double>::infinity();
+          for (Index c = 0; c < B; ++c) {
+            if (c == a || !(w[c] * w[a] > 0.0)) continue;
+            const double s = model.coef()[a] + model.coef()[c];
+            const double v = s * s * solver.candidate(model.coef()[a] / s, std::clamp(k[c], 0.0, 1.0));
+            if (v < best_cost) best_cost = v, best = c;
+          }
+          CHECK(j == best);
+          CHECK(cost == best_cost);
+          w[a] = kept;
+          model.coef()[a] = kept;
+        }
+      }
+    }
+  }
+}

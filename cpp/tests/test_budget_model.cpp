@@ -140,6 +140,45 @@ TEST_CASE("SIMD row_dots of every level agrees with a naive loop") {
   }
 }
 
+TEST_CASE("SIMD min_abs, sign_mask and indices_at_least of every level agree with naive loops") {
+  for (Index n : {0, 1, 2, 3, 7, 8, 9, 16, 31, 501}) {
+    Random rng(static_cast<std::uint64_t>(5 + n));
+    std::vector<double> w(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n));
+    for (Index j = 0; j < n; ++j) {
+      w[j] = (rng.uniform() < 0.5 ? -1.0 : 1.0) * rng.uniform() * 10.0;
+      x[j] = rng.uniform();
+      if (j % 5 == 3) w[j] = 0.0;              // neither sign
+      if (j % 9 == 4) x[j] = x[(j * 7) % n];  // ties
+    }
+    double least = HUGE_VAL;
+    for (double v : w) least = std::min(least, std::fabs(v));
+    for (double s : {2.5, -0.5}) {
+      std::vector<double> ref(static_cast<std::size_t>(n));
+      double most = -1.0;
+      for (Index j = 0; j < n; ++j) {
+        ref[j] = w[j] * s > 0.0 ? x[j] : -1.0;
+        most = std::max(most, ref[j]);
+      }
+      const double scale = 400.0, cut = 173.0;
+      std::vector<Index> ref_idx;
+      for (Index j = 0; j < n; ++j)
+        if (!(ref[j] * scale < cut)) ref_idx.push_back(j);
+      for (auto level : simd::supported_levels()) {
+        const simd::Kernels& k = simd::kernels_for(level);
+        CHECK(k.min_abs(w.data(), n) == least);
+        std::vector<double> out(static_cast<std::size_t>(n) + 2, 7.0);
+        CHECK(k.sign_mask(w.data(), s, x.data(), n, out.data()) == most);
+        for (Index j = 0; j < n; ++j) CHECK(out[j] == ref[j]);
+        CHECK(out[n] == 7.0 && out[n + 1] == 7.0);  // nothing written past n
+        std::vector<Index> idx(static_cast<std::size_t>(n) + 1, -5);
+        const Index q = k.indices_at_least(out.data(), n, scale, cut, idx.data());
+        CHECK(q == static_cast<Index>(ref_idx.size()));
+        for (Index t = 0; t < q && t < static_cast<Index>(ref_idx.size()); ++t) CHECK(idx[t] == ref_idx[t]);
+      }
+    }
+  }
+}
+
 TEST_CASE("SIMD exp_to_float and gemv of every level agree with a naive loop") {
   for (Index n : {1, 3, 4, 9, 16, 61, 128}) {
     const MatrixXd A = random_matrix(n, n + 5, 3 + n);

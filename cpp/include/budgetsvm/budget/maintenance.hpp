@@ -253,7 +253,10 @@ class MergeMaintenance {
         kappa_(static_cast<std::size_t>(model.capacity())),
         row_(static_cast<std::size_t>(model.capacity())),
         z_(static_cast<std::size_t>(model.dim())),
-        beta_(static_cast<std::size_t>(model.n_outputs())) {}
+        beta_(static_cast<std::size_t>(model.n_outputs())),
+        cand_kappa_(static_cast<std::size_t>(model.capacity())),
+        cand_(static_cast<std::size_t>(model.capacity())),
+        simd_(model.simd()) {}
 
   static constexpr bool reads_kernel_row = false;  // on_add ignores its kernel row
   bool on_add(BudgetModel&, const double*, double) { return false; }
@@ -271,24 +274,25 @@ class MergeMaintenance {
     counters.maintenance_seconds += watch.seconds();
   }
 
+  /// Binary models: the merge partner reduce would pick for support vector
+  /// a, which must carry the least |beta| (reduce's choice: the pruning
+  /// bound assumes it), and its cost in stored units (see best_partner;
+  /// for tests).
+  std::pair<Index, double> partner(BudgetModel& model, Index a) {
+    row_of(model, a);
+    return best_partner(model, a);
+  }
+
  private:
   void reduce_binary(BudgetModel& model, Counters& counters, double* sq_norm) {
     const Index n = model.size();
     const double* w = model.coef();
+    // The first j of least |w_j|.
+    const double least = simd_.min_abs(w, n);
     Index a = 0;
-    for (Index j = 1; j < n; ++j)
-      if (std::fabs(w[j]) < std::fabs(w[a])) a = j;
+    while (a + 1 < n && !(std::fabs(w[a]) == least)) ++a;
     const double wa = w[a];
-    row_of(model, a);
-    Index best = -1;
-    double best_cost = std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < n; ++j) {
-      if (j == a || !(w[j] * wa > 0.0)) continue;
-      const double s = wa + w[j];
-      const double kappa = std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0);
-      const double cost = s * s * solver_.candidate(wa / s, kappa);
-      if (cost < best_cost) best_cost = cost, best = j;
-    }
+    const auto [best, best_cost] = partner(model, a);
     if (best < 0) {  // no partner of the same sign
       if (sq_norm) *sq_norm += remove_delta(model, a);
       model.remove(a);
@@ -305,6 +309,65 @@ class MergeMaintenance {
     counters.merge_partner_weight += std::fabs(model.scale() * w[best]);
     apply_merge(model, a, best, h, kappa, sq_norm);
     ++counters.merges;
+  }
+
+  /// The same-sign partner j of a with the smallest s^2 candidate(wa / s,
+  /// kappa_j) (the first such j on ties), and that cost; (-1, inf) if none.
+  /// With a solver that prunes, candidates the table's bound places above
+  /// the best cost so far are skipped (LookupTable::kappa_cut: a bound on
+  /// cost / wa^2 by the kappa column alone), after trying first the partner
+  /// nearest to a (largest kappa), whose cost makes the bound tight at once.
+  /// The result is the full scan's: a skipped candidate costs strictly more.
+  /// The passes over all B support vectors are vectorised and branch-free
+  /// (simd.hpp): the signs of the coefficients are random, and a branch per
+  /// candidate mispredicted half the time, which cost more than the table
+  /// look-ups themselves.
+  std::pair<Index, double> best_partner(const BudgetModel& model, Index a) {
+    const Index n = model.size();
+    const double* w = model.coef();
+    const double wa = w[a];
+    auto cost_of = [&](Index j, double kappa) {
+      const double s = wa + w[j];
+      return s * s * solver_.candidate(wa / s, kappa);
+    };
+    Index best = -1;
+    double best_cost = std::numeric_limits<double>::infinity();
+    if constexpr (HSolver::prunes) {
+      const merge::LookupTable& table = *solver_.table;
+      // cand_kappa_[j]: kappa_j for the same-sign partners, -1 for the rest
+      // and for a itself (its own kernel value, kept in kappa_, is 1).
+      const double own = kappa_[static_cast<std::size_t>(a)];
+      kappa_[static_cast<std::size_t>(a)] = -1.0;
+      const double nearest = simd_.sign_mask(w, wa, kappa_.data(), n, cand_kappa_.data());
+      kappa_[static_cast<std::size_t>(a)] = own;
+      if (nearest < 0.0) return {best, best_cost};
+      best = 0;
+      while (cand_kappa_[static_cast<std::size_t>(best)] != nearest) ++best;
+      best_cost = cost_of(best, std::min(nearest, 1.0));
+      const double inv_wa2 = (1.0 + 1e-9) / (wa * wa);
+      double cut = table.kappa_cut(best_cost * inv_wa2);
+      // The partners above the first cut (the cut only rises as the best
+      // cost falls), by LookupTable::kappa_below's expression.
+      const Index q = simd_.indices_at_least(cand_kappa_.data(), n, static_cast<double>(table.grid()), cut,
+                                             cand_.data());
+      for (Index k = 0; k < q; ++k) {
+        const Index j = cand_[static_cast<std::size_t>(k)];
+        const double kappa = std::min(cand_kappa_[static_cast<std::size_t>(j)], 1.0);
+        if (j == best || table.kappa_below(kappa, cut)) continue;
+        const double cost = cost_of(j, kappa);
+        if (cost < best_cost || (cost == best_cost && j < best)) {
+          best_cost = cost, best = j;
+          cut = table.kappa_cut(best_cost * inv_wa2);
+        }
+      }
+    } else {
+      for (Index j = 0; j < n; ++j) {
+        if (j == a || !(w[j] * wa > 0.0)) continue;
+        const double cost = cost_of(j, std::clamp(kappa_[static_cast<std::size_t>(j)], 0.0, 1.0));
+        if (cost < best_cost) best_cost = cost, best = j;
+      }
+    }
+    return {best, best_cost};
   }
 
   /// kappa_ <- the kernel row of SV a: from new_row_ when a is the SV just
@@ -430,6 +493,9 @@ class MergeMaintenance {
   HSolver solver_;
   double eps_;
   std::vector<double> kappa_, row_, z_, beta_, lower_;
+  std::vector<double> cand_kappa_;  // best_partner's candidates: kappa
+  std::vector<Index> cand_;         // and index
+  simd::Kernels simd_;              // the model's
   const double* new_row_ = nullptr;  // reduce()'s, for its duration
 };
 

@@ -189,6 +189,7 @@ class LookupTable {
         wd_[static_cast<std::size_t>(i) * cols + j] = static_cast<float>(s.wd);
       }
     }
+    build_ratio_floor();
   }
 
   /// The m axis is uniform in u in [0, 1] with m = (1 - (1 - u)^2) / 2:
@@ -213,6 +214,23 @@ class LookupTable {
     return interpolate(wd_, m > 0.5 ? 1.0 - m : m, kappa);
   }
 
+  /// The partner search's pruning bound. A merge partner's cost is
+  /// s^2 wd(m, kappa) = beta_a^2 wd(m, kappa) / m^2 (m <= 1/2: a has the
+  /// smaller |beta|), and wd / m^2 falls steeply with kappa. ratio_floor_[c]
+  /// is a lower bound of the interpolated wd(m, kappa) / m^2 over every m in
+  /// (0, 1/2] and every kappa in column c of the table (kappa * grid in
+  /// [c, c + 1)), non-increasing in c. kappa_cut(r) returns the first column
+  /// whose bound is <= r (as a double, for kappa_below): a partner with
+  /// kappa_below(kappa, kappa_cut(r)) costs more than r beta_a^2.
+  double kappa_cut(double r) const {
+    const auto first = std::partition_point(ratio_floor_.begin(), ratio_floor_.end(),
+                                            [r](double f) { return f > r; });
+    return static_cast<double>(first - ratio_floor_.begin());
+  }
+  /// kappa (clamped to [0, 1]) lies in a column before `cut`; the same
+  /// expression as interpolate's column, so both agree at the boundaries.
+  bool kappa_below(double kappa, double cut) const { return kappa * grid_ < cut; }
+
  private:
   template <class T>
   double interpolate(const std::vector<T>& table, double m, double kappa) const {
@@ -229,8 +247,38 @@ class LookupTable {
     return (1.0 - fu) * ((1.0 - fv) * a + fv * b) + fu * ((1.0 - fv) * c + fv * d);
   }
 
+  /// ratio_floor_ (see kappa_cut). Within a cell the bilinear interpolant
+  /// is a convex combination of its four nodes, so it is >= their minimum,
+  /// while m <= the cell's upper m node. The first row of cells has
+  /// wd = 0 at m = 0: there the interpolant is >= fu min(c, d) (c, d its
+  /// nodes at m_1) and m <= u = fu / half (m_of_u(u) <= u), so
+  /// wd / m^2 >= half^2 min(c, d) / fu >= half^2 min(c, d). A relative
+  /// margin of 1e-9 covers the rounding of the interpolation and of the
+  /// costs compared with it.
+  void build_ratio_floor() {
+    const std::size_t cols = static_cast<std::size_t>(grid_) + 1;
+    ratio_floor_.assign(static_cast<std::size_t>(grid_), std::numeric_limits<double>::infinity());
+    for (int i = 0; i < half_; ++i) {
+      const double m_hi = m_of_u(static_cast<double>(i + 1) / half_);
+      for (int j = 0; j < grid_; ++j) {
+        const float* r0 = wd_.data() + static_cast<std::size_t>(i) * cols + static_cast<std::size_t>(j);
+        const float* r1 = r0 + cols;
+        const double low_row = std::min<double>(r1[0], r1[1]);
+        const double bound = i == 0 ? static_cast<double>(half_) * half_ * low_row
+                                    : std::min<double>(std::min<double>(r0[0], r0[1]), low_row) / (m_hi * m_hi);
+        double& f = ratio_floor_[static_cast<std::size_t>(j)];
+        f = std::min(f, bound);
+      }
+    }
+    for (std::size_t j = 0; j < ratio_floor_.size(); ++j) {
+      if (j > 0) ratio_floor_[j] = std::min(ratio_floor_[j], ratio_floor_[j - 1]);
+    }
+    for (double& f : ratio_floor_) f *= 1.0 - 1e-9;
+  }
+
   int grid_, half_;
   std::vector<double> h_;
+  std::vector<double> ratio_floor_;  // grid entries, see kappa_cut
   // WD in single precision (rounding <= 6e-8, far below the interpolation
   // error): the default grid then takes 320 KB and stays in L2 during the
   // partner search, which reads it at B random places per merge.
@@ -283,13 +331,18 @@ inline Solution solve(Method method, double m, double kappa, double eps = 0.01, 
 // candidate(m, kappa): the WD estimate that ranks partners;
 // h(m, kappa): the merge coefficient for the chosen partner.
 
+// `prunes`: the solver offers the bound of LookupTable::kappa_cut for its
+// candidate values (exact for lookup-wd, whose candidates are the table's
+// interpolated WD itself).
 struct GssSolver {
+  static constexpr bool prunes = false;
   double eps = 0.01;
   double candidate(double m, double kappa) const { return solve_gss(m, kappa, eps).wd; }
   double h(double m, double kappa) const { return solve_gss(m, kappa, eps).h; }
 };
 
 struct LookupHSolver {
+  static constexpr bool prunes = false;
   const LookupTable* table = nullptr;
   double candidate(double m, double kappa) const {
     const double h = table->h(m, kappa);
@@ -299,6 +352,7 @@ struct LookupHSolver {
 };
 
 struct LookupWdSolver {
+  static constexpr bool prunes = true;
   const LookupTable* table = nullptr;
   double candidate(double m, double kappa) const { return table->wd(m, kappa); }
   double h(double m, double kappa) const { return table->h(m, kappa); }

@@ -57,6 +57,7 @@ class BudgetModel {
   int n_outputs() const { return n_outputs_; }
   double scale() const { return scale_; }
   const Kernel& kernel() const { return kernel_; }
+  const simd::Kernels& simd() const { return simd_; }
 
   /// beta_j^c (the true coefficient, scale applied).
   double beta(Index j, int c = 0) const { return scale_ * coef_[idx(c, j)]; }

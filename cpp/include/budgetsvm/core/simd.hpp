@@ -24,8 +24,14 @@
 //                   step): Gt[c * ldg + r] = sum_k x_r[k] y_c[k];
 //                   vectorised along k, AVX2 / AVX-512 reduce 4 / 8 rows'
 //                   accumulators into one register instead of one sum each
+//   min_abs:        min_j |w_j| (the merge's support vector of least weight)
+//   sign_mask:      out[j] = x[j] where w_j s > 0, else -1; returns the
+//                   largest out[j] (the merge partners of a coefficient of
+//                   sign s, and the nearest one)
+//   indices_at_least: the j with x[j] * scale >= cut, in order (the partners
+//                   a pruning bound leaves), branch-free per element
 //
-// both vectorised along j (the support vectors), with our own vectorised
+// all vectorised along j (the support vectors), with our own vectorised
 // exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
 // relative on the reduced range; arguments below -708 give 0).
 //
@@ -109,6 +115,15 @@ inline double exp_scalar(double x) {
   return p * scale;
 }
 
+/// Appends j + l for every set bit l < lanes of mask (branch-free).
+inline Index append_set_bits(unsigned mask, int lanes, Index j, Index* idx, Index q) {
+  for (int l = 0; l < lanes; ++l) {
+    idx[q] = j + l;
+    q += static_cast<Index>((mask >> l) & 1u);
+  }
+  return q;
+}
+
 }  // namespace detail
 
 // ---- portable scalar code ------------------------------------------------
@@ -162,6 +177,30 @@ inline void row_dots(const double* const* x, Index rows, Index d, const double* 
                      double* Gt, Index ldg) {
   for (Index c = 0; c < m; ++c)
     for (Index r = 0; r < rows; ++r) Gt[c * ldg + r] = dot(x[r], Y + c * ldy, d);
+}
+
+inline double min_abs(const double* w, Index n) {
+  double m = HUGE_VAL;
+  for (Index j = 0; j < n; ++j) m = std::fabs(w[j]) < m ? std::fabs(w[j]) : m;
+  return m;
+}
+
+inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
+  double best = -1.0;
+  for (Index j = 0; j < n; ++j) {
+    out[j] = w[j] * s > 0.0 ? x[j] : -1.0;
+    best = out[j] > best ? out[j] : best;
+  }
+  return best;
+}
+
+inline Index indices_at_least(const double* x, Index n, double scale, double cut, Index* idx) {
+  Index q = 0;
+  for (Index j = 0; j < n; ++j) {
+    idx[q] = j;
+    q += x[j] * scale < cut ? 0 : 1;
+  }
+  return q;
 }
 
 }  // namespace scalar
@@ -265,6 +304,52 @@ inline void row_dots(const double* const* x, Index rows, Index d, const double* 
                      double* Gt, Index ldg) {
   for (Index c = 0; c < m; ++c)
     for (Index r = 0; r < rows; ++r) Gt[c * ldg + r] = dot(x[r], Y + c * ldy, d);
+}
+
+BUDGETSVM_TARGET("sse2") inline double min_abs(const double* w, Index n) {
+  const __m128d sign = _mm_set1_pd(-0.0);
+  __m128d m0 = _mm_set1_pd(HUGE_VAL), m1 = m0;
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    m0 = _mm_min_pd(m0, _mm_andnot_pd(sign, _mm_loadu_pd(w + j)));
+    m1 = _mm_min_pd(m1, _mm_andnot_pd(sign, _mm_loadu_pd(w + j + 2)));
+  }
+  double t[2];
+  _mm_storeu_pd(t, _mm_min_pd(m0, m1));
+  const double m = t[0] < t[1] ? t[0] : t[1];
+  const double rest = scalar::min_abs(w + j, n - j);
+  return rest < m ? rest : m;
+}
+
+BUDGETSVM_TARGET("sse2")
+inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
+  const __m128d sv = _mm_set1_pd(s), zero = _mm_setzero_pd(), none = _mm_set1_pd(-1.0);
+  __m128d best = none;
+  Index j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const __m128d keep = _mm_cmpgt_pd(_mm_mul_pd(_mm_loadu_pd(w + j), sv), zero);
+    const __m128d v = _mm_or_pd(_mm_and_pd(keep, _mm_loadu_pd(x + j)), _mm_andnot_pd(keep, none));
+    _mm_storeu_pd(out + j, v);
+    best = _mm_max_pd(best, v);
+  }
+  double t[2];
+  _mm_storeu_pd(t, best);
+  const double m = t[0] > t[1] ? t[0] : t[1];
+  const double rest = scalar::sign_mask(w + j, s, x + j, n - j, out + j);
+  return rest > m ? rest : m;
+}
+
+BUDGETSVM_TARGET("sse2")
+inline Index indices_at_least(const double* x, Index n, double scale, double cut, Index* idx) {
+  const __m128d sc = _mm_set1_pd(scale), c = _mm_set1_pd(cut);
+  Index q = 0, j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const int mask = _mm_movemask_pd(_mm_cmpnlt_pd(_mm_mul_pd(_mm_loadu_pd(x + j), sc), c));
+    q = detail::append_set_bits(static_cast<unsigned>(mask), 2, j, idx, q);
+  }
+  const Index rest = scalar::indices_at_least(x + j, n - j, scale, cut, idx + q);
+  for (Index k = q; k < q + rest; ++k) idx[k] += j;
+  return q + rest;
 }
 
 }  // namespace sse2
@@ -468,6 +553,52 @@ inline void row_dots(const double* const* x, Index rows, Index d, const double* 
   }
   for (; r < rows; ++r)
     for (Index c = 0; c < m; ++c) Gt[c * ldg + r] = dot(x[r], Y + c * ldy, d);
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline double min_abs(const double* w, Index n) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d m0 = _mm256_set1_pd(HUGE_VAL), m1 = m0;
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) {
+    m0 = _mm256_min_pd(m0, _mm256_andnot_pd(sign, _mm256_loadu_pd(w + j)));
+    m1 = _mm256_min_pd(m1, _mm256_andnot_pd(sign, _mm256_loadu_pd(w + j + 4)));
+  }
+  double t[4];
+  _mm256_storeu_pd(t, _mm256_min_pd(m0, m1));
+  double m = scalar::min_abs(w + j, n - j);
+  for (double v : t) m = v < m ? v : m;
+  return m;
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
+  const __m256d sv = _mm256_set1_pd(s), zero = _mm256_setzero_pd(), none = _mm256_set1_pd(-1.0);
+  __m256d best = none;
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m256d keep = _mm256_cmp_pd(_mm256_mul_pd(_mm256_loadu_pd(w + j), sv), zero, _CMP_GT_OQ);
+    const __m256d v = _mm256_blendv_pd(none, _mm256_loadu_pd(x + j), keep);
+    _mm256_storeu_pd(out + j, v);
+    best = _mm256_max_pd(best, v);
+  }
+  double t[4];
+  _mm256_storeu_pd(t, best);
+  double m = scalar::sign_mask(w + j, s, x + j, n - j, out + j);
+  for (double v : t) m = v > m ? v : m;
+  return m;
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline Index indices_at_least(const double* x, Index n, double scale, double cut, Index* idx) {
+  const __m256d sc = _mm256_set1_pd(scale), c = _mm256_set1_pd(cut);
+  Index q = 0, j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const int mask = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_mul_pd(_mm256_loadu_pd(x + j), sc), c, _CMP_NLT_UQ));
+    if (mask) q = detail::append_set_bits(static_cast<unsigned>(mask), 4, j, idx, q);
+  }
+  const Index rest = scalar::indices_at_least(x + j, n - j, scale, cut, idx + q);
+  for (Index k = q; k < q + rest; ++k) idx[k] += j;
+  return q + rest;
 }
 
 }  // namespace avx2
@@ -695,6 +826,53 @@ inline void row_dots(const double* const* x, Index rows, Index d, const double* 
     for (Index c = 0; c < m; ++c) Gt[c * ldg + r] = dot(x[r], Y + c * ldy, d);
 }
 
+BUDGETSVM_TARGET("avx512f") inline double min_abs(const double* w, Index n) {
+  __m512d m = _mm512_set1_pd(HUGE_VAL);
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) m = _mm512_mask_min_pd(m, 0xFF, m, _mm512_abs_pd(_mm512_loadu_pd(w + j)));
+  if (j < n) {
+    const __mmask8 tail = static_cast<__mmask8>((1u << (n - j)) - 1u);
+    m = _mm512_mask_min_pd(m, tail, m, _mm512_abs_pd(_mm512_maskz_loadu_pd(tail, w + j)));
+  }
+  double t[8];
+  _mm512_storeu_pd(t, m);
+  double least = t[0];
+  for (double v : t) least = v < least ? v : least;
+  return least;
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
+  const __m512d sv = _mm512_set1_pd(s), zero = _mm512_setzero_pd(), none = _mm512_set1_pd(-1.0);
+  __m512d best = none;
+  for (Index j = 0; j < n; j += 8) {
+    const __mmask8 lanes = static_cast<__mmask8>(n - j >= 8 ? 0xFFu : (1u << (n - j)) - 1u);
+    const __mmask8 keep =
+        _mm512_mask_cmp_pd_mask(lanes, _mm512_mul_pd(_mm512_maskz_loadu_pd(lanes, w + j), sv), zero, _CMP_GT_OQ);
+    const __m512d v = _mm512_mask_loadu_pd(none, keep, x + j);
+    _mm512_mask_storeu_pd(out + j, lanes, v);
+    best = _mm512_mask_max_pd(best, 0xFF, best, v);
+  }
+  double t[8];
+  _mm512_storeu_pd(t, best);
+  double most = t[0];
+  for (double v : t) most = v > most ? v : most;
+  return most;
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline Index indices_at_least(const double* x, Index n, double scale, double cut, Index* idx) {
+  const __m512d sc = _mm512_set1_pd(scale), c = _mm512_set1_pd(cut);
+  Index q = 0;
+  for (Index j = 0; j < n; j += 8) {
+    const __mmask8 lanes = static_cast<__mmask8>(n - j >= 8 ? 0xFFu : (1u << (n - j)) - 1u);
+    const __mmask8 mask = _mm512_mask_cmp_pd_mask(lanes, _mm512_mul_pd(_mm512_maskz_loadu_pd(lanes, x + j), sc), c,
+                                                  _CMP_NLT_UQ);
+    if (mask) q = detail::append_set_bits(mask, 8, j, idx, q);
+  }
+  return q;
+}
+
 }  // namespace avx512
 #endif  // BUDGETSVM_SIMD_X86
 
@@ -780,6 +958,9 @@ struct Kernels {
                      double* G, Index ldg);
   void (*row_dots)(const double* const* x, Index rows, Index d, const double* Y, Index ldy, Index m,
                    double* Gt, Index ldg);
+  double (*min_abs)(const double* w, Index n);
+  double (*sign_mask)(const double* w, double s, const double* x, Index n, double* out);
+  Index (*indices_at_least)(const double* x, Index n, double scale, double cut, Index* idx);
 };
 
 /// Kernels of a given level (which must not exceed detect_level()).
@@ -787,16 +968,20 @@ inline Kernels kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
     case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot,
-                                      &avx512::exp_to_float, &avx512::gemv, &avx512::dense_dots, &avx512::row_dots};
+                                      &avx512::exp_to_float, &avx512::gemv, &avx512::dense_dots, &avx512::row_dots,
+                                      &avx512::min_abs, &avx512::sign_mask, &avx512::indices_at_least};
     case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot,
-                                      &avx2::exp_to_float, &avx2::gemv, &avx2::dense_dots, &avx2::row_dots};
+                                      &avx2::exp_to_float, &avx2::gemv, &avx2::dense_dots, &avx2::row_dots,
+                                      &avx2::min_abs, &avx2::sign_mask, &avx2::indices_at_least};
     case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot,
-                                      &sse2::exp_to_float, &sse2::gemv, &sse2::dense_dots, &sse2::row_dots};
+                                      &sse2::exp_to_float, &sse2::gemv, &sse2::dense_dots, &sse2::row_dots,
+                                      &sse2::min_abs, &sse2::sign_mask, &sse2::indices_at_least};
     case Level::scalar: break;
   }
 #endif
   return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot,
-          &scalar::exp_to_float, &scalar::gemv, &scalar::dense_dots, &scalar::row_dots};
+          &scalar::exp_to_float, &scalar::gemv, &scalar::dense_dots, &scalar::row_dots,
+          &scalar::min_abs, &scalar::sign_mask, &scalar::indices_at_least};
 }
 
 /// The kernels of the active level.
