@@ -313,7 +313,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         The kernel coefficient used.
     fit_stats_ : dict
         Totals of the training: ``steps``, ``sv_added``, ``merges``,
-        ``removals``, ``projections``, ``maintenance_seconds``,
+        ``removals``, ``projections`` (of the model trained; BSCA's averaged
+        model's own merges are not counted), ``maintenance_seconds`` (all
+        budget maintenance, BSCA's averaged model's included),
         ``merge_degradation`` (the sum over merges of the weight degradation
         ``||Delta||^2``), ``merge_partner_weight`` (the sum of the merge
         partners' ``|beta|``), ``seconds``, ``stopped_early``, ``averaged``

@@ -237,6 +237,10 @@ class BscaMachine {
       }
     }
     if (first_pass) model_.fold_scale();  // later epochs step in true units
+    // The averaged model's maintenance counts in maintenance_seconds (its
+    // merges do not count in `merges`, which are the iterate's).
+    counters.maintenance_seconds += avg_counters_.maintenance_seconds;
+    avg_counters_.maintenance_seconds = 0.0;
   }
 
   const std::vector<double>& alpha() const { return alpha_; }

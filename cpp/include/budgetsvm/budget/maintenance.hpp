@@ -287,10 +287,7 @@ class MergeMaintenance {
   void reduce_binary(BudgetModel& model, Counters& counters, double* sq_norm) {
     const Index n = model.size();
     const double* w = model.coef();
-    // The first j of least |w_j|.
-    const double least = simd_.min_abs(w, n);
-    Index a = 0;
-    while (a + 1 < n && !(std::fabs(w[a]) == least)) ++a;
+    const Index a = simd_.argmin_abs(w, n);  // the first j of least |w_j|
     const double wa = w[a];
     const auto [best, best_cost] = partner(model, a);
     if (best < 0) {  // no partner of the same sign

@@ -24,7 +24,8 @@
 //                   step): Gt[c * ldg + r] = sum_k x_r[k] y_c[k];
 //                   vectorised along k, AVX2 / AVX-512 reduce 4 / 8 rows'
 //                   accumulators into one register instead of one sum each
-//   min_abs:        min_j |w_j| (the merge's support vector of least weight)
+//   argmin_abs:     the first j of least |w_j| (the merge's support vector
+//                   of least weight)
 //   sign_mask:      out[j] = x[j] where w_j s > 0, else -1; returns the
 //                   largest out[j] (the merge partners of a coefficient of
 //                   sign s, and the nearest one)
@@ -185,6 +186,19 @@ inline double min_abs(const double* w, Index n) {
   return m;
 }
 
+inline Index first_abs_equal(const double* w, Index n, double v) {
+  for (Index j = 0; j < n; ++j)
+    if (std::fabs(w[j]) == v) return j;
+  return n;
+}
+
+/// The first j of least |w_j|; 0 when none compares equal to the least
+/// (NaN entries) or n = 0.
+inline Index argmin_abs(const double* w, Index n) {
+  const Index j = first_abs_equal(w, n, min_abs(w, n));
+  return j < n ? j : 0;
+}
+
 inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
   double best = -1.0;
   for (Index j = 0; j < n; ++j) {
@@ -319,6 +333,19 @@ BUDGETSVM_TARGET("sse2") inline double min_abs(const double* w, Index n) {
   const double m = t[0] < t[1] ? t[0] : t[1];
   const double rest = scalar::min_abs(w + j, n - j);
   return rest < m ? rest : m;
+}
+
+BUDGETSVM_TARGET("sse2") inline Index argmin_abs(const double* w, Index n) {
+  if (n <= 0) return 0;
+  const double least = min_abs(w, n);
+  const __m128d sign = _mm_set1_pd(-0.0), v = _mm_set1_pd(least);
+  Index j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const int hit = _mm_movemask_pd(_mm_cmpeq_pd(_mm_andnot_pd(sign, _mm_loadu_pd(w + j)), v));
+    if (hit) return j + ((hit & 1) ? 0 : 1);
+  }
+  const Index r = j + scalar::first_abs_equal(w + j, n - j, least);
+  return r < n ? r : 0;
 }
 
 BUDGETSVM_TARGET("sse2")
@@ -568,6 +595,20 @@ BUDGETSVM_TARGET("avx2,fma") inline double min_abs(const double* w, Index n) {
   double m = scalar::min_abs(w + j, n - j);
   for (double v : t) m = v < m ? v : m;
   return m;
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline Index argmin_abs(const double* w, Index n) {
+  if (n <= 0) return 0;
+  const double least = min_abs(w, n);
+  const __m256d sign = _mm256_set1_pd(-0.0), v = _mm256_set1_pd(least);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const int hit =
+        _mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, _mm256_loadu_pd(w + j)), v, _CMP_EQ_OQ));
+    if (hit) return j + scalar::first_abs_equal(w + j, 4, least);
+  }
+  const Index r = j + scalar::first_abs_equal(w + j, n - j, least);
+  return r < n ? r : 0;
 }
 
 BUDGETSVM_TARGET("avx2,fma")
@@ -841,6 +882,19 @@ BUDGETSVM_TARGET("avx512f") inline double min_abs(const double* w, Index n) {
   return least;
 }
 
+BUDGETSVM_TARGET("avx512f") inline Index argmin_abs(const double* w, Index n) {
+  if (n <= 0) return 0;
+  const double least = min_abs(w, n);
+  const __m512d v = _mm512_set1_pd(least);
+  for (Index j = 0; j < n; j += 8) {
+    const __mmask8 lanes = static_cast<__mmask8>(n - j >= 8 ? 0xFFu : (1u << (n - j)) - 1u);
+    const __mmask8 hit =
+        _mm512_mask_cmp_pd_mask(lanes, _mm512_abs_pd(_mm512_maskz_loadu_pd(lanes, w + j)), v, _CMP_EQ_OQ);
+    if (hit) return j + scalar::first_abs_equal(w + j, 8, least);
+  }
+  return 0;
+}
+
 BUDGETSVM_TARGET("avx512f")
 inline double sign_mask(const double* w, double s, const double* x, Index n, double* out) {
   const __m512d sv = _mm512_set1_pd(s), zero = _mm512_setzero_pd(), none = _mm512_set1_pd(-1.0);
@@ -958,7 +1012,7 @@ struct Kernels {
                      double* G, Index ldg);
   void (*row_dots)(const double* const* x, Index rows, Index d, const double* Y, Index ldy, Index m,
                    double* Gt, Index ldg);
-  double (*min_abs)(const double* w, Index n);
+  Index (*argmin_abs)(const double* w, Index n);
   double (*sign_mask)(const double* w, double s, const double* x, Index n, double* out);
   Index (*indices_at_least)(const double* x, Index n, double scale, double cut, Index* idx);
 };
@@ -969,19 +1023,19 @@ inline Kernels kernels_for(Level level) {
   switch (level) {
     case Level::avx512: return {level, &avx512::dots, &avx512::rbf_from_dots, &avx512::dot,
                                       &avx512::exp_to_float, &avx512::gemv, &avx512::dense_dots, &avx512::row_dots,
-                                      &avx512::min_abs, &avx512::sign_mask, &avx512::indices_at_least};
+                                      &avx512::argmin_abs, &avx512::sign_mask, &avx512::indices_at_least};
     case Level::avx2: return {level, &avx2::dots, &avx2::rbf_from_dots, &avx2::dot,
                                       &avx2::exp_to_float, &avx2::gemv, &avx2::dense_dots, &avx2::row_dots,
-                                      &avx2::min_abs, &avx2::sign_mask, &avx2::indices_at_least};
+                                      &avx2::argmin_abs, &avx2::sign_mask, &avx2::indices_at_least};
     case Level::sse2: return {level, &sse2::dots, &sse2::rbf_from_dots, &sse2::dot,
                                       &sse2::exp_to_float, &sse2::gemv, &sse2::dense_dots, &sse2::row_dots,
-                                      &sse2::min_abs, &sse2::sign_mask, &sse2::indices_at_least};
+                                      &sse2::argmin_abs, &sse2::sign_mask, &sse2::indices_at_least};
     case Level::scalar: break;
   }
 #endif
   return {Level::scalar, &scalar::dots, &scalar::rbf_from_dots, &scalar::dot,
           &scalar::exp_to_float, &scalar::gemv, &scalar::dense_dots, &scalar::row_dots,
-          &scalar::min_abs, &scalar::sign_mask, &scalar::indices_at_least};
+          &scalar::argmin_abs, &scalar::sign_mask, &scalar::indices_at_least};
 }
 
 /// The kernels of the active level.
