@@ -381,6 +381,15 @@ TEST_CASE("float kernels: every level's dots and Gaussian values match double ar
         CHECK_CLOSE(g[j], dot, 1e-5);
         CHECK_CLOSE(K[static_cast<std::size_t>(j)], std::exp(-0.3 * dist), 1e-5);
       }
+      // rbf_dot: the same kernel values against coefficients, every length
+      // (the tails of the 8- and 16-lane loops)
+      std::vector<float> coef(static_cast<std::size_t>(B));
+      for (Index j = 0; j < B; ++j) coef[static_cast<std::size_t>(j)] = static_cast<float>(0.5 - 0.013 * static_cast<double>(j));
+      for (Index len : {Index{0}, Index{1}, Index{7}, Index{16}, Index{17}, Index{33}, B}) {
+        double ref = 0.0;
+        for (Index j = 0; j < len; ++j) ref += static_cast<double>(coef[static_cast<std::size_t>(j)]) * K[static_cast<std::size_t>(j)];
+        CHECK_CLOSE(fk.rbf_dot(g, norms.data(), static_cast<float>(xn), 0.3f, len, coef.data()), ref, 1e-5);
+      }
     }
     // The exp at the ends of its range: 0 below -87 / large distances, 1 at distance 0.
     const float far_dot = -200.0f, zero_dot = 0.5f, one = 1.0f;
@@ -415,6 +424,12 @@ TEST_CASE("kernel_expansion: float32 query rows match double arithmetic, far fro
     CHECK(f32 == f32b);
     for (Index i = 0; i < n; ++i)
       for (Index c = 0; c < 2; ++c) CHECK_CLOSE(f32(i, c), f64(i, c), 1e-5 * static_cast<double>(m));
+    // One output (binary models): the kernel values summed as they are made
+    MatrixXd one(n, 1), one_b(n, 1);
+    kernel_expansion(k, X32, Sv, coef.col(0), one, 1);
+    kernel_expansion(k, X32, Sv, coef.col(0), one_b, 2);
+    CHECK(one == one_b);
+    for (Index i = 0; i < n; ++i) CHECK_CLOSE(one(i, 0), f64(i, 0), 1e-5 * static_cast<double>(m));
   }
 }
 

@@ -240,6 +240,14 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
     if constexpr (std::is_same_v<T, float>) {
       const simd::FloatKernels& fk = simd::active_float_kernels();
       fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
+      if (sv.coef.cols() == 1) {
+        // One output: kernel values summed against the coefficients as they
+        // are made (never stored), the tile's share added in double.
+        for (Index r = 0; r < count; ++r)
+          out(start + r, 0) += fk.rbf_dot(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(w.norm_x[r]),
+                                          static_cast<float>(kernel.gamma), width, sv.coef.data() + j0);
+        continue;
+      }
       for (Index r = 0; r < count; ++r)
         fk.rbf_from_dots(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(w.norm_x[r]),
                          static_cast<float>(kernel.gamma), width, g + r * kExpansionTile);

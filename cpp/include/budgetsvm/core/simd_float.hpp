@@ -3,6 +3,9 @@
 //
 //   dense_dots:     G[r * ldg + j] = sum_k x_r[k] Zt[k * ld + j]  (float)
 //   rbf_from_dots:  out[j] = exp(-gamma * max(0, xnorm + znorm[j] - 2 acc[j]))
+//   rbf_dot:        sum_j coef[j] exp(...) of the same values, summed in
+//                   float lanes (a model with one output: the kernel values
+//                   are never stored)
 //
 // Twice the lanes of the double kernels per instruction. The exp: the same
 // Cody-Waite reduction as the double one (ln 2 split in two floats), a
@@ -48,6 +51,15 @@ inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, f
   }
 }
 
+inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
+  float s = 0.0f;
+  for (Index j = 0; j < B; ++j) {
+    const float d = xnorm + znorm[j] - 2.0f * acc[j];
+    s += coef[j] * static_cast<float>(detail::exp_scalar(-static_cast<double>(gamma) * (d > 0.0f ? d : 0.0f)));
+  }
+  return s;
+}
+
 }  // namespace scalar
 
 #if defined(BUDGETSVM_SIMD_X86)
@@ -78,6 +90,22 @@ inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, f
     _mm256_storeu_ps(out + j, exp_neg_f(_mm256_mul_ps(ng, d)));
   }
   scalar::rbf_from_dots_f(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
+  const __m256 xn = _mm256_set1_ps(xnorm), ng = _mm256_set1_ps(-gamma), mtwo = _mm256_set1_ps(-2.0f);
+  __m256 sum = _mm256_setzero_ps();
+  Index j = 0;
+  for (; j + 8 <= B; j += 8) {
+    __m256 d = _mm256_fmadd_ps(mtwo, _mm256_loadu_ps(acc + j), _mm256_add_ps(xn, _mm256_loadu_ps(znorm + j)));
+    d = _mm256_max_ps(d, _mm256_setzero_ps());
+    sum = _mm256_fmadd_ps(exp_neg_f(_mm256_mul_ps(ng, d)), _mm256_loadu_ps(coef + j), sum);
+  }
+  float t[8];
+  _mm256_storeu_ps(t, sum);
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7])) +
+         scalar::rbf_dot_f(acc + j, znorm + j, xnorm, gamma, B - j, coef + j);
 }
 
 BUDGETSVM_TARGET("avx2,fma")
@@ -145,6 +173,26 @@ inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, f
 }
 
 BUDGETSVM_TARGET("avx512f")
+inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
+  // Masked tail: lanes past B read 0 (a distance of xnorm, a finite exp)
+  // and carry a coefficient of 0.
+  const __m512 xn = _mm512_set1_ps(xnorm), ng = _mm512_set1_ps(-gamma), mtwo = _mm512_set1_ps(-2.0f);
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 sum = zero;
+  for (Index j = 0; j < B; j += 16) {
+    const __mmask16 m = static_cast<__mmask16>(B - j >= 16 ? 0xFFFFu : (1u << (B - j)) - 1u);
+    __m512 d = _mm512_fmadd_ps(mtwo, _mm512_maskz_loadu_ps(m, acc + j), _mm512_add_ps(xn, _mm512_maskz_loadu_ps(m, znorm + j)));
+    d = _mm512_mask_max_ps(d, static_cast<__mmask16>(0xFFFF), d, zero);
+    sum = _mm512_fmadd_ps(exp_neg_f(_mm512_mul_ps(ng, d)), _mm512_maskz_loadu_ps(m, coef + j), sum);
+  }
+  float t[16];
+  _mm512_storeu_ps(t, sum);
+  float total = 0.0f;
+  for (int l = 0; l < 16; l += 4) total += (t[l] + t[l + 1]) + (t[l + 2] + t[l + 3]);
+  return total;
+}
+
+BUDGETSVM_TARGET("avx512f")
 inline void dense_dots_f(const float* const* x, Index rows, Index d, const float* Zt, Index ld, Index B, float* G,
                          Index ldg) {
   // Tiles of 4 rows x 32 columns (8 accumulators); the last tile of a row
@@ -183,6 +231,7 @@ struct FloatKernels {
   void (*dense_dots)(const float* const* x, Index rows, Index d, const float* Zt, Index ld, Index B, float* G,
                      Index ldg);
   void (*rbf_from_dots)(const float* acc, const float* znorm, float xnorm, float gamma, Index B, float* out);
+  float (*rbf_dot)(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef);
 };
 
 /// The single-precision kernels of a given level (which must not exceed
@@ -190,14 +239,14 @@ struct FloatKernels {
 inline FloatKernels float_kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
-    case Level::avx512: return {&avx512::dense_dots_f, &avx512::rbf_from_dots_f};
-    case Level::avx2: return {&avx2::dense_dots_f, &avx2::rbf_from_dots_f};
+    case Level::avx512: return {&avx512::dense_dots_f, &avx512::rbf_from_dots_f, &avx512::rbf_dot_f};
+    case Level::avx2: return {&avx2::dense_dots_f, &avx2::rbf_from_dots_f, &avx2::rbf_dot_f};
     default: break;
   }
 #else
   (void)level;
 #endif
-  return {&scalar::dense_dots_f, &scalar::rbf_from_dots_f};
+  return {&scalar::dense_dots_f, &scalar::rbf_from_dots_f, &scalar::rbf_dot_f};
 }
 
 inline const FloatKernels& active_float_kernels() {
