@@ -206,7 +206,8 @@ TEST_CASE("the partner search's bound: kappa_cut never places a candidate above 
     Random rng(static_cast<std::uint64_t>(grid));
     for (int t = 0; t < 200000; ++t) {
       double m = 0.5 * rng.uniform(), kappa = rng.uniform();
-      if (t % 7 == 0) m = LookupTable::m_of_u(std::floor(rng.uniform() * grid / 2) / (grid / 2));
+      const double half = 0.5 * grid;
+      if (t % 7 == 0) m = LookupTable::m_of_u(std::floor(rng.uniform() * half) / half);
       if (t % 11 == 0) kappa = std::floor(rng.uniform() * (grid + 1)) / grid;
       if (t % 13 == 0) m = 1e-6 * rng.uniform();
       if (!(m > 0.0)) continue;
