@@ -219,6 +219,69 @@ TEST_CASE("the partner search's bound: kappa_cut never places a candidate above 
   }
 }
 
+TEST_CASE("least_merge_cost of every level agrees with the table's costs (ties: the first)") {
+  // Candidates j = idx[k] with the same sign as wa, |w_j| >= |wa|, kappa in
+  // [0, 1] (exact 0 and 1, node values and near-duplicates included); the
+  // scalar loop must give the first k of least s^2 wd(wa / s, kappa_j) to the
+  // bit; the vector levels the same cost to 1e-12 (they may fuse a multiply
+  // and an add) and the same k unless another candidate is that close.
+  const LookupTable& table = lookup_table(kDefaultGrid);
+  Random rng(77);
+  for (Index q : {0, 1, 3, 4, 7, 8, 9, 16, 37, 250, 601}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const double wa = (trial % 2 ? -1.0 : 1.0) * (0.01 + rng.uniform());
+      const Index n = q + 5;
+      std::vector<double> w(static_cast<std::size_t>(n)), kappa(w.size());
+      for (Index j = 0; j < n; ++j) {
+        w[j] = wa * (1.0 + (j % 9 == 4 ? 0.0 : 3.0 * rng.uniform()));
+        kappa[j] = j % 10 == 3 ? 0.0 : j % 10 == 6 ? 1.0 : j % 10 == 8 ? std::floor(rng.uniform() * 401) / 400
+                                                                        : rng.uniform() * rng.uniform();
+      }
+      std::vector<Index> idx;  // a random increasing subset of size q
+      for (Index j = 0; j < n && static_cast<Index>(idx.size()) < q; ++j) {
+        if (n - j <= q - static_cast<Index>(idx.size()) || rng.uniform() < 0.8) idx.push_back(j);
+      }
+      // trial 3 mod 4: the least cost is attained twice (a duplicate later on)
+      if (q >= 2 && trial % 4 == 3) {
+        const Index p = idx[static_cast<std::size_t>(q / 3)], r = idx[static_cast<std::size_t>(q - 1)];
+        w[p] = w[r] = wa * 1.0001;
+        kappa[p] = kappa[r] = 0.999;
+      }
+      Index ref = -1;
+      double ref_cost = HUGE_VAL;
+      std::vector<double> costs(static_cast<std::size_t>(q));
+      for (Index k = 0; k < q; ++k) {
+        const Index j = idx[k];
+        const double s = wa + w[j];
+        costs[k] = s * s * table.wd(wa / s, kappa[j]);
+        if (costs[k] < ref_cost) ref_cost = costs[k], ref = k;
+      }
+      double second = HUGE_VAL;  // the least cost of another candidate
+      for (Index k = 0; k < q; ++k) {
+        if (k != ref && costs[k] != ref_cost) second = std::min(second, costs[k]);
+      }
+      for (auto level : simd::supported_levels()) {
+        double cost = -1.0;
+        const Index k = simd::least_merge_cost_for(level)(w.data(), wa, kappa.data(), idx.data(), q,
+                                                         table.wd_grid(), &cost);
+        if (q == 0) {
+          CHECK(k == -1);
+          CHECK(cost == HUGE_VAL);
+          continue;
+        }
+        CHECK(k >= 0 && k < q);
+        if (level <= simd::Level::sse2) {
+          CHECK(k == ref);
+          CHECK(cost == ref_cost);
+        } else {
+          CHECK(std::fabs(cost - ref_cost) <= 1e-12 * ref_cost);
+          if (second > ref_cost * (1.0 + 1e-9)) CHECK(k == ref);  // ties among duplicates: the first
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("bad input") {
   CHECK_THROWS(solve(Method::gss, -0.1, 0.5), std::invalid_argument);
   CHECK_THROWS(solve(Method::gss, 0.5, 1.5), std::invalid_argument);

@@ -256,7 +256,8 @@ class MergeMaintenance {
         beta_(static_cast<std::size_t>(model.n_outputs())),
         cand_kappa_(static_cast<std::size_t>(model.capacity())),
         cand_(static_cast<std::size_t>(model.capacity())),
-        simd_(model.simd()) {}
+        simd_(model.simd()),
+        least_merge_cost_(simd::least_merge_cost_for(model.simd().level)) {}
 
   static constexpr bool reads_kernel_row = false;  // on_add ignores its kernel row
   bool on_add(BudgetModel&, const double*, double) { return false; }
@@ -310,15 +311,16 @@ class MergeMaintenance {
 
   /// The same-sign partner j of a with the smallest s^2 candidate(wa / s,
   /// kappa_j) (the first such j on ties), and that cost; (-1, inf) if none.
-  /// With a solver that prunes, candidates the table's bound places above
-  /// the best cost so far are skipped (LookupTable::kappa_cut: a bound on
-  /// cost / wa^2 by the kappa column alone), after trying first the partner
-  /// nearest to a (largest kappa), whose cost makes the bound tight at once.
-  /// The result is the full scan's: a skipped candidate costs strictly more.
-  /// The passes over all B support vectors are vectorised and branch-free
-  /// (simd.hpp): the signs of the coefficients are random, and a branch per
-  /// candidate mispredicted half the time, which cost more than the table
-  /// look-ups themselves.
+  /// With a solver that prunes, the cost of the partner nearest to a
+  /// (largest kappa) sets a cut, and candidates the table's bound places
+  /// above it are skipped (LookupTable::kappa_cut: a bound on cost / wa^2
+  /// by the kappa column alone); a skipped candidate costs strictly more
+  /// than the nearest, so the result is the full scan's (up to the last
+  /// bits of the vectorised costs, see core/simd_merge.hpp). Every pass is
+  /// vectorised and branch-free (simd.hpp, simd_merge.hpp): the signs of
+  /// the coefficients are random, and a branch per candidate mispredicted
+  /// half the time; on noisy data every partner is far, nothing is pruned,
+  /// and the costs of all ~B/2 candidates are the work.
   std::pair<Index, double> best_partner(const BudgetModel& model, Index a) {
     const Index n = model.size();
     const double* w = model.coef();
@@ -342,21 +344,14 @@ class MergeMaintenance {
       while (cand_kappa_[static_cast<std::size_t>(best)] != nearest) ++best;
       best_cost = cost_of(best, std::min(nearest, 1.0));
       const double inv_wa2 = (1.0 + 1e-9) / (wa * wa);
-      double cut = table.kappa_cut(best_cost * inv_wa2);
-      // The partners above the first cut (the cut only rises as the best
-      // cost falls), by LookupTable::kappa_below's expression.
+      const double cut = table.kappa_cut(best_cost * inv_wa2);
+      // The partners the cut leaves (by LookupTable::kappa_below's
+      // expression; the nearest among them), costed in one vectorised pass.
       const Index q = simd_.indices_at_least(cand_kappa_.data(), n, static_cast<double>(table.grid()), cut,
                                              cand_.data());
-      for (Index k = 0; k < q; ++k) {
-        const Index j = cand_[static_cast<std::size_t>(k)];
-        const double kappa = std::min(cand_kappa_[static_cast<std::size_t>(j)], 1.0);
-        if (j == best || table.kappa_below(kappa, cut)) continue;
-        const double cost = cost_of(j, kappa);
-        if (cost < best_cost || (cost == best_cost && j < best)) {
-          best_cost = cost, best = j;
-          cut = table.kappa_cut(best_cost * inv_wa2);
-        }
-      }
+      double cost = best_cost;
+      const Index k = least_merge_cost_(w, wa, cand_kappa_.data(), cand_.data(), q, table.wd_grid(), &cost);
+      if (k >= 0) best = cand_[static_cast<std::size_t>(k)], best_cost = cost;
     } else {
       for (Index j = 0; j < n; ++j) {
         if (j == a || !(w[j] * wa > 0.0)) continue;
@@ -492,7 +487,8 @@ class MergeMaintenance {
   std::vector<double> kappa_, row_, z_, beta_, lower_;
   std::vector<double> cand_kappa_;  // best_partner's candidates: kappa
   std::vector<Index> cand_;         // and index
-  simd::Kernels simd_;              // the model's
+  simd::Kernels simd_;                     // the model's
+  simd::LeastMergeCost least_merge_cost_;  // best_partner's cost pass
   const double* new_row_ = nullptr;  // reduce()'s, for its duration
 };
 

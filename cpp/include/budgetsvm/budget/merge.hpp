@@ -48,6 +48,7 @@
 
 #include "../core/errors.hpp"
 #include "../core/options.hpp"
+#include "../core/simd_merge.hpp"
 
 namespace budgetsvm::merge {
 
@@ -210,9 +211,10 @@ class LookupTable {
   }
 
   /// Interpolated WD(m, kappa) (symmetric in m <-> 1 - m).
-  double wd(double m, double kappa) const {
-    return interpolate(wd_, m > 0.5 ? 1.0 - m : m, kappa);
-  }
+  double wd(double m, double kappa) const { return simd::detail::wd_at(wd_grid(), m, kappa); }
+
+  /// The WD nodes, for the vectorised cost pass (core/simd_merge.hpp).
+  simd::WdGrid wd_grid() const { return {wd_.data(), grid_, half_}; }
 
   /// The partner search's pruning bound. A merge partner's cost is
   /// s^2 wd(m, kappa) = beta_a^2 wd(m, kappa) / m^2 (m <= 1/2: a has the
@@ -234,17 +236,7 @@ class LookupTable {
  private:
   template <class T>
   double interpolate(const std::vector<T>& table, double m, double kappa) const {
-    m = std::clamp(m, 0.0, 0.5);
-    kappa = std::clamp(kappa, 0.0, 1.0);
-    const double u = u_of_m(m) * half_, v = kappa * grid_;
-    const int i = std::min(static_cast<int>(u), half_ - 1);
-    const int j = std::min(static_cast<int>(v), grid_ - 1);
-    const double fu = u - i, fv = v - j;
-    const std::size_t cols = static_cast<std::size_t>(grid_) + 1;
-    const T* r0 = table.data() + static_cast<std::size_t>(i) * cols + j;
-    const T* r1 = r0 + cols;
-    const double a = r0[0], b = r0[1], c = r1[0], d = r1[1];
-    return (1.0 - fu) * ((1.0 - fv) * a + fv * b) + fu * ((1.0 - fv) * c + fv * d);
+    return simd::detail::bilinear(table.data(), grid_, half_, m, kappa);
   }
 
   /// ratio_floor_ (see kappa_cut). Within a cell the bilinear interpolant
