@@ -176,6 +176,7 @@ TEST_CASE("SIMD argmin_abs, sign_mask and indices_at_least of every level agree 
         const Index q = k.indices_at_least(out.data(), n, scale, cut, idx.data());
         CHECK(q == static_cast<Index>(ref_idx.size()));
         for (Index t = 0; t < q && t < static_cast<Index>(ref_idx.size()); ++t) CHECK(idx[t] == ref_idx[t]);
+        CHECK(idx[n] == -5);  // nothing written past n
       }
     }
   }

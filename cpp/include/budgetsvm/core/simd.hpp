@@ -125,6 +125,13 @@ inline Index append_set_bits(unsigned mask, int lanes, Index j, Index* idx, Inde
   return q;
 }
 
+/// The number of set bits of an 8-bit mask.
+inline int popcount8(unsigned m) {
+  m = m - ((m >> 1) & 0x55u);
+  m = (m & 0x33u) + ((m >> 2) & 0x33u);
+  return static_cast<int>((m + (m >> 4)) & 0x0Fu);
+}
+
 }  // namespace detail
 
 // ---- portable scalar code ------------------------------------------------
@@ -916,13 +923,20 @@ inline double sign_mask(const double* w, double s, const double* x, Index n, dou
 
 BUDGETSVM_TARGET("avx512f")
 inline Index indices_at_least(const double* x, Index n, double scale, double cut, Index* idx) {
+  static_assert(sizeof(Index) == 8, "64-bit lanes of indices");
   const __m512d sc = _mm512_set1_pd(scale), c = _mm512_set1_pd(cut);
+  const __m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   Index q = 0;
   for (Index j = 0; j < n; j += 8) {
     const __mmask8 lanes = static_cast<__mmask8>(n - j >= 8 ? 0xFFu : (1u << (n - j)) - 1u);
     const __mmask8 mask = _mm512_mask_cmp_pd_mask(lanes, _mm512_mul_pd(_mm512_maskz_loadu_pd(lanes, x + j), sc), c,
                                                   _CMP_NLT_UQ);
-    if (mask) q = detail::append_set_bits(mask, 8, j, idx, q);
+    // packed in a register, then a masked store (a compressing store to
+    // memory is microcoded and slow on some cores)
+    const __m512i packed = _mm512_maskz_compress_epi64(mask, _mm512_add_epi64(_mm512_set1_epi64(j), iota));
+    const int count = detail::popcount8(mask);
+    _mm512_mask_storeu_epi64(idx + q, static_cast<__mmask8>((1u << count) - 1u), packed);
+    q += count;
   }
   return q;
 }
