@@ -1,9 +1,18 @@
 // Tests of the thread helper (parallel.hpp): every task runs once, results do
-// not depend on the thread count, worker exceptions reach the caller, and a
-// stop asked on the calling thread stops the workers.
+// not depend on the thread count, worker exceptions reach the caller, a stop
+// asked on the calling thread stops the workers; the helper threads are kept
+// between loops, and nested, concurrent and forked-child loops still run.
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "budgetsvm/core/parallel.hpp"
 #include "check.hpp"
@@ -66,5 +75,72 @@ TEST_CASE("parallel: a stop on the calling thread stops the workers") {
   CHECK(asked.load());
   CHECK(started.load() >= 1);
 }
+
+#if defined(BUDGETSVM_HAS_THREADS)
+TEST_CASE("parallel: helper threads are kept from one loop to the next") {
+  // A thread_local counter survives only in a thread that lives on: with
+  // threads started per loop every helper would count one loop at most.
+  static thread_local int loops_here = 0;
+  const auto caller = std::this_thread::get_id();
+  int most = 0;
+  for (int loop = 0; loop < 50; ++loop) {
+    std::atomic<int> seen{0};
+    RunControl none;
+    parallel_tasks(2, 2, none, [&](Index, RunControl&) {
+      if (std::this_thread::get_id() != caller) seen = ++loops_here;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    most = std::max(most, seen.load());
+  }
+  CHECK(most > 1);
+}
+
+TEST_CASE("parallel: a loop inside a task, and after a failed loop") {
+  RunControl none;
+  std::vector<std::atomic<int>> runs(8 * 9);
+  parallel_tasks(8, 2, none, [&](Index i, RunControl& ctl) {
+    parallel_tasks(9, 3, ctl, [&](Index j, RunControl&) { ++runs[static_cast<std::size_t>(i * 9 + j)]; });
+  });
+  for (auto& r : runs) CHECK(r.load() == 1);
+  CHECK_THROWS(parallel_tasks(4, 2, none, [](Index, RunControl&) { throw std::runtime_error("x"); }),
+               std::runtime_error);
+  std::atomic<int> total{0};
+  parallel_tasks(100, 2, none, [&](Index i, RunControl&) { total += static_cast<int>(i); });
+  CHECK(total.load() == 4950);
+}
+
+TEST_CASE("parallel: loops started from two threads at once") {
+  std::atomic<long> sums[2] = {{0}, {0}};
+  const auto body = [&](int k) {
+    for (int loop = 0; loop < 200; ++loop) {
+      RunControl none;
+      parallel_tasks(16, 2, none, [&](Index i, RunControl&) { sums[k] += static_cast<long>(i); });
+    }
+  };
+  std::thread other(body, 1);
+  body(0);
+  other.join();
+  CHECK(sums[0].load() == 200L * 120);
+  CHECK(sums[1].load() == 200L * 120);
+}
+#endif
+
+#if defined(BUDGETSVM_HAS_THREADS) && (defined(__unix__) || defined(__APPLE__))
+TEST_CASE("parallel: a forked child runs its own loops") {
+  RunControl none;
+  parallel_tasks(4, 2, none, [](Index, RunControl&) {});  // the parent's pool exists
+  const pid_t child = fork();
+  if (child == 0) {
+    alarm(20);  // a hang ends the child, and the test fails
+    std::atomic<int> total{0};
+    RunControl ctl;
+    parallel_tasks(64, 2, ctl, [&](Index i, RunControl&) { total += static_cast<int>(i); });
+    _exit(total.load() == 2016 ? 0 : 1);
+  }
+  int status = 0;
+  CHECK(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+#endif
 
 int main() { return budgetsvm::test::run_all(); }

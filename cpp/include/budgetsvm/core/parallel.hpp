@@ -4,12 +4,23 @@
 // most n_threads threads, the calling thread being one of them. A task
 // writes only its own results, so the results do not depend on the number
 // of threads. The first exception a task throws stops the handing out; once
-// every thread has joined, it is rethrown in the caller (a real error before
-// the Interrupted that stopped the other threads).
+// every thread has finished, it is rethrown in the caller (a real error
+// before the Interrupted that stopped the other threads).
+//
+// The helper threads are kept between loops (detail::WorkerPool): the exact
+// solver runs a parallel loop or two per decomposition round, thousands per
+// fit, and starting threads anew for each cost more than the loop saved
+// where a round's work is small. A helper that has finished its part spins
+// for a short while (kSpinMicroseconds) for the next loop, then sleeps on a
+// condition variable. The pool serves one loop at a time: a loop started
+// while it is busy (a nested loop inside a task, or a second thread of the
+// program fitting at the same time) starts threads of its own, as before
+// the pool. After fork() the child builds a pool of its own (the parent's
+// helpers do not exist there).
 //
 // Ctrl-C: only the calling thread asks the caller's RunControl (Python's
 // signal handlers run there), at its rate limit: inside its own tasks, and
-// every 20 ms while it waits for the workers. A worker's task gets a
+// every 20 ms while it waits for the helpers. A helper's task gets a
 // RunControl of its own that reads a shared stop flag, raised when any
 // thread fails or is interrupted.
 //
@@ -26,8 +37,12 @@
 #define BUDGETSVM_HAS_THREADS 1
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <thread>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>  // getpid: a forked child builds its own pool
+#endif
 #endif
 
 #include "control.hpp"
@@ -35,6 +50,159 @@
 #include "errors.hpp"
 
 namespace budgetsvm {
+
+#if defined(BUDGETSVM_HAS_THREADS)
+namespace detail {
+
+/// The process's helper threads, kept between parallel loops (see the header
+/// comment). One loop at a time: acquire() returns nullptr while another
+/// loop holds the pool. The pool is never destroyed: its helpers wait in it
+/// until the process ends (joining threads from a static destructor can
+/// deadlock at exit, inside a Python extension on Windows in particular).
+class WorkerPool {
+ public:
+  using Body = void (*)(void* context, int id);
+  static constexpr int kSpinMicroseconds = 100;
+
+  /// The pool if no other loop holds it, else nullptr; release() gives it back.
+  static WorkerPool* acquire() {
+    WorkerPool& pool = instance();
+    if (pool.busy_.exchange(true, std::memory_order_acquire)) return nullptr;
+    return &pool;
+  }
+  void release() { busy_.store(false, std::memory_order_release); }
+
+  /// Runs body(context, id) for id = 1..helpers on helper threads (started
+  /// when the pool has fewer) and returns at once; wait_for tells when every
+  /// one has returned. body must not throw.
+  void start(int helpers, Body body, void* context) {
+    while (static_cast<int>(n_helpers_) < helpers) {
+      std::uint64_t now;
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        now = generation_.load(std::memory_order_relaxed);
+      }
+      std::thread(&WorkerPool::serve, this, static_cast<int>(n_helpers_) + 1, now).detach();
+      ++n_helpers_;
+    }
+    pending_.store(helpers, std::memory_order_relaxed);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      body_ = body;
+      context_ = context;
+      wanted_ = helpers;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+  }
+
+  /// True when every helper of the last start() has returned, waiting at
+  /// most `timeout` for that (spinning first, for short loops).
+  bool wait_for(std::chrono::milliseconds timeout) {
+    if (spin_until([&] { return pending_.load(std::memory_order_acquire) == 0; })) return true;
+    std::unique_lock<std::mutex> lock(mutex_);
+    return done_.wait_for(lock, timeout, [&] { return pending_.load(std::memory_order_acquire) == 0; });
+  }
+
+ private:
+  WorkerPool() = default;
+
+  static WorkerPool& instance() {
+#if defined(__unix__) || defined(__APPLE__)
+    using Pid = pid_t;
+    const auto pid = [] { return getpid(); };
+#else
+    using Pid = int;
+    const auto pid = [] { return 0; };
+#endif
+    static std::atomic<WorkerPool*> pool{new WorkerPool()};
+    static std::atomic<Pid> owner{pid()};
+    const Pid me = pid();
+    WorkerPool* current = pool.load(std::memory_order_acquire);
+    if (owner.load(std::memory_order_acquire) != me) {
+      // A forked child holds its parent's pool, whose helpers it does not
+      // have: a pool of its own (the old one is left as it is).
+      auto* fresh = new WorkerPool();
+      if (pool.compare_exchange_strong(current, fresh, std::memory_order_acq_rel)) {
+        owner.store(me, std::memory_order_release);
+        current = fresh;
+      } else {
+        delete fresh;  // another thread's pool won
+      }
+    }
+    return *current;
+  }
+
+  template <class Ready>
+  static bool spin_until(Ready&& ready) {
+    using Clock = std::chrono::steady_clock;
+    const auto until = Clock::now() + std::chrono::microseconds(kSpinMicroseconds);
+    for (int k = 1;; ++k) {
+      if (ready()) return true;
+      if ((k & 63) == 0 && Clock::now() > until) return false;
+      std::this_thread::yield();
+    }
+  }
+
+  // A helper: waits for the next loop, takes part in it when its id is
+  // among the wanted ones, and signals the caller when it is the last.
+  void serve(int id, std::uint64_t seen) {
+    for (;;) {
+      if (!spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; })) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_.load(std::memory_order_relaxed) != seen; });
+      }
+      Body body;
+      void* context;
+      int wanted;
+      {
+        // The loop's fields are read with its generation, under the lock
+        // that start() writes them under. A helper that was not wanted in a
+        // loop may skip it; a wanted one cannot miss it (start() waits for
+        // every wanted helper before the next loop).
+        const std::lock_guard<std::mutex> lock(mutex_);
+        seen = generation_.load(std::memory_order_relaxed);
+        body = body_;
+        context = context_;
+        wanted = wanted_;
+      }
+      if (id > wanted) continue;
+      body(context, id);
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        done_.notify_all();
+      }
+    }
+  }
+
+  std::atomic<bool> busy_{false};
+  std::size_t n_helpers_ = 0;  // touched by the pool's holder only
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<int> pending_{0};
+  Body body_ = nullptr;
+  void* context_ = nullptr;
+  int wanted_ = 0;
+};
+
+/// Holds the pool for one loop (or nothing, when it is busy).
+class PoolLease {
+ public:
+  PoolLease() : pool_(WorkerPool::acquire()) {}
+  ~PoolLease() {
+    if (pool_ != nullptr) pool_->release();
+  }
+  PoolLease(const PoolLease&) = delete;
+  PoolLease& operator=(const PoolLease&) = delete;
+  WorkerPool* get() const { return pool_; }
+
+ private:
+  WorkerPool* pool_;
+};
+
+}  // namespace detail
+#endif
 
 /// Runs task(i, control_i) for i = 0..n_tasks-1 on up to n_threads threads
 /// (see the header comment); control_i is `control` on the calling thread.
@@ -62,37 +230,48 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
       stop = true;
     }
   };
-  std::mutex mutex;
-  std::condition_variable done;
-  int running = threads - 1;
-  std::vector<std::thread> pool;
-  for (int id = 1; id < threads; ++id) {
-    pool.emplace_back([&, id] {
-      RunControl worker([&stop] { return stop.load(std::memory_order_relaxed); }, 0.02);
-      run(id, worker);
-      const std::lock_guard<std::mutex> lock(mutex);
-      --running;
-      done.notify_one();
-    });
-  }
-  run(0, control);
-  {
-    std::unique_lock<std::mutex> lock(mutex);
-    // workers decrement running under the mutex (clang-tidy cannot see that)
-    while (running > 0) {  // NOLINT(bugprone-infinite-loop)
-      done.wait_for(lock, std::chrono::milliseconds(20));
-      if (running == 0 || errors[0]) continue;
-      lock.unlock();
+  auto helper = [&](int id) {
+    RunControl own([&stop] { return stop.load(std::memory_order_relaxed); }, 0.02);
+    run(id, own);
+  };
+  // The caller's share, then its wait for the helpers: every 20 ms it asks
+  // its RunControl, and a stop raises the flag the helpers' tasks read.
+  const auto finish = [&](auto&& wait_20ms) {
+    run(0, control);
+    while (!wait_20ms()) {
+      if (errors[0]) continue;
       try {
         control.poll_now();
       } catch (...) {
         errors[0] = std::current_exception();
         stop = true;
       }
-      lock.lock();
     }
+  };
+  const detail::PoolLease lease;
+  if (detail::WorkerPool* pool = lease.get()) {
+    pool->start(threads - 1, [](void* h, int id) { (*static_cast<decltype(helper)*>(h))(id); }, &helper);
+    finish([pool] { return pool->wait_for(std::chrono::milliseconds(20)); });
+  } else {
+    // The pool is busy (a nested or concurrent loop): threads of its own.
+    std::mutex mutex;
+    std::condition_variable done;
+    int running = threads - 1;
+    std::vector<std::thread> own_threads;
+    for (int id = 1; id < threads; ++id) {
+      own_threads.emplace_back([&, id] {
+        helper(id);
+        const std::lock_guard<std::mutex> lock(mutex);
+        --running;
+        done.notify_one();
+      });
+    }
+    finish([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      return done.wait_for(lock, std::chrono::milliseconds(20), [&] { return running == 0; });
+    });
+    for (auto& thread : own_threads) thread.join();
   }
-  for (auto& thread : pool) thread.join();
   for (auto& e : errors) {  // a real error first; Interrupted after
     if (!e) continue;
     try {
