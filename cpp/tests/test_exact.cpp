@@ -104,8 +104,11 @@ struct RandomState {
   ViewKernelSource<DenseRM> source;
   KernelCache cache;
   DualState state;
-  RandomState(Index n, std::uint64_t seed)
-      : P(n, 3, seed), source(P.view(), P.kernel, {}, 1), cache(source, 1e6, 4), state(cache, P.y, 1.0, 2.0) {
+  RandomState(Index n, std::uint64_t seed, int jobs = 1, double cache_bytes = 1e6)
+      : P(n, 3, seed),
+        source(P.view(), P.kernel, {}, jobs),
+        cache(source, cache_bytes, 4),
+        state(cache, P.y, 1.0, 2.0, jobs) {
     Random rng(seed + 100);
     std::vector<Index> all;
     std::vector<double> values;
@@ -238,6 +241,86 @@ TEST_CASE("pWSS: p pairs equal brute-force repeated selection with removal") {
       CHECK(ws.second == ref_j);
       CHECK(!ws.empty());
     }
+  }
+}
+
+TEST_CASE("pWSS: the parallel j searches pick the pairs of the sequential search, for any n_jobs") {
+  // The sequential rule of select_pairs without a limit, written plainly on
+  // the same float columns: i = the top p of I_up by q; each unused i takes
+  // the free I_low candidate of largest b^2 / a (b > 0, then b > tol once a
+  // pair is chosen; ties: the lower index). p = 150 makes many i share their
+  // best partners, so the searches past each i's listed partners run too.
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    for (int p : {8, 32, 150}) {
+      std::vector<std::vector<Index>> got_i, got_j;
+      for (int jobs : {1, 2}) {
+        RandomState R(1500, seed, jobs, 64e6);
+        const DualState& s = R.state;
+        const double tol = 1e-3;
+        std::vector<Index> all;
+        for (Index t = 0; t < s.n(); ++t) all.push_back(t);
+        std::vector<char> used(static_cast<std::size_t>(s.n()), 0);
+        const WorkingSet ws = select_pairs(s, all, p, 0, tol, used, [&](const std::vector<Index>& l, std::vector<const float*>& o) {
+          R.state.fetch_active(l, o);
+        });
+        CHECK(std::all_of(used.begin(), used.end(), [](char u) { return u == 0; }));
+        got_i.push_back(ws.first);
+        got_j.push_back(ws.second);
+        if (jobs != 1) continue;
+        std::vector<Index> up;
+        for (Index t : all)
+          if (s.in_up(t)) up.push_back(t);
+        std::stable_sort(up.begin(), up.end(), [&](Index a, Index b) { return s.q(a) > s.q(b); });
+        up.resize(std::min<std::size_t>(up.size(), static_cast<std::size_t>(p)));
+        std::vector<char> taken(static_cast<std::size_t>(s.n()), 0), gone(static_cast<std::size_t>(s.n()), 0);
+        std::vector<Index> ref_i, ref_j;
+        std::vector<const float*> cols;
+        for (Index i : up) {
+          if (taken[static_cast<std::size_t>(i)]) continue;
+          R.state.fetch_active({i}, cols);
+          Index bj = -1;
+          double best = 0.0;
+          for (Index t : all) {
+            if (!s.in_low(t) || gone[static_cast<std::size_t>(t)]) continue;
+            const double b = s.q(i) - s.q(t);
+            if (!(b > (ref_i.empty() ? 0.0 : tol))) continue;
+            const double gain = b * b / pair_curvature(s.diag(i), s.diag(t), static_cast<double>(cols[0][s.where(t)]));
+            if (gain > best) {
+              best = gain;
+              bj = t;
+            }
+          }
+          if (bj < 0) continue;
+          taken[static_cast<std::size_t>(i)] = taken[static_cast<std::size_t>(bj)] = 1;
+          gone[static_cast<std::size_t>(bj)] = 1;
+          ref_i.push_back(i);
+          ref_j.push_back(bj);
+        }
+        CHECK(ws.first == ref_i);
+        CHECK(ws.second == ref_j);
+        CHECK(ws.first.size() > std::min<std::size_t>(static_cast<std::size_t>(p), TopPartners::kSize) / 2);
+      }
+      CHECK(got_i[0] == got_i[1]);
+      CHECK(got_j[0] == got_j[1]);
+    }
+  }
+}
+
+TEST_CASE("pWSS: a partner list keeps the best by gain, ties by the earlier index") {
+  Random rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = static_cast<std::size_t>(rng.below(150));
+    std::vector<double> g(n);
+    for (auto& v : g) v = rng.below(3) == 0 ? 0.0 : static_cast<double>(rng.below(20));  // many ties and zeros
+    TopPartners top;
+    for (std::size_t r = 0; r < n; ++r) top.offer(g[r], r);
+    std::vector<std::size_t> order;
+    for (std::size_t r = 0; r < n; ++r)
+      if (g[r] > 0.0) order.push_back(r);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return g[a] > g[b]; });
+    order.resize(std::min(order.size(), TopPartners::kSize));
+    CHECK(top.size == order.size());
+    for (std::size_t e = 0; e < top.size; ++e) CHECK(top.index[e] == order[e] && top.gain[e] == g[order[e]]);
   }
 }
 

@@ -77,6 +77,7 @@ class DualState {
   }
 
   Index n() const { return n_; }
+  int jobs() const { return jobs_; }  // threads for the solvers' parallel loops
   double y(Index t) const { return y_[static_cast<std::size_t>(t)]; }
   double upper(Index t) const { return upper_[static_cast<std::size_t>(t)]; }
   double alpha(Index t) const { return alpha_[static_cast<std::size_t>(t)]; }

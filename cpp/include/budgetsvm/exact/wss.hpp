@@ -19,12 +19,22 @@
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
+// The j searches of the p pairs run in parallel (s.jobs() threads), with
+// the same result as one after the other: each i first ranks its
+// kTopPartners best j by (gain, index) from the unchanged q, in its own
+// task; then, pair by pair, the first of them that is still free and
+// violates enough is the j the sequential search would pick (every j left
+// out of the list ranks after it). When no listed j is left, that i's
+// search runs in full, as before. The top of the list is shared by many i,
+// so the lists are longer than the p - 1 pairs that can take from them
+// only in rare cases; a fallback is counted in no result.
 //
 // The MinMaxLimiter exclusions (section 3.2) are applied by the caller
 // through the candidate list (see alfpgm.hpp).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -94,6 +104,26 @@ struct WorkingSet {
   }
 };
 
+/// The best kSize candidates offered, by gain (descending), then by index
+/// (ascending, the order they are offered in); gains of 0 are not kept.
+struct TopPartners {
+  static constexpr std::size_t kSize = 48;
+  std::array<double, kSize> gain{};
+  std::array<std::size_t, kSize> index{};
+  std::size_t size = 0;
+
+  void offer(double g, std::size_t r) {
+    if (!(g > (size == kSize ? gain[kSize - 1] : 0.0))) return;  // ties rank after the earlier index
+    std::size_t e = size == kSize ? kSize - 1 : size++;
+    for (; e > 0 && gain[e - 1] < g; --e) {
+      gain[e] = gain[e - 1];
+      index[e] = index[e - 1];
+    }
+    gain[e] = g;
+    index[e] = r;
+  }
+};
+
 /// pWSS: up to `pairs` pairs. fetch_columns(list, out) fills out with
 /// columns of the listed positions (one block). `used` is scratch of size n,
 /// all zero on entry and on exit.
@@ -147,6 +177,25 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   for (std::size_t k = 0; k < n_first; ++k) firsts.push_back(up[k].second);
   std::vector<const float*> cols;
   fetch_columns(firsts, cols);
+  // The gain of pairing i (q_i, K_ii, column Ki) with low candidate r; 0
+  // when b = q_i - q_r <= min_b. One expression for every search below.
+  const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
+    const double b = qi - lq[r];
+    return b > min_b ? b * b / pair_curvature(Kii, ldiag[r], static_cast<double>(Ki[lplace[r]])) : 0.0;
+  };
+  std::vector<TopPartners> top;
+  if (min_alpha_check == 0) {
+    // Every i's best partners, from the q of the candidates as they are now.
+    top.resize(n_first);
+    const double work = 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low);
+    RunControl unpolled;  // short: the solver polls between rounds
+    parallel_tasks(static_cast<Index>(n_first), threads_for(s.jobs(), work), unpolled, [&](Index k, RunControl&) {
+      const std::size_t uk = static_cast<std::size_t>(k);
+      const Index i = firsts[uk];
+      const double qi = s.q(i), Kii = s.diag(i);
+      for (std::size_t r = 0; r < n_low; ++r) top[uk].offer(gain_of(qi, Kii, cols[uk], r, 0.0), r);
+    });
+  }
   for (std::size_t k = 0; k < n_first; ++k) {
     const Index i = firsts[k];
     if (used[static_cast<std::size_t>(i)]) continue;
@@ -155,17 +204,29 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     const double min_b = ws.empty() ? 0.0 : tol;
     std::size_t jr = n_low;
     if (min_alpha_check == 0) {
-      // Every candidate: a gather of K_it, then a branch-free scan. Used j
-      // are out (their q set to +inf below); so are earlier i (the i come in
-      // descending q, so b <= 0 for them) and i itself (b = 0).
-      for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
-      double best = 0.0;
-      for (std::size_t r = 0; r < n_low; ++r) {
-        const double b = qi - lq[r];
-        const double gain = b > min_b ? b * b / pair_curvature(Kii, ldiag[r], kv[r]) : 0.0;
-        if (gain > best) {
-          best = gain;
+      // Used j are out (their q set to +inf below); so are earlier i (the i
+      // come in descending q, so b <= 0 for them) and i itself (b = 0).
+      const TopPartners& listed = top[k];
+      bool found = false;
+      for (std::size_t e = 0; e < listed.size && !found; ++e) {
+        const std::size_t r = listed.index[e];
+        if (gain_of(qi, Kii, Ki, r, min_b) > 0.0) {
           jr = r;
+          found = true;
+        }
+      }
+      if (!found && listed.size == TopPartners::kSize) {
+        // Every listed partner is taken: the full search (a gather of K_it,
+        // then a branch-free scan).
+        for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
+        double best = 0.0;
+        for (std::size_t r = 0; r < n_low; ++r) {
+          const double b = qi - lq[r];
+          const double gain = b > min_b ? b * b / pair_curvature(Kii, ldiag[r], kv[r]) : 0.0;
+          if (gain > best) {
+            best = gain;
+            jr = r;
+          }
         }
       }
     } else {
@@ -177,9 +238,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
         const Index t = lt[r];
         if (used[static_cast<std::size_t>(t)] || t == i) continue;
         ++checked;
-        const double b = qi - lq[r];
-        if (b <= min_b) continue;
-        const double gain = b * b / pair_curvature(Kii, ldiag[r], static_cast<double>(Ki[lplace[r]]));
+        const double gain = gain_of(qi, Kii, Ki, r, min_b);
         if (gain > best) {
           best = gain;
           jr = r;
