@@ -260,7 +260,7 @@ TEST_CASE("kernel cache: replays random requests and swaps like a naive LRU simu
                       return x.first == y.first || x.second == y.second;
                     }), swaps.end());
         for (const auto& [a, b] : swaps) naive.swap(a, b);
-        cache.swap_places(swaps);
+        cache.swap_places(swaps, 1 + static_cast<int>(rng.below(2)));  // 1 or 2 threads: the same places
       }
       if (rng.below(300) == 0) active = n;
       // A request of 1..4 distinct keys from a skewed distribution, of the

@@ -28,7 +28,7 @@ TEST_CASE("parallel: every task runs exactly once, for any thread count") {
   }
 }
 
-TEST_CASE("parallel: ranges cover [0, n) once with the ceil(n / parts) split") {
+TEST_CASE("parallel: ranges cover [0, n) once, kRangesPerThread ranges a thread") {
   for (Index n : {Index{1}, Index{5}, Index{100}, Index{101}}) {
     for (int parts : {1, 2, 3, 7, 200}) {
       std::vector<int> hits(static_cast<std::size_t>(n), 0);
@@ -39,8 +39,10 @@ TEST_CASE("parallel: ranges cover [0, n) once with the ceil(n / parts) split") {
         for (Index i = b; i < e; ++i) ++hits[static_cast<std::size_t>(i)];
       });
       for (int h : hits) CHECK(h == 1);
-      const Index p = std::min<Index>(parts, n), step = (n + p - 1) / p;
+      const Index p = std::min<Index>(parts, n);
+      const Index wanted = p == 1 ? 1 : std::min(n, p * kRangesPerThread), step = (n + wanted - 1) / wanted;
       CHECK(ranges.load() == (n + step - 1) / step);
+      CHECK(ranges.load() <= wanted);
     }
   }
 }

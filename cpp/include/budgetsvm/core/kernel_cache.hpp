@@ -31,6 +31,7 @@
 
 #include "errors.hpp"
 #include "kernel_sources.hpp"
+#include "parallel.hpp"
 
 namespace budgetsvm {
 
@@ -80,7 +81,7 @@ class KernelCache {
   /// Exchanges places a < b of the order, for every (a, b) in turn, and the
   /// entries of every stored column with them (LIBSVM's swap_index): a
   /// column covering a but not b is cut back to length a.
-  void swap_places(const std::vector<std::pair<Index, Index>>& swaps) {
+  void swap_places(const std::vector<std::pair<Index, Index>>& swaps, int n_jobs = 1) {
     if (swaps.empty()) return;
     for (const auto& [a, b] : swaps) {
       require(a >= 0 && a < b && b < n_, "swap_places needs 0 <= a < b < n");
@@ -88,16 +89,24 @@ class KernelCache {
       where_[static_cast<std::size_t>(order_[static_cast<std::size_t>(a)])] = a;
       where_[static_cast<std::size_t>(order_[static_cast<std::size_t>(b)])] = b;
     }
-    // Slot by slot: each column's entries are touched in one pass.
-    for (int s = head_; s >= 0; s = slots_[static_cast<std::size_t>(s)].next) {
-      Slot& slot = slots_[static_cast<std::size_t>(s)];
-      float* data = slot.data.get();
-      for (const auto& [a, b] : swaps) {
-        if (slot.length <= a) continue;
-        if (slot.length > b) std::swap(data[a], data[b]);
-        else slot.length = a;
-      }
-    }
+    // Slot by slot: each column's entries are touched in one pass; the
+    // columns are independent, so they are split over n_jobs threads.
+    stored_.clear();
+    for (int s = head_; s >= 0; s = slots_[static_cast<std::size_t>(s)].next) stored_.push_back(s);
+    const double work = static_cast<double>(stored_.size()) * static_cast<double>(swaps.size());
+    RunControl unpolled;  // short: the solvers poll between calls
+    parallel_ranges(static_cast<Index>(stored_.size()), threads_for(n_jobs, work), unpolled,
+                    [&](Index begin, Index end, RunControl&) {
+                      for (Index k = begin; k < end; ++k) {
+                        Slot& slot = slots_[static_cast<std::size_t>(stored_[static_cast<std::size_t>(k)])];
+                        float* data = slot.data.get();
+                        for (const auto& [a, b] : swaps) {
+                          if (slot.length <= a) continue;
+                          if (slot.length > b) std::swap(data[a], data[b]);
+                          else slot.length = a;
+                        }
+                      }
+                    });
   }
 
   /// Points out[c] at column cols[c] (distinct positions, at most
@@ -264,6 +273,7 @@ class KernelCache {
   std::vector<std::pair<Index, std::size_t>> groups_;
   std::vector<Index> block_cols_;
   std::vector<float*> targets_;
+  std::vector<int> stored_;  // swap_places: the slots holding columns
 };
 
 }  // namespace budgetsvm

@@ -72,9 +72,9 @@ class WorkerPool {
   }
   void release() { busy_.store(false, std::memory_order_release); }
 
-  /// Runs body(context, id) for id = 1..helpers on helper threads (started
-  /// when the pool has fewer) and returns at once; wait_for tells when every
-  /// one has returned. body must not throw.
+  /// Offers body(context, id) for id = 1..helpers to helper threads
+  /// (started when the pool has fewer) and returns at once. A helper takes
+  /// part only if it arrives before close(). body must not throw.
   void start(int helpers, Body body, void* context) {
     while (static_cast<int>(n_helpers_) < helpers) {
       std::uint64_t now;
@@ -85,23 +85,35 @@ class WorkerPool {
       std::thread(&WorkerPool::serve, this, static_cast<int>(n_helpers_) + 1, now).detach();
       ++n_helpers_;
     }
-    pending_.store(helpers, std::memory_order_relaxed);
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       body_ = body;
       context_ = context;
       wanted_ = helpers;
+      joined_ = 0;
+      finished_ = 0;
       generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
   }
 
-  /// True when every helper of the last start() has returned, waiting at
-  /// most `timeout` for that (spinning first, for short loops).
+  /// No helper joins the loop from here on (the caller calls it once every
+  /// task is handed out: a helper the scheduler has not run yet is not
+  /// waited for, which matters on a busy machine).
+  void close() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    wanted_ = 0;
+    joined_at_close_ = joined_;
+  }
+
+  /// After close(): true when every helper that joined the loop has
+  /// returned, waiting at most `timeout` for that (spinning first, for
+  /// short loops).
   bool wait_for(std::chrono::milliseconds timeout) {
-    if (spin_until([&] { return pending_.load(std::memory_order_acquire) == 0; })) return true;
+    const auto all_back = [&] { return finished_.load(std::memory_order_acquire) == joined_at_close_; };
+    if (spin_until(all_back)) return true;
     std::unique_lock<std::mutex> lock(mutex_);
-    return done_.wait_for(lock, timeout, [&] { return pending_.load(std::memory_order_acquire) == 0; });
+    return done_.wait_for(lock, timeout, all_back);
   }
 
  private:
@@ -144,8 +156,9 @@ class WorkerPool {
     }
   }
 
-  // A helper: waits for the next loop, takes part in it when its id is
-  // among the wanted ones, and signals the caller when it is the last.
+  // A helper: waits for the next loop, joins it when its id is among the
+  // wanted ones and the loop is not closed, and tells the caller when it is
+  // back.
   void serve(int id, std::uint64_t seen) {
     for (;;) {
       if (!spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; })) {
@@ -154,24 +167,22 @@ class WorkerPool {
       }
       Body body;
       void* context;
-      int wanted;
       {
         // The loop's fields are read with its generation, under the lock
-        // that start() writes them under. A helper that was not wanted in a
-        // loop may skip it; a wanted one cannot miss it (start() waits for
-        // every wanted helper before the next loop).
+        // that start() and close() write them under.
         const std::lock_guard<std::mutex> lock(mutex_);
         seen = generation_.load(std::memory_order_relaxed);
+        if (id > wanted_) continue;
+        ++joined_;
         body = body_;
         context = context_;
-        wanted = wanted_;
       }
-      if (id > wanted) continue;
       body(context, id);
-      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      {
         const std::lock_guard<std::mutex> lock(mutex_);
-        done_.notify_all();
+        finished_.fetch_add(1, std::memory_order_release);
       }
+      done_.notify_all();
     }
   }
 
@@ -180,10 +191,14 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::atomic<std::uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
+  // The current loop, under mutex_: what it runs, which helper ids may
+  // still join it (0 once closed), how many joined and came back.
   Body body_ = nullptr;
   void* context_ = nullptr;
   int wanted_ = 0;
+  int joined_ = 0;
+  int joined_at_close_ = 0;  // also read by the holder alone, after close()
+  std::atomic<int> finished_{0};
 };
 
 /// Holds the pool for one loop (or nothing, when it is busy).
@@ -236,8 +251,9 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
   };
   // The caller's share, then its wait for the helpers: every 20 ms it asks
   // its RunControl, and a stop raises the flag the helpers' tasks read.
-  const auto finish = [&](auto&& wait_20ms) {
+  const auto finish = [&](auto&& wait_20ms, auto&& close) {
     run(0, control);
+    close();
     while (!wait_20ms()) {
       if (errors[0]) continue;
       try {
@@ -251,7 +267,7 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
   const detail::PoolLease lease;
   if (detail::WorkerPool* pool = lease.get()) {
     pool->start(threads - 1, [](void* h, int id) { (*static_cast<decltype(helper)*>(h))(id); }, &helper);
-    finish([pool] { return pool->wait_for(std::chrono::milliseconds(20)); });
+    finish([pool] { return pool->wait_for(std::chrono::milliseconds(20)); }, [pool] { pool->close(); });
   } else {
     // The pool is busy (a nested or concurrent loop): threads of its own.
     std::mutex mutex;
@@ -266,10 +282,12 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
         done.notify_one();
       });
     }
-    finish([&] {
-      std::unique_lock<std::mutex> lock(mutex);
-      return done.wait_for(lock, std::chrono::milliseconds(20), [&] { return running == 0; });
-    });
+    finish(
+        [&] {
+          std::unique_lock<std::mutex> lock(mutex);
+          return done.wait_for(lock, std::chrono::milliseconds(20), [&] { return running == 0; });
+        },
+        [] {});
     for (auto& thread : own_threads) thread.join();
   }
   for (auto& e : errors) {  // a real error first; Interrupted after
@@ -287,13 +305,21 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
 /// n_jobs when `work` (multiply-adds, say) pays for starting threads, else 1.
 inline int threads_for(int n_jobs, double work) { return (n_jobs > 1 && work > 1.0e6) ? n_jobs : 1; }
 
-/// f(begin, end, control) over [0, n) cut into `parts` contiguous ranges of
-/// ceil(n / parts) indices (the last may be shorter), one task each.
+/// Contiguous ranges per thread in parallel_ranges: a thread that starts
+/// late (the scheduler ran something else first) leaves its share to the
+/// others instead of holding every one up.
+constexpr Index kRangesPerThread = 4;
+
+/// f(begin, end, control) over [0, n) on `parts` threads: one range for one
+/// thread, else cut into parts * kRangesPerThread contiguous ranges of equal
+/// length (the last may be shorter; never more ranges than indices), one
+/// task each.
 template <class F>
 void parallel_ranges(Index n, int parts, RunControl& control, F&& f) {
   if (n <= 0) return;
   const Index p = std::clamp<Index>(parts, 1, n);
-  const Index step = (n + p - 1) / p;
+  const Index ranges = p == 1 ? 1 : std::min(n, p * kRangesPerThread);
+  const Index step = (n + ranges - 1) / ranges;
   const Index tasks = (n + step - 1) / step;
   parallel_tasks(tasks, static_cast<int>(p), control, [&](Index t, RunControl& ctl) {
     f(t * step, std::min(n, (t + 1) * step), ctl);

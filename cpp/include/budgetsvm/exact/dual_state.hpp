@@ -193,7 +193,7 @@ class DualState {
         std::swap(active_[static_cast<std::size_t>(k)], active_[static_cast<std::size_t>(size)]);
       }
     }
-    cache_.swap_places(swaps_);
+    cache_.swap_places(swaps_, jobs_);
     active_.resize(static_cast<std::size_t>(size));
   }
 
