@@ -308,19 +308,22 @@ TEST_CASE("pWSS: the parallel j searches pick the pairs of the sequential search
 
 TEST_CASE("pWSS: a partner list keeps the best by gain, ties by the earlier index") {
   Random rng(11);
-  for (int trial = 0; trial < 200; ++trial) {
-    const std::size_t n = static_cast<std::size_t>(rng.below(150));
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t n = static_cast<std::size_t>(rng.below(600));
     std::vector<double> g(n);
-    for (auto& v : g) v = rng.below(3) == 0 ? 0.0 : static_cast<double>(rng.below(20));  // many ties and zeros
+    const std::uint64_t levels = 1 + rng.below(40);  // few levels: many ties
+    for (auto& v : g) v = rng.below(4) == 0 ? 0.0 : static_cast<double>(rng.below(levels));
+    if (trial % 3 == 0) std::sort(g.begin(), g.end());  // rising gains: the buffer fills again and again
     TopPartners top;
-    for (std::size_t r = 0; r < n; ++r) top.offer(g[r], r);
+    top.rank(n, [&](std::size_t r) { return g[r]; });
     std::vector<std::size_t> order;
     for (std::size_t r = 0; r < n; ++r)
       if (g[r] > 0.0) order.push_back(r);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return g[a] > g[b]; });
     order.resize(std::min(order.size(), TopPartners::kSize));
-    CHECK(top.size == order.size());
-    for (std::size_t e = 0; e < top.size; ++e) CHECK(top.index[e] == order[e] && top.gain[e] == g[order[e]]);
+    CHECK(top.best.size() == order.size());
+    for (std::size_t e = 0; e < top.best.size(); ++e)
+      CHECK(top.best[e].second == order[e] && top.best[e].first == g[order[e]]);
   }
 }
 

@@ -8,11 +8,12 @@
 // before the Interrupted that stopped the other threads).
 //
 // The helper threads are kept between loops (detail::WorkerPool): the exact
-// solver runs a parallel loop or two per decomposition round, thousands per
+// solver runs a few parallel loops per decomposition round, thousands per
 // fit, and starting threads anew for each cost more than the loop saved
 // where a round's work is small. A helper that has finished its part spins
-// for a short while (kSpinMicroseconds) for the next loop, then sleeps on a
-// condition variable. The pool serves one loop at a time: a loop started
+// (yielding the core to anything else that wants it) for up to
+// kSpinMicroseconds for the next loop, which covers the serial part of a
+// round, then sleeps on a condition variable. The pool serves one loop at a time: a loop started
 // while it is busy (a nested loop inside a task, or a second thread of the
 // program fitting at the same time) starts threads of its own, as before
 // the pool. After fork() the child builds a pool of its own (the parent's
@@ -62,7 +63,7 @@ namespace detail {
 class WorkerPool {
  public:
   using Body = void (*)(void* context, int id);
-  static constexpr int kSpinMicroseconds = 100;
+  static constexpr int kSpinMicroseconds = 1000;
 
   /// The pool if no other loop holds it, else nullptr; release() gives it back.
   static WorkerPool* acquire() {
@@ -302,8 +303,15 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
 #endif
 }
 
-/// n_jobs when `work` (multiply-adds, say) pays for starting threads, else 1.
-inline int threads_for(int n_jobs, double work) { return (n_jobs > 1 && work > 1.0e6) ? n_jobs : 1; }
+/// Work (multiply-adds, say) below which a parallel loop runs on one
+/// thread: about 25-50 us, several times the cost of handing a loop to the
+/// pool's helpers (measured with ALFPGM on ijcnn1 and cod-rna: 1e5 was
+/// 8-12% faster with two threads than the 1e6 needed when every loop
+/// started its threads).
+constexpr double kThreadsPayAbove = 1.0e5;
+
+/// n_jobs when `work` pays for more threads (kThreadsPayAbove), else 1.
+inline int threads_for(int n_jobs, double work) { return (n_jobs > 1 && work > kThreadsPayAbove) ? n_jobs : 1; }
 
 /// Contiguous ranges per thread in parallel_ranges: a thread that starts
 /// late (the scheduler ran something else first) leaves its share to the

@@ -19,22 +19,19 @@
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
-// The j searches of the p pairs run in parallel (s.jobs() threads), with
-// the same result as one after the other: each i first ranks its
-// kTopPartners best j by (gain, index) from the unchanged q, in its own
-// task; then, pair by pair, the first of them that is still free and
-// violates enough is the j the sequential search would pick (every j left
-// out of the list ranks after it). When no listed j is left, that i's
-// search runs in full, as before. The top of the list is shared by many i,
-// so the lists are longer than the p - 1 pairs that can take from them
-// only in rare cases; a fallback is counted in no result.
+// Where two or more threads pay (s.jobs()), the j searches of the p pairs
+// run in parallel, with the result of one after the other: each i first ranks, in a task of its
+// own, its TopPartners::kSize best j by (gain, index) from the q as they
+// are (b > tol past the first i); then, pair by pair, the first listed j
+// still free is the j the sequential search picks (every j left out of the
+// list ranks after it). Where every listed j is taken, that i's search
+// runs in full, as on one thread; lists longer than p make that rare.
 //
 // The MinMaxLimiter exclusions (section 3.2) are applied by the caller
 // through the candidate list (see alfpgm.hpp).
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -104,23 +101,39 @@ struct WorkingSet {
   }
 };
 
-/// The best kSize candidates offered, by gain (descending), then by index
-/// (ascending, the order they are offered in); gains of 0 are not kept.
+/// The kSize largest of gain(0..n-1) above 0, by gain (descending), then by
+/// index (ascending). A gain above the floor is appended to a buffer of
+/// 4 kSize; a full buffer keeps its kSize best and raises the floor to the
+/// last of them (a later index with an equal gain ranks after it), so each
+/// gain costs a comparison and the few kept ones a constant on average.
 struct TopPartners {
   static constexpr std::size_t kSize = 48;
-  std::array<double, kSize> gain{};
-  std::array<std::size_t, kSize> index{};
-  std::size_t size = 0;
+  std::vector<std::pair<double, std::size_t>> best;  // (gain, index), in rank order
 
-  void offer(double g, std::size_t r) {
-    if (!(g > (size == kSize ? gain[kSize - 1] : 0.0))) return;  // ties rank after the earlier index
-    std::size_t e = size == kSize ? kSize - 1 : size++;
-    for (; e > 0 && gain[e - 1] < g; --e) {
-      gain[e] = gain[e - 1];
-      index[e] = index[e - 1];
+  template <class Gain>
+  void rank(std::size_t n, Gain&& gain) {
+    const auto before = [](const std::pair<double, std::size_t>& a, const std::pair<double, std::size_t>& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    };
+    const auto keep_best = [&] {
+      const auto last = best.begin() + static_cast<std::ptrdiff_t>(kSize - 1);
+      std::nth_element(best.begin(), last, best.end(), before);
+      best.resize(kSize);
+    };
+    best.clear();
+    best.reserve(4 * kSize);
+    double floor = 0.0;
+    for (std::size_t r = 0; r < n; ++r) {
+      const double g = gain(r);
+      if (!(g > floor)) continue;
+      best.emplace_back(g, r);
+      if (best.size() == 4 * kSize) {
+        keep_best();
+        floor = best.back().first;  // the kSize-th in rank order
+      }
     }
-    gain[e] = g;
-    index[e] = r;
+    if (best.size() > kSize) keep_best();
+    std::sort(best.begin(), best.end(), before);
   }
 };
 
@@ -184,16 +197,32 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     return b > min_b ? b * b / pair_curvature(Kii, ldiag[r], static_cast<double>(Ki[lplace[r]])) : 0.0;
   };
   std::vector<TopPartners> top;
-  if (min_alpha_check == 0) {
-    // Every i's best partners, from the q of the candidates as they are now.
+  const std::vector<std::pair<double, std::size_t>> no_list;
+  const double work = 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low);
+  const int threads = threads_for(s.jobs(), work);
+  const bool listed = min_alpha_check == 0 && threads > 1;  // one thread: the plain searches are faster
+  if (listed) {
+    // Every i's best partners, from the q of the candidates as they are now,
+    // with the b > tol that every pair after the first must have (the first
+    // i takes any b > 0).
     top.resize(n_first);
-    const double work = 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low);
     RunControl unpolled;  // short: the solver polls between rounds
-    parallel_tasks(static_cast<Index>(n_first), threads_for(s.jobs(), work), unpolled, [&](Index k, RunControl&) {
+    parallel_tasks(static_cast<Index>(n_first), threads, unpolled, [&](Index k, RunControl&) {
       const std::size_t uk = static_cast<std::size_t>(k);
       const Index i = firsts[uk];
-      const double qi = s.q(i), Kii = s.diag(i);
-      for (std::size_t r = 0; r < n_low; ++r) top[uk].offer(gain_of(qi, Kii, cols[uk], r, 0.0), r);
+      const double qi = s.q(i), Kii = s.diag(i), min_b = k == 0 ? 0.0 : tol;
+      const float* Ki = cols[uk];
+      // A gather of K_it, then the gains ranked as they are computed.
+      // (The scratch is per thread; a pointer to it is taken once, as each
+      // use of a thread_local in a shared library is a call.)
+      thread_local std::vector<double> scratch;
+      scratch.resize(n_low);
+      double* K = scratch.data();
+      for (std::size_t r = 0; r < n_low; ++r) K[r] = static_cast<double>(Ki[lplace[r]]);
+      top[uk].rank(n_low, [&](std::size_t r) {
+        const double b = qi - lq[r];
+        return b > min_b ? b * b / pair_curvature(Kii, ldiag[r], K[r]) : 0.0;
+      });
     });
   }
   for (std::size_t k = 0; k < n_first; ++k) {
@@ -206,18 +235,21 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     if (min_alpha_check == 0) {
       // Used j are out (their q set to +inf below); so are earlier i (the i
       // come in descending q, so b <= 0 for them) and i itself (b = 0).
-      const TopPartners& listed = top[k];
+      // A list ranked with b > tol cannot serve an i that may take b > 0
+      // (no pair chosen yet past the first i): it searches in full.
+      const bool complete = listed && (k == 0 || !ws.empty());
+      const std::vector<std::pair<double, std::size_t>>& best_j = listed ? top[k].best : no_list;
       bool found = false;
-      for (std::size_t e = 0; e < listed.size && !found; ++e) {
-        const std::size_t r = listed.index[e];
+      for (std::size_t e = 0; complete && e < best_j.size() && !found; ++e) {
+        const std::size_t r = best_j[e].second;
         if (gain_of(qi, Kii, Ki, r, min_b) > 0.0) {
           jr = r;
           found = true;
         }
       }
-      if (!found && listed.size == TopPartners::kSize) {
-        // Every listed partner is taken: the full search (a gather of K_it,
-        // then a branch-free scan).
+      if (!found && (!complete || best_j.size() == TopPartners::kSize)) {
+        // No list, or every listed partner is taken, or the list cannot
+        // serve: the full search (a gather of K_it, then a branch-free scan).
         for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
         double best = 0.0;
         for (std::size_t r = 0; r < n_low; ++r) {
