@@ -13,11 +13,14 @@
 // where a round's work is small. A helper that has finished its part spins
 // (yielding the core to anything else that wants it) for up to
 // kSpinMicroseconds for the next loop, which covers the serial part of a
-// round, then sleeps on a condition variable. The pool serves one loop at a time: a loop started
-// while it is busy (a nested loop inside a task, or a second thread of the
-// program fitting at the same time) starts threads of its own, as before
-// the pool. After fork() the child builds a pool of its own (the parent's
-// helpers do not exist there).
+// round, then sleeps on a condition variable. Once the caller has handed
+// out every task it closes the loop: a helper the scheduler has not run by
+// then is not waited for (on a busy machine it would hold up every loop).
+// The pool serves one loop at a time: a loop started while it is busy (a
+// nested loop inside a task, or a second thread of the program fitting at
+// the same time) starts threads of its own, as before the pool. After
+// fork() the child builds a pool of its own (the parent's helpers do not
+// exist there).
 //
 // Ctrl-C: only the calling thread asks the caller's RunControl (Python's
 // signal handlers run there), at its rate limit: inside its own tasks, and
