@@ -155,6 +155,18 @@ def test_solvers_agree_and_n_jobs():
     np.testing.assert_allclose(a["alpha"], b["alpha"], atol=1e-9)
 
 
+def test_alfpgm_threads_give_the_same_solution_on_a_larger_problem():
+    # Large enough that the pair searches, gradient updates and kernel
+    # columns run on two threads (core/parallel.hpp: above 1e5 multiply-adds):
+    # the listed j searches of pWSS must pick the pairs of the plain ones.
+    X, y = small_problem(n=3000, d=8, seed=3)
+    a = fit(X, y, solver="alfpgm", pairs=32, C=10.0, n_jobs=1)
+    b = fit(X, y, solver="alfpgm", pairs=32, C=10.0, n_jobs=2)
+    assert a["status"] == b["status"] == "converged"
+    assert a["iterations"] == b["iterations"]
+    np.testing.assert_array_equal(a["alpha"], b["alpha"])
+
+
 def test_class_weights_scale_the_box():
     X, y = small_problem()
     r = fit(X, y, C=2.0, weight_pos=3.0, weight_neg=0.5)
