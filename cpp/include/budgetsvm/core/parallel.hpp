@@ -307,10 +307,9 @@ void parallel_tasks(Index n_tasks, int n_threads, RunControl& control, Task&& ta
 }
 
 /// Work (multiply-adds, say) below which a parallel loop runs on one
-/// thread: about 25-50 us, several times the cost of handing a loop to the
-/// pool's helpers (measured with ALFPGM on ijcnn1 and cod-rna: 1e5 was
-/// 8-12% faster with two threads than the 1e6 needed when every loop
-/// started its threads).
+/// thread: a few tens of microseconds, several times the cost of handing a
+/// loop to the pool's helpers (docs/exact.md, "Threads", gives the
+/// measurement behind the value).
 constexpr double kThreadsPayAbove = 1.0e5;
 
 /// n_jobs when `work` pays for more threads (kThreadsPayAbove), else 1.
