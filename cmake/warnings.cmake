@@ -10,9 +10,14 @@ endfunction()
 
 # Release builds use -O3. -march=native only on request (BUDGETSVM_NATIVE):
 # wheels must run on any CPU of their architecture.
+# -ffp-contract=off: a * b + c is fused into one FMA only where the code says
+# so (the _fmadd_ intrinsics). GCC's default fuses wherever it inlines into an
+# FMA target, so a build's results would move with unrelated code; Clang's
+# fuses within expressions, so GCC and Clang builds would differ. MSVC does not
+# contract unless asked (/fp:contract). See docs/numerics.md.
 function(budgetsvm_set_optimization target)
   if(NOT MSVC)
-    target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O3>)
+    target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O3> -ffp-contract=off)
     if(BUDGETSVM_NATIVE)
       target_compile_options(${target} PRIVATE -march=native)
     endif()

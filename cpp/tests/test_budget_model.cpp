@@ -208,6 +208,42 @@ TEST_CASE("SIMD exp_to_float and gemv of every level agree with a naive loop") {
   }
 }
 
+// The SIMD kernels hand the elements past their last full register to the
+// scalar level's code. Compiled without floating-point contraction (our CMake
+// passes -ffp-contract=off), that code computes the same bits wherever it is
+// inlined; with GCC's default contraction, inlined into an FMA target it
+// would fuse a * b + c and differ from the scalar level in the last bits.
+TEST_CASE("SIMD kernels: the elements past the last full register get the scalar level's bits") {
+  const simd::Kernels plain = simd::kernels_for(simd::Level::scalar);
+  for (Index n = 1; n < 8; ++n) {  // shorter than one AVX-512 register
+    std::vector<double> acc(static_cast<std::size_t>(n)), znorm(acc.size()), args(acc.size());
+    std::vector<double> a(acc.size()), b(acc.size());
+    for (Index j = 0; j < n; ++j) {
+      acc[j] = 0.31 * static_cast<double>(j) - 0.77;
+      znorm[j] = 1.9 + 0.13 * static_cast<double>(j);
+      args[j] = -0.61 * static_cast<double>(j + 1) + 0.07;
+      a[j] = 1.0 / static_cast<double>(j + 3);
+      b[j] = 0.7 - 0.29 * static_cast<double>(j);
+    }
+    std::vector<double> want(acc.size()), got(acc.size());
+    std::vector<float> want_f(acc.size()), got_f(acc.size());
+    plain.rbf_from_dots(acc.data(), znorm.data(), 1.3, 0.37, n, want.data());
+    plain.exp_to_float(args.data(), n, want_f.data());
+    for (auto level : simd::supported_levels()) {
+      const simd::Kernels k = simd::kernels_for(level);
+      const Index lanes = level == simd::Level::avx512 ? 8 : level == simd::Level::avx2 ? 4 : 2;
+      if (n >= lanes) continue;  // only tails here; full registers: the tests above
+      k.rbf_from_dots(acc.data(), znorm.data(), 1.3, 0.37, n, got.data());
+      k.exp_to_float(args.data(), n, got_f.data());
+      for (Index j = 0; j < n; ++j) {
+        CHECK(got[j] == want[j]);
+        CHECK(got_f[j] == want_f[j]);
+      }
+      CHECK(k.dot(a.data(), b.data(), n) == plain.dot(a.data(), b.data(), n));
+    }
+  }
+}
+
 TEST_CASE("model margin equals the naive sum for every kernel, dense and CSR rows") {
   const Index n = 40, d = 7;
   const MatrixXd X = random_matrix(n, d, 3, 0.6);

@@ -674,35 +674,43 @@ BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
   return _mm512_maskz_mul_pd(ok, p, _mm512_castsi512_pd(bits));
 }
 
+// acc[j..j+8) += v0 z[0][j..] + v1 z[1][j..] + v2 z[2][j..] + v3 z[3][j..],
+// the lanes outside m neither read nor written.
+BUDGETSVM_TARGET("avx512f")
+inline void add_four(const double* const* z, __m512d v0, __m512d v1, __m512d v2, __m512d v3, Index j,
+                     __mmask8 m, double* acc) {
+  __m512d s = _mm512_fmadd_pd(v0, _mm512_maskz_loadu_pd(m, z[0] + j), _mm512_maskz_loadu_pd(m, acc + j));
+  __m512d u = _mm512_mul_pd(v1, _mm512_maskz_loadu_pd(m, z[1] + j));
+  s = _mm512_fmadd_pd(v2, _mm512_maskz_loadu_pd(m, z[2] + j), s);
+  u = _mm512_fmadd_pd(v3, _mm512_maskz_loadu_pd(m, z[3] + j), u);
+  _mm512_mask_storeu_pd(acc + j, m, _mm512_add_pd(s, u));
+}
+
 BUDGETSVM_TARGET("avx512f")
 inline void dots(const double* Zt, Index ld, Index B, const Index* idx, const double* val,
                  Index nnz, double* acc) {
   const Index B8 = B & ~Index{7};
+  // The last B - B8 support vectors in one masked register (no scalar tail).
+  const auto tail = static_cast<__mmask8>((1u << (B - B8)) - 1u);
+  const auto all = static_cast<__mmask8>(0xFF);
   for (Index j = 0; j < B; ++j) acc[j] = 0.0;
   Index q = 0;
   for (; q + 4 <= nnz; q += 4) {
-    const double* z0 = Zt + (idx ? idx[q] : q) * ld;
-    const double* z1 = Zt + (idx ? idx[q + 1] : q + 1) * ld;
-    const double* z2 = Zt + (idx ? idx[q + 2] : q + 2) * ld;
-    const double* z3 = Zt + (idx ? idx[q + 3] : q + 3) * ld;
+    const double* z[4];
+    for (int t = 0; t < 4; ++t) z[t] = Zt + (idx ? idx[q + t] : q + t) * ld;
     const __m512d v0 = _mm512_set1_pd(val[q]), v1 = _mm512_set1_pd(val[q + 1]);
     const __m512d v2 = _mm512_set1_pd(val[q + 2]), v3 = _mm512_set1_pd(val[q + 3]);
-    for (Index j = 0; j < B8; j += 8) {
-      __m512d s = _mm512_fmadd_pd(v0, _mm512_loadu_pd(z0 + j), _mm512_loadu_pd(acc + j));
-      __m512d u = _mm512_mul_pd(v1, _mm512_loadu_pd(z1 + j));
-      s = _mm512_fmadd_pd(v2, _mm512_loadu_pd(z2 + j), s);
-      u = _mm512_fmadd_pd(v3, _mm512_loadu_pd(z3 + j), u);
-      _mm512_storeu_pd(acc + j, _mm512_add_pd(s, u));
-    }
-    for (Index j = B8; j < B; ++j)
-      acc[j] += val[q] * z0[j] + val[q + 1] * z1[j] + val[q + 2] * z2[j] + val[q + 3] * z3[j];
+    for (Index j = 0; j < B8; j += 8) add_four(z, v0, v1, v2, v3, j, all, acc);
+    if (tail) add_four(z, v0, v1, v2, v3, B8, tail, acc);
   }
   for (; q < nnz; ++q) {
     const double* z = Zt + (idx ? idx[q] : q) * ld;
     const __m512d v = _mm512_set1_pd(val[q]);
     for (Index j = 0; j < B8; j += 8)
       _mm512_storeu_pd(acc + j, _mm512_fmadd_pd(v, _mm512_loadu_pd(z + j), _mm512_loadu_pd(acc + j)));
-    for (Index j = B8; j < B; ++j) acc[j] += val[q] * z[j];
+    if (tail)
+      _mm512_mask_storeu_pd(acc + B8, tail,
+                            _mm512_fmadd_pd(v, _mm512_maskz_loadu_pd(tail, z + B8), _mm512_maskz_loadu_pd(tail, acc + B8)));
   }
 }
 
