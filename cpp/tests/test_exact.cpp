@@ -306,6 +306,45 @@ TEST_CASE("pWSS: the parallel j searches pick the pairs of the sequential search
   }
 }
 
+TEST_CASE("pWSS: the candidate scan gives the same lists on any number of threads") {
+  // Against the plain rule: I_up members by descending q (ties: the lower
+  // index), the first keep_up of them; I_low members in candidate order.
+  // Candidates: a shuffled subset, so candidate order is not index order.
+  RandomState R(700, 5);
+  const DualState& s = R.state;
+  Random rng(17);
+  std::vector<Index> candidates;
+  for (Index t = 0; t < s.n(); ++t)
+    if (rng.below(5) != 0) candidates.push_back(t);
+  rng.shuffle(candidates);
+  std::vector<std::pair<double, Index>> up, low;
+  Violation v;
+  for (Index t : candidates) {
+    if (s.in_up(t)) {
+      up.emplace_back(-s.q(t), t);
+      v.up_max = std::max(v.up_max, s.q(t));
+    }
+    if (s.in_low(t)) {
+      low.emplace_back(s.q(t), t);
+      v.low_min = std::min(v.low_min, s.q(t));
+    }
+  }
+  std::sort(up.begin(), up.end());
+  for (std::size_t keep : {std::size_t{1}, std::size_t{8}, std::size_t{150}, candidates.size()}) {
+    const std::vector<std::pair<double, Index>> want_up(up.begin(), up.begin() + static_cast<std::ptrdiff_t>(std::min(keep, up.size())));
+    for (int threads : {1, 2, 3}) {
+      CandidateScan scan;
+      scan.scan(s, candidates, keep, threads);
+      CHECK(scan.up == want_up);
+      CHECK(scan.low == low);
+      CHECK(scan.violation.up_max == v.up_max && scan.violation.low_min == v.low_min);
+    }
+  }
+  CandidateScan none;
+  none.scan(s, std::vector<Index>{}, 4, 2);
+  CHECK(none.up.empty() && none.low.empty() && none.violation.gap() < 0.0);
+}
+
 TEST_CASE("pWSS: a partner list keeps the best by gain, ties by the earlier index") {
   Random rng(11);
   for (int trial = 0; trial < 300; ++trial) {

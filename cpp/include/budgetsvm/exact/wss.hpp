@@ -26,6 +26,8 @@
 // still free is the j the sequential search picks (every j left out of the
 // list ranks after it). Where every listed j is taken, that i's search
 // runs in full, as on one thread; lists longer than p make that rare.
+// The scan of the candidates for I_up and I_low (CandidateScan) is split
+// over the threads too: ranges scanned apart, their lists merged in order.
 //
 // The MinMaxLimiter exclusions (section 3.2) are applied by the caller
 // through the candidate list (see alfpgm.hpp).
@@ -137,6 +139,74 @@ struct TopPartners {
   }
 };
 
+/// The candidates' I_up members as (-q_t, t), only the `keep_up` first in that
+/// order kept (sorted), and their I_low members as (q_t, t) in candidate
+/// order; the violation over them.
+struct CandidateScan {
+  std::vector<std::pair<double, Index>> up, low;
+  Violation violation;
+
+  void scan(const DualState& s, const Index* c, Index count, std::size_t keep_up) {
+    up.clear();
+    low.clear();
+    violation = Violation{};
+    for (Index k = 0; k < count; ++k) {
+      const Index t = c[k];
+      const double qt = s.q(t);
+      if (s.in_up(t)) {
+        up.emplace_back(-qt, t);  // ascending order = descending q
+        violation.up_max = std::max(violation.up_max, qt);
+      }
+      if (s.in_low(t)) {
+        low.emplace_back(qt, t);
+        violation.low_min = std::min(violation.low_min, qt);
+      }
+    }
+    keep_first(keep_up);
+  }
+
+  /// Sorts the first `keep_up` of up (pairs: no ties) and drops the rest.
+  void keep_first(std::size_t keep_up) {
+    const std::size_t k = std::min(up.size(), keep_up);
+    std::partial_sort(up.begin(), up.begin() + static_cast<std::ptrdiff_t>(k), up.end());
+    up.resize(k);
+  }
+
+  /// The same lists from `threads` threads: each scans contiguous ranges of
+  /// the candidates; the ranges' up lists are merged (the order is total,
+  /// so the first keep_up are the same), their low lists joined in order.
+  void scan(const DualState& s, const std::vector<Index>& candidates, std::size_t keep_up, int threads) {
+    const Index n = static_cast<Index>(candidates.size());
+    if (threads <= 1 || n < 2) {
+      scan(s, candidates.data(), n, keep_up);
+      return;
+    }
+    const Index ranges = std::min<Index>(n, static_cast<Index>(threads) * kRangesPerThread);
+    const Index step = (n + ranges - 1) / ranges;
+    const Index parts = (n + step - 1) / step;
+    thread_local std::vector<CandidateScan> part;  // kept: their vectors' capacity is reused
+    part.resize(static_cast<std::size_t>(parts));
+    CandidateScan* out = part.data();
+    RunControl unpolled;  // short: the solver polls between rounds
+    parallel_tasks(parts, threads, unpolled, [&](Index r, RunControl&) {
+      out[r].scan(s, candidates.data() + r * step, std::min(n, (r + 1) * step) - r * step, keep_up);
+    });
+    up.clear();
+    low.clear();
+    violation = Violation{};
+    std::size_t n_low = 0;
+    for (Index r = 0; r < parts; ++r) {
+      up.insert(up.end(), out[r].up.begin(), out[r].up.end());
+      n_low += out[r].low.size();
+      violation.up_max = std::max(violation.up_max, out[r].violation.up_max);
+      violation.low_min = std::min(violation.low_min, out[r].violation.low_min);
+    }
+    keep_first(keep_up);
+    low.reserve(n_low);
+    for (Index r = 0; r < parts; ++r) low.insert(low.end(), out[r].low.begin(), out[r].low.end());
+  }
+};
+
 /// pWSS: up to `pairs` pairs. fetch_columns(list, out) fills out with
 /// columns of the listed positions (one block). `used` is scratch of size n,
 /// all zero on entry and on exit.
@@ -145,22 +215,14 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
                         Index min_alpha_check, double tol, std::vector<char>& used,
                         FetchColumns&& fetch_columns) {
   WorkingSet ws;
-  std::vector<std::pair<double, Index>> up, low;
-  for (Index t : candidates) {
-    const double qt = s.q(t);
-    if (s.in_up(t)) {
-      up.emplace_back(-qt, t);  // ascending order = descending q
-      ws.violation.up_max = std::max(ws.violation.up_max, qt);
-    }
-    if (s.in_low(t)) {
-      low.emplace_back(qt, t);
-      ws.violation.low_min = std::min(ws.violation.low_min, qt);
-    }
-  }
-  if (up.empty() || low.empty() || ws.violation.gap() < tol) return ws;
   const std::size_t p = static_cast<std::size_t>(std::max(pairs, 1));
-  const std::size_t n_first = std::min(up.size(), p);
-  std::partial_sort(up.begin(), up.begin() + static_cast<std::ptrdiff_t>(n_first), up.end());
+  thread_local CandidateScan scan;  // kept: its vectors' capacity is reused
+  scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
+  std::vector<std::pair<double, Index>>& up = scan.up;
+  std::vector<std::pair<double, Index>>& low = scan.low;
+  ws.violation = scan.violation;
+  if (up.empty() || low.empty() || ws.violation.gap() < tol) return ws;
+  const std::size_t n_first = up.size();  // min(p, |I_up|), sorted
   std::size_t n_low = low.size();
   if (min_alpha_check == 0) {
     // Only candidates below the best i can pair with anything: near the
