@@ -47,6 +47,13 @@ struct PairChoice {
   Violation violation;
 };
 
+/// The gain b^2 / a of pairing i (q_i, K_ii) with a low candidate t (q_t,
+/// K_tt, K_it), b = q_i - q_t; 0 when b <= min_b. Every pWSS search uses it.
+inline double pair_gain(double qi, double Kii, double qt, double Ktt, double Kit, double min_b) {
+  const double b = qi - qt;
+  return b > min_b ? b * b / pair_curvature(Kii, Ktt, Kit) : 0.0;
+}
+
 /// Picks i over the candidates, then (column of i in hand) j. Returns
 /// i = j = -1 when the candidates hold no violating pair (gap < tol).
 template <class FetchColumn>
@@ -252,11 +259,9 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   for (std::size_t k = 0; k < n_first; ++k) firsts.push_back(up[k].second);
   std::vector<const float*> cols;
   fetch_columns(firsts, cols);
-  // The gain of pairing i (q_i, K_ii, column Ki) with low candidate r; 0
-  // when b = q_i - q_r <= min_b. One expression for every search below.
+  // The gain of pairing i (q_i, K_ii, column Ki) with low candidate r.
   const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
-    const double b = qi - lq[r];
-    return b > min_b ? b * b / pair_curvature(Kii, ldiag[r], static_cast<double>(Ki[lplace[r]])) : 0.0;
+    return pair_gain(qi, Kii, lq[r], ldiag[r], static_cast<double>(Ki[lplace[r]]), min_b);
   };
   std::vector<TopPartners> top;
   const std::vector<std::pair<double, std::size_t>> no_list;
@@ -281,10 +286,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
       scratch.resize(n_low);
       double* K = scratch.data();
       for (std::size_t r = 0; r < n_low; ++r) K[r] = static_cast<double>(Ki[lplace[r]]);
-      top[uk].rank(n_low, [&](std::size_t r) {
-        const double b = qi - lq[r];
-        return b > min_b ? b * b / pair_curvature(Kii, ldiag[r], K[r]) : 0.0;
-      });
+      top[uk].rank(n_low, [&](std::size_t r) { return pair_gain(qi, Kii, lq[r], ldiag[r], K[r], min_b); });
     });
   }
   for (std::size_t k = 0; k < n_first; ++k) {
@@ -315,8 +317,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
         for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
         double best = 0.0;
         for (std::size_t r = 0; r < n_low; ++r) {
-          const double b = qi - lq[r];
-          const double gain = b > min_b ? b * b / pair_curvature(Kii, ldiag[r], kv[r]) : 0.0;
+          const double gain = pair_gain(qi, Kii, lq[r], ldiag[r], kv[r], min_b);
           if (gain > best) {
             best = gain;
             jr = r;
