@@ -807,3 +807,91 @@ TEST_CASE("ALFPGM polish: LIBSVM's exact values on a separable six-point problem
   CHECK(r.alpha == expected);
   CHECK(r.intercept == 0.0);
 }
+
+TEST_CASE("SIMD gradient update: every level gives the scalar loop's bits") {
+  Random rng(91);
+  for (std::size_t m : {0, 1, 3, 4, 5, 8, 9}) {
+    for (Index len : {1, 3, 7, 8, 9, 31, 64, 67}) {
+      const Index offset = 5;
+      std::vector<std::vector<float>> store(m, std::vector<float>(static_cast<std::size_t>(offset + len + 3)));
+      std::vector<const float*> cols;
+      std::vector<double> coef;
+      for (auto& col : store) {
+        for (float& v : col) v = static_cast<float>(rng.uniform() * 2.0 - 1.0);
+        cols.push_back(col.data());
+        coef.push_back(rng.uniform() * 6.0 - 3.0);
+      }
+      std::vector<double> start(static_cast<std::size_t>(len) + 2);
+      for (double& v : start) v = rng.uniform() - 0.5;
+      std::vector<double> want = start;
+      simd::scalar::add_scaled_columns(cols.data(), coef.data(), m, offset, len, want.data());
+      for (auto level : simd::supported_levels()) {
+        std::vector<double> got = start;
+        simd::add_scaled_columns_for(level)(cols.data(), coef.data(), m, offset, len, got.data());
+        CHECK(got == want);  // the two past len are untouched too
+      }
+    }
+  }
+}
+
+TEST_CASE("SIMD j search: every level picks the plain pair_gain argmax (ties, tau, min_b, gathers)") {
+  Random rng(17);
+  for (Index n : {0, 1, 3, 4, 5, 7, 8, 9, 16, 37, 200}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      const Index width = n + 11;
+      std::vector<float> Ki(static_cast<std::size_t>(width));
+      for (float& v : Ki) v = static_cast<float>(rng.uniform());
+      std::vector<double> q(static_cast<std::size_t>(n)), diag(q.size());
+      std::vector<Index> place(q.size());
+      for (Index r = 0; r < n; ++r) {
+        // variant 1: few distinct values (ties across lanes); 2: K_it = 1
+        // with diag 1 (zero curvature: tau); 3: every b <= min_b
+        q[r] = variant == 1 ? -static_cast<double>(rng.below(3)) : rng.uniform() * 2.0 - 1.5;
+        diag[r] = 1.0;
+        place[r] = static_cast<Index>(rng.below(static_cast<std::uint64_t>(width)));
+        if (variant == 1) Ki[static_cast<std::size_t>(place[r])] = 0.5f;
+        if (variant == 2 && r % 3 == 0) Ki[static_cast<std::size_t>(place[r])] = 1.0f;
+      }
+      const double qi = variant == 3 ? -5.0 : 0.4, Kii = 1.0;
+      for (double min_b : {0.0, 1e-3}) {
+        double best = 0.0;
+        Index want = n;
+        for (Index r = 0; r < n; ++r) {
+          const double gain = pair_gain(qi, Kii, q[r], diag[r], static_cast<double>(Ki[place[r]]), min_b);
+          if (gain > best) {
+            best = gain;
+            want = r;
+          }
+        }
+        for (auto level : simd::supported_levels())
+          CHECK(simd::best_partner_for(level)(q.data(), diag.data(), Ki.data(), place.data(), n, qi, Kii, min_b,
+                                              kTau) == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("SIMD RBF columns in one pass: the bits of shift, rbf_from_dots and the float conversion") {
+  Random rng(5);
+  for (Index n : {1, 3, 4, 7, 8, 9, 33, 256}) {
+    std::vector<double> dots(static_cast<std::size_t>(n)), norms(dots.size());
+    for (Index r = 0; r < n; ++r) {
+      norms[r] = rng.uniform() * 3.0;
+      dots[r] = (rng.uniform() - 0.5) * 2.0 + (r % 5 == 0 ? 10.0 : 0.0);  // some distances clamp to 0
+    }
+    for (double shift : {0.0, 0.37}) {
+      for (auto level : simd::supported_levels()) {
+        const simd::RbfColumnToFloat fused = simd::rbf_column_to_float_for(level);
+        if (!fused) continue;
+        const simd::Kernels k = simd::kernels_for(level);
+        std::vector<double> shifted(dots.size()), values(dots.size());
+        for (Index r = 0; r < n; ++r) shifted[r] = dots[r] - shift;
+        k.rbf_from_dots(shifted.data(), norms.data(), 1.7, 0.8, n, values.data());
+        std::vector<float> got(static_cast<std::size_t>(n) + 1, -3.0f);
+        fused(dots.data(), shift, norms.data(), 1.7, 0.8, n, got.data());
+        for (Index r = 0; r < n; ++r) CHECK(got[r] == static_cast<float>(values[r]));
+        CHECK(got[static_cast<std::size_t>(n)] == -3.0f);  // nothing written past n
+      }
+    }
+  }
+}

@@ -21,6 +21,7 @@
 #include "kernel.hpp"
 #include "parallel.hpp"
 #include "simd.hpp"
+#include "simd_exact.hpp"
 
 namespace budgetsvm {
 
@@ -47,6 +48,14 @@ inline void column_dots_to_columns(const Kernel& kernel, const simd::Kernels& si
                                    const VectorXd& norm_cols, float* const* out, Index start) {
   const Index m = Gt.rows(), rows = Gt.cols();
   const bool rbf = kernel.needs_norms();
+  if (rbf && kernel.type == KernelType::rbf) {
+    if (const simd::RbfColumnToFloat fused = simd::rbf_column_to_float_for(simd.level)) {
+      for (Index c = 0; c < m; ++c)
+        fused(Gt.row(c).data(), centre.active() ? cdot[c] : 0.0, norm_rows.data(), norm_cols[c], kernel.gamma, rows,
+              out[c] + start);
+      return;
+    }
+  }
   for (Index c = 0; c < m; ++c) {
     double* col = Gt.row(c).data();
     if (centre.active())

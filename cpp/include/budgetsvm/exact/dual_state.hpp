@@ -31,6 +31,7 @@
 #include "../core/control.hpp"
 #include "../core/kernel_cache.hpp"
 #include "../core/parallel.hpp"
+#include "../core/simd_exact.hpp"
 
 namespace budgetsvm::exact {
 
@@ -321,25 +322,14 @@ class DualState {
       double* out = target.data();
       const double* yv = y_.data();
       // Per block of places: the sum over the columns into a contiguous
-      // buffer (four columns per pass, vectorised by the compiler), then one
-      // scatter into target (positions are not contiguous in place order).
+      // buffer (simd_exact.hpp), then one scatter into target (positions
+      // are not contiguous in place order).
       constexpr Index block = 1024;
       double sum[block];
       for (Index k0 = lo; k0 < hi; k0 += block) {
         const Index len = std::min(block, hi - k0);
         std::fill(sum, sum + len, 0.0);
-        std::size_t c = 0;
-        for (; c + 4 <= m; c += 4) {
-          const float *c0 = cols[c] + k0, *c1 = cols[c + 1] + k0, *c2 = cols[c + 2] + k0, *c3 = cols[c + 3] + k0;
-          const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
-          for (Index k = 0; k < len; ++k)
-            sum[k] += (a0 * c0[k] + a1 * c1[k]) + (a2 * c2[k] + a3 * c3[k]);
-        }
-        for (; c < m; ++c) {
-          const float* col = cols[c] + k0;
-          const double a = coef[c];
-          for (Index k = 0; k < len; ++k) sum[k] += a * col[k];
-        }
+        add_scaled_(cols.data(), coef.data(), m, k0, len, sum);
         for (Index k = 0; k < len; ++k) {
           const Index t = places[k0 + k];
           out[t] += yv[t] * sum[k];
@@ -356,6 +346,7 @@ class DualState {
   bool unshrunk_once_ = false;
   std::vector<double> coef_, status_sign_;
   int jobs_ = 1;
+  simd::AddScaledColumns add_scaled_ = simd::active_add_scaled_columns();
   std::vector<const float*> coef_cols_, full_cols_, status_cols_;
   std::vector<Index> status_changed_;
   std::vector<std::pair<Index, Index>> swaps_;

@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/simd_exact.hpp"
 #include "dual_state.hpp"
 
 namespace budgetsvm::exact {
@@ -222,6 +223,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
                         Index min_alpha_check, double tol, std::vector<char>& used,
                         FetchColumns&& fetch_columns) {
   WorkingSet ws;
+  static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
   const std::size_t p = static_cast<std::size_t>(std::max(pairs, 1));
   thread_local CandidateScan scan;  // kept: its vectors' capacity is reused
   scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
@@ -246,7 +248,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     std::partial_sort(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(n_low), low.end());
   }
   // What the j search reads, gathered once, one array per field.
-  std::vector<double> lq(n_low), ldiag(n_low), kv(n_low);
+  std::vector<double> lq(n_low), ldiag(n_low);
   std::vector<Index> lt(n_low), lplace(n_low);
   for (std::size_t r = 0; r < n_low; ++r) {
     const Index t = low[r].second;
@@ -313,16 +315,9 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
       }
       if (!found && (!complete || best_j.size() == TopPartners::kSize)) {
         // No list, or every listed partner is taken, or the list cannot
-        // serve: the full search (a gather of K_it, then a branch-free scan).
-        for (std::size_t r = 0; r < n_low; ++r) kv[r] = static_cast<double>(Ki[lplace[r]]);
-        double best = 0.0;
-        for (std::size_t r = 0; r < n_low; ++r) {
-          const double gain = pair_gain(qi, Kii, lq[r], ldiag[r], kv[r], min_b);
-          if (gain > best) {
-            best = gain;
-            jr = r;
-          }
-        }
+        // serve: the full search (simd_exact.hpp; pair_gain's arithmetic).
+        jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
+                                                   static_cast<Index>(n_low), qi, Kii, min_b, kTau));
       }
     } else {
       // The min_alpha_check unused candidates with the smallest q.

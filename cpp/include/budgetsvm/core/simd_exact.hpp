@@ -1,0 +1,327 @@
+// Inner loops of the exact solvers (exact/), at each instruction set of
+// simd.hpp:
+//
+//   add_scaled_columns:  sum[k] += sum_c coef[c] col_c[k], k < len, for m
+//                        float kernel columns (given by pointers) and
+//                        double coefficients: the gradient update after
+//                        every move of the dual variables (dual_state.hpp)
+//   rbf_column_to_float: out[j] = (float) exp(-gamma max(0, xnorm + znorm[j]
+//                        - 2 (dots[j] - shift))): a block of dot products
+//                        to cached kernel values in one pass, where the
+//                        kernel sources made three (the centre's shift,
+//                        rbf_from_dots, the conversion to float)
+//   best_partner:        the first r < n of largest gain b_r^2 / a_r > 0,
+//                        b_r = q_i - q[r] > min_b, a_r = K_ii + diag[r] -
+//                        2 K_i[place[r]] (tau where <= 0): ALFPGM's j
+//                        search for one i over its low candidates (wss.hpp),
+//                        the column read through the places (a gather)
+//
+// The baseline build converts, multiplies and divides one or two doubles per
+// instruction in these loops; AVX2 and AVX-512 do 4 / 8.
+//
+// Same bits at every level: add_scaled_columns adds in one order, four
+// columns per pass, sum[k] += (a0 c0[k] + a1 c1[k]) + (a2 c2[k] + a3 c3[k]),
+// then the columns left over one by one; best_partner computes each gain
+// with the operations of exact::pair_gain in its order; neither fuses a
+// multiply and an add. So a fit does not depend on the instruction set.
+// rbf_column_to_float gives, at each level, the bits of that level's
+// rbf_from_dots (simd.hpp) on dots - shift, rounded to float: the columns
+// do not change, only the passes over them (SSE2 and scalar code make the
+// three passes; rbf_column_to_float_for returns no kernel there).
+#pragma once
+
+#include <cstddef>
+
+#include "simd.hpp"
+
+namespace budgetsvm::simd {
+
+namespace scalar {
+inline void add_scaled_columns(const float* const* cols, const double* coef, std::size_t m, Index offset,
+                               Index len, double* sum) {
+  std::size_t c = 0;
+  for (; c + 4 <= m; c += 4) {
+    const float *c0 = cols[c] + offset, *c1 = cols[c + 1] + offset, *c2 = cols[c + 2] + offset,
+                *c3 = cols[c + 3] + offset;
+    const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+    for (Index k = 0; k < len; ++k)
+      sum[k] += (a0 * static_cast<double>(c0[k]) + a1 * static_cast<double>(c1[k])) +
+                (a2 * static_cast<double>(c2[k]) + a3 * static_cast<double>(c3[k]));
+  }
+  for (; c < m; ++c) {
+    const float* col = cols[c] + offset;
+    const double a = coef[c];
+    for (Index k = 0; k < len; ++k) sum[k] += a * static_cast<double>(col[k]);
+  }
+}
+
+inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
+                          double Kii, double min_b, double tau) {
+  double best = 0.0;
+  Index found = n;
+  for (Index r = 0; r < n; ++r) {
+    const double b = qi - q[r];
+    double a = (Kii + diag[r]) - 2.0 * static_cast<double>(Ki[place[r]]);
+    a = a > 0.0 ? a : tau;
+    const double gain = b > min_b ? b * b / a : 0.0;
+    if (gain > best) {
+      best = gain;
+      found = r;
+    }
+  }
+  return found;
+}
+}  // namespace scalar
+
+namespace detail {
+/// The first of the lanes' (best gain, index) pairs of largest gain above 0,
+/// ties to the smaller index; n when no lane found a gain above 0.
+inline Index first_largest(const double* gain, const double* index, int lanes, Index n) {
+  double best = 0.0;
+  Index found = n;
+  for (int l = 0; l < lanes; ++l) {
+    if (index[l] < 0.0) continue;
+    const Index r = static_cast<Index>(index[l]);
+    if (gain[l] > best || (gain[l] == best && found != n && r < found)) {
+      best = gain[l];
+      found = r;
+    }
+  }
+  return found;
+}
+}  // namespace detail
+
+#if defined(BUDGETSVM_SIMD_X86)
+
+namespace avx2 {
+BUDGETSVM_TARGET("avx2,fma")
+inline void add_scaled_columns(const float* const* cols, const double* coef, std::size_t m, Index offset,
+                               Index len, double* sum) {
+  const Index full = len - len % 4;
+  std::size_t c = 0;
+  for (; c + 4 <= m; c += 4) {
+    const float *c0 = cols[c] + offset, *c1 = cols[c + 1] + offset, *c2 = cols[c + 2] + offset,
+                *c3 = cols[c + 3] + offset;
+    const double a0 = coef[c], a1 = coef[c + 1], a2 = coef[c + 2], a3 = coef[c + 3];
+    const __m256d v0 = _mm256_set1_pd(a0), v1 = _mm256_set1_pd(a1), v2 = _mm256_set1_pd(a2),
+                  v3 = _mm256_set1_pd(a3);
+    for (Index k = 0; k < full; k += 4) {
+      const __m256d p = _mm256_add_pd(_mm256_mul_pd(v0, _mm256_cvtps_pd(_mm_loadu_ps(c0 + k))),
+                                      _mm256_mul_pd(v1, _mm256_cvtps_pd(_mm_loadu_ps(c1 + k))));
+      const __m256d q = _mm256_add_pd(_mm256_mul_pd(v2, _mm256_cvtps_pd(_mm_loadu_ps(c2 + k))),
+                                      _mm256_mul_pd(v3, _mm256_cvtps_pd(_mm_loadu_ps(c3 + k))));
+      _mm256_storeu_pd(sum + k, _mm256_add_pd(_mm256_loadu_pd(sum + k), _mm256_add_pd(p, q)));
+    }
+    for (Index k = full; k < len; ++k)
+      sum[k] += (a0 * static_cast<double>(c0[k]) + a1 * static_cast<double>(c1[k])) +
+                (a2 * static_cast<double>(c2[k]) + a3 * static_cast<double>(c3[k]));
+  }
+  for (; c < m; ++c) {
+    const float* col = cols[c] + offset;
+    const double a = coef[c];
+    const __m256d v = _mm256_set1_pd(a);
+    for (Index k = 0; k < full; k += 4)
+      _mm256_storeu_pd(sum + k, _mm256_add_pd(_mm256_loadu_pd(sum + k),
+                                              _mm256_mul_pd(v, _mm256_cvtps_pd(_mm_loadu_ps(col + k)))));
+    for (Index k = full; k < len; ++k) sum[k] += a * static_cast<double>(col[k]);
+  }
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline void rbf_column_to_float(const double* dots, double shift, const double* znorm, double xnorm, double gamma,
+                                Index n, float* out) {
+  const __m256d xn = _mm256_set1_pd(xnorm), ng = _mm256_set1_pd(-gamma), sh = _mm256_set1_pd(shift);
+  const __m256d mtwo = _mm256_set1_pd(-2.0), zero = _mm256_setzero_pd();
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m256d a = _mm256_sub_pd(_mm256_loadu_pd(dots + j), sh);
+    __m256d d = _mm256_fmadd_pd(mtwo, a, _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
+    d = _mm256_max_pd(d, zero);
+    _mm_storeu_ps(out + j, _mm256_cvtpd_ps(exp_neg(_mm256_mul_pd(ng, d))));
+  }
+  double a[4], k[4];
+  const Index rest = n - j;
+  for (Index r = 0; r < rest; ++r) a[r] = dots[j + r] - shift;
+  scalar::rbf_from_dots(a, znorm + j, xnorm, gamma, rest, k);
+  for (Index r = 0; r < rest; ++r) out[j + r] = static_cast<float>(k[r]);
+}
+
+BUDGETSVM_TARGET("avx2,fma")
+inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
+                          double Kii, double min_b, double tau) {
+  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+  const __m256d vqi = _mm256_set1_pd(qi), vKii = _mm256_set1_pd(Kii), vmin = _mm256_set1_pd(min_b),
+                vtau = _mm256_set1_pd(tau), two = _mm256_set1_pd(2.0), zero = _mm256_setzero_pd();
+  const __m256d iota = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);
+  __m256d best = zero, best_r = _mm256_set1_pd(-1.0);
+  Index r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(place + r));
+    const __m256d kit = _mm256_cvtps_pd(_mm256_i64gather_ps(Ki, at, 4));
+    const __m256d b = _mm256_sub_pd(vqi, _mm256_loadu_pd(q + r));
+    __m256d a = _mm256_sub_pd(_mm256_add_pd(vKii, _mm256_loadu_pd(diag + r)), _mm256_mul_pd(two, kit));
+    a = _mm256_blendv_pd(vtau, a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
+    const __m256d gain = _mm256_and_pd(_mm256_cmp_pd(b, vmin, _CMP_GT_OQ), _mm256_div_pd(_mm256_mul_pd(b, b), a));
+    const __m256d better = _mm256_cmp_pd(gain, best, _CMP_GT_OQ);
+    best = _mm256_blendv_pd(best, gain, better);
+    best_r = _mm256_blendv_pd(best_r, _mm256_add_pd(_mm256_set1_pd(static_cast<double>(r)), iota), better);
+  }
+  double g[5], k[5];
+  _mm256_storeu_pd(g, best);
+  _mm256_storeu_pd(k, best_r);
+  // the last few candidates as the scalar loop, as one more lane
+  const Index tail = scalar::best_partner(q + r, diag + r, Ki, place + r, n - r, qi, Kii, min_b, tau);
+  g[4] = 0.0;
+  k[4] = -1.0;
+  if (tail < n - r) {
+    const double b = qi - q[r + tail];
+    double a = (Kii + diag[r + tail]) - 2.0 * static_cast<double>(Ki[place[r + tail]]);
+    a = a > 0.0 ? a : tau;
+    g[4] = b * b / a;
+    k[4] = static_cast<double>(r + tail);
+  }
+  return detail::first_largest(g, k, 5, n);
+}
+}  // namespace avx2
+
+namespace avx512 {
+// Places k..k+count of a float column (count <= 8) as doubles; the lanes
+// past count are not read and come out 0.
+BUDGETSVM_TARGET("avx512f")
+inline __m512d column_lanes(const float* col, Index k, int count) {
+  if (count == 8) return _mm512_maskz_cvtps_pd(0xFF, _mm256_loadu_ps(col + k));
+  const __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  return _mm512_maskz_cvtps_pd(0xFF, _mm256_maskload_ps(col + k, lanes));
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline void add_scaled_columns(const float* const* cols, const double* coef, std::size_t m, Index offset,
+                               Index len, double* sum) {
+  std::size_t c = 0;
+  for (; c + 4 <= m; c += 4) {
+    const float *c0 = cols[c] + offset, *c1 = cols[c + 1] + offset, *c2 = cols[c + 2] + offset,
+                *c3 = cols[c + 3] + offset;
+    const __m512d v0 = _mm512_set1_pd(coef[c]), v1 = _mm512_set1_pd(coef[c + 1]),
+                  v2 = _mm512_set1_pd(coef[c + 2]), v3 = _mm512_set1_pd(coef[c + 3]);
+    for (Index k = 0; k < len; k += 8) {
+      const int count = len - k >= 8 ? 8 : static_cast<int>(len - k);
+      const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
+      const __m512d p = _mm512_add_pd(_mm512_mul_pd(v0, column_lanes(c0, k, count)),
+                                      _mm512_mul_pd(v1, column_lanes(c1, k, count)));
+      const __m512d q = _mm512_add_pd(_mm512_mul_pd(v2, column_lanes(c2, k, count)),
+                                      _mm512_mul_pd(v3, column_lanes(c3, k, count)));
+      _mm512_mask_storeu_pd(sum + k, live, _mm512_add_pd(_mm512_maskz_loadu_pd(live, sum + k), _mm512_add_pd(p, q)));
+    }
+  }
+  for (; c < m; ++c) {
+    const float* col = cols[c] + offset;
+    const __m512d v = _mm512_set1_pd(coef[c]);
+    for (Index k = 0; k < len; k += 8) {
+      const int count = len - k >= 8 ? 8 : static_cast<int>(len - k);
+      const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
+      _mm512_mask_storeu_pd(sum + k, live,
+                            _mm512_add_pd(_mm512_maskz_loadu_pd(live, sum + k), _mm512_mul_pd(v, column_lanes(col, k, count))));
+    }
+  }
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline void rbf_column_to_float(const double* dots, double shift, const double* znorm, double xnorm, double gamma,
+                                Index n, float* out) {
+  const __m512d xn = _mm512_set1_pd(xnorm), ng = _mm512_set1_pd(-gamma), sh = _mm512_set1_pd(shift);
+  const __m512d mtwo = _mm512_set1_pd(-2.0), zero = _mm512_setzero_pd();
+  Index j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const __m512d a = _mm512_sub_pd(_mm512_loadu_pd(dots + j), sh);
+    __m512d d = _mm512_fmadd_pd(mtwo, a, _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
+    d = _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero);
+    // the masked conversion with an explicit source (GCC 12's warning)
+    _mm256_storeu_ps(out + j, _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xFF),
+                                                   exp_neg(_mm512_mul_pd(ng, d))));
+  }
+  double a[8], k[8];
+  const Index rest = n - j;
+  for (Index r = 0; r < rest; ++r) a[r] = dots[j + r] - shift;
+  scalar::rbf_from_dots(a, znorm + j, xnorm, gamma, rest, k);
+  for (Index r = 0; r < rest; ++r) out[j + r] = static_cast<float>(k[r]);
+}
+
+BUDGETSVM_TARGET("avx512f")
+inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
+                          double Kii, double min_b, double tau) {
+  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+  const __m512d vqi = _mm512_set1_pd(qi), vKii = _mm512_set1_pd(Kii), vmin = _mm512_set1_pd(min_b),
+                vtau = _mm512_set1_pd(tau), two = _mm512_set1_pd(2.0), zero = _mm512_setzero_pd();
+  const __m512d iota = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+  __m512d best = zero, best_r = _mm512_set1_pd(-1.0);
+  for (Index r = 0; r < n; r += 8) {
+    const int count = n - r >= 8 ? 8 : static_cast<int>(n - r);
+    const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
+    const __m512i at = _mm512_maskz_loadu_epi64(live, place + r);
+    const __m512d kit = _mm512_maskz_cvtps_pd(0xFF, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), live, at, Ki, 4));
+    const __m512d b = _mm512_sub_pd(vqi, _mm512_maskz_loadu_pd(live, q + r));
+    __m512d a = _mm512_sub_pd(_mm512_add_pd(vKii, _mm512_maskz_loadu_pd(live, diag + r)), _mm512_mul_pd(two, kit));
+    a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ), vtau, a);
+    const __mmask8 pays = _mm512_mask_cmp_pd_mask(live, b, vmin, _CMP_GT_OQ);
+    const __m512d gain = _mm512_maskz_div_pd(pays, _mm512_mul_pd(b, b), a);
+    const __mmask8 better = _mm512_mask_cmp_pd_mask(live, gain, best, _CMP_GT_OQ);
+    best = _mm512_mask_mov_pd(best, better, gain);
+    best_r = _mm512_mask_mov_pd(best_r, better, _mm512_add_pd(_mm512_set1_pd(static_cast<double>(r)), iota));
+  }
+  double g[8], k[8];
+  _mm512_storeu_pd(g, best);
+  _mm512_storeu_pd(k, best_r);
+  return detail::first_largest(g, k, 8, n);
+}
+}  // namespace avx512
+
+#endif  // BUDGETSVM_SIMD_X86
+
+using AddScaledColumns = void (*)(const float* const* cols, const double* coef, std::size_t m, Index offset,
+                                  Index len, double* sum);
+
+/// The gradient update's kernel for an instruction set (SSE2: the scalar
+/// loop, which the compiler vectorises for SSE2 itself).
+inline AddScaledColumns add_scaled_columns_for(Level level) {
+#if defined(BUDGETSVM_SIMD_X86)
+  if (level == Level::avx512) return &avx512::add_scaled_columns;
+  if (level == Level::avx2) return &avx2::add_scaled_columns;
+#endif
+  (void)level;
+  return &scalar::add_scaled_columns;
+}
+
+using RbfColumnToFloat = void (*)(const double* dots, double shift, const double* znorm, double xnorm,
+                                  double gamma, Index n, float* out);
+
+/// The one-pass RBF column for an instruction set; nullptr below AVX2
+/// (the caller makes the three passes).
+inline RbfColumnToFloat rbf_column_to_float_for(Level level) {
+#if defined(BUDGETSVM_SIMD_X86)
+  if (level == Level::avx512) return &avx512::rbf_column_to_float;
+  if (level == Level::avx2) return &avx2::rbf_column_to_float;
+#endif
+  (void)level;
+  return nullptr;
+}
+
+using BestPartner = Index (*)(const double* q, const double* diag, const float* Ki, const Index* place, Index n,
+                              double qi, double Kii, double min_b, double tau);
+
+/// ALFPGM's j search for an instruction set (SSE2: the scalar loop).
+inline BestPartner best_partner_for(Level level) {
+#if defined(BUDGETSVM_SIMD_X86)
+  if (level == Level::avx512) return &avx512::best_partner;
+  if (level == Level::avx2) return &avx2::best_partner;
+#endif
+  (void)level;
+  return &scalar::best_partner;
+}
+
+/// The gradient update's kernel of the active level.
+inline AddScaledColumns active_add_scaled_columns() {
+  static const AddScaledColumns f = add_scaled_columns_for(active_level());
+  return f;
+}
+
+}  // namespace budgetsvm::simd
