@@ -71,12 +71,15 @@ inline void column_dots_to_columns(const Kernel& kernel, const simd::Kernels& si
 /// (the precision of the cache); <c, y_c - c> (cdot, with an active centre)
 /// is taken off first. Kernel::row_from_dots runs along the longer side: the
 /// rows of G when m is wide enough to vectorise, else the columns of its
-/// transpose Gt (SMO asks for two columns at a time).
+/// transpose Gt (SMO asks for two columns at a time); the Gaussian with
+/// AVX2 or AVX-512 always along the columns, in one pass per column.
 inline void dots_to_columns(const Kernel& kernel, const simd::Kernels& simd, const Centre& centre,
                             const VectorXd& cdot, MatrixXd& G, const VectorXd& norm_rows,
                             const VectorXd& norm_cols, MatrixXd& Gt, float* const* out, Index start) {
   const Index m = G.cols();
-  if (m < 8) {
+  // The Gaussian's one-pass kernel wants whole columns (simd_exact.hpp).
+  const bool fused = kernel.type == KernelType::rbf && simd::rbf_column_to_float_for(simd.level) != nullptr;
+  if (m < 8 || fused) {
     Gt = G.transpose();
     column_dots_to_columns(kernel, simd, centre, cdot, Gt, norm_rows, norm_cols, out, start);
     return;
