@@ -114,6 +114,7 @@ inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bo
   std::vector<const float*> cols;
   std::vector<Index> one(1);
   std::vector<double> values(2);
+  PairScratch scratch;
   const auto fetch_one = [&](Index i) {
     one[0] = i;
     s.fetch_active(one, cols);
@@ -125,14 +126,14 @@ inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bo
       counter = shrink_every;
       if (shrinking) s.shrink(tol, control);
     }
-    PairChoice choice = second_order_pair(s, s.active(), tol, fetch_one);
+    PairChoice choice = second_order_pair(s, s.active(), tol, fetch_one, scratch);
     if (choice.i < 0) {
       if (!s.shrunk()) {
         report.converged = true;
         break;
       }
       s.unshrink(control);
-      choice = second_order_pair(s, s.active(), tol, fetch_one);
+      choice = second_order_pair(s, s.active(), tol, fetch_one, scratch);
       if (choice.i < 0) {
         report.converged = true;
         break;

@@ -55,19 +55,37 @@ inline double pair_gain(double qi, double Kii, double qt, double Ktt, double Kit
   return b > min_b ? b * b / pair_curvature(Kii, Ktt, Kit) : 0.0;
 }
 
+/// What second_order_pair's j search reads, one array per field in
+/// candidate order (kept by the caller between iterations: no allocation).
+struct PairScratch {
+  std::vector<double> q, diag;  // q_t for I_low members, +inf for the others
+  std::vector<Index> place;
+};
+
 /// Picks i over the candidates, then (column of i in hand) j. Returns
 /// i = j = -1 when the candidates hold no violating pair (gap < tol).
 template <class FetchColumn>
 PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candidates, double tol,
-                             FetchColumn&& fetch_column) {
+                             FetchColumn&& fetch_column, PairScratch& scratch) {
   // The state's arrays read directly, and I_up / I_low membership as
-  // selects rather than branches (SMO spends much of its time here).
+  // selects rather than branches (SMO spends much of its time here). The
+  // scan for i also lays out what the j search reads, contiguous, for the
+  // vectorised search (simd_exact.hpp).
+  static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
   const DualState::Arrays v = s.arrays();
   constexpr double inf = std::numeric_limits<double>::infinity();
+  const std::size_t n = candidates.size();
+  scratch.q.resize(n);
+  scratch.diag.resize(n);
+  scratch.place.resize(n);
+  double* lq = scratch.q.data();
+  double* ld = scratch.diag.data();
+  Index* lp = scratch.place.data();
   PairChoice choice;
   Index i = -1;
   double up_max = -inf, low_min = inf;
-  for (Index t : candidates) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const Index t = candidates[k];
     const double y = v.y[t], a = v.alpha[t], C = v.upper[t];
     const double qt = -y * v.G[t];
     const double up_q = in_up_set(y, a, C) ? qt : -inf;
@@ -75,29 +93,41 @@ PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candi
       up_max = up_q;
       i = t;
     }
-    low_min = std::min(low_min, in_low_set(y, a, C) ? qt : inf);
+    const double low_q = in_low_set(y, a, C) ? qt : inf;
+    low_min = std::min(low_min, low_q);
+    lq[k] = low_q;
+    ld[k] = v.diag[t];
+    lp[k] = v.where[t];
   }
   choice.violation.up_max = up_max;
   choice.violation.low_min = low_min;
   if (i < 0 || choice.violation.gap() < tol) return choice;
   const float* Ki = fetch_column(i);
   const double qi = up_max, Kii = v.diag[i];
-  double best = 0.0;
-  Index j = -1;
-  for (Index t : candidates) {
-    const double y = v.y[t], a = v.alpha[t], C = v.upper[t];
-    const double b = qi + y * v.G[t];  // qi - q_t
-    if (!in_low_set(y, a, C) || !(b > 0.0)) continue;
-    const double gain = -(b * b) / pair_curvature(Kii, v.diag[t], static_cast<double>(Ki[v.where[t]]));
-    if (j < 0 || gain < best) {
-      best = gain;
-      j = t;
-    }
+  // j = argmax over I_low with b = q_i - q_t > 0 of b^2 / a (the first of
+  // equal gains): pair_gain's arithmetic; a non-member's b is -inf.
+  const Index r = best_partner(lq, ld, Ki, lp, static_cast<Index>(n), qi, Kii, 0.0, kTau);
+  if (r < static_cast<Index>(n)) {
+    choice.i = i;
+    choice.j = candidates[static_cast<std::size_t>(r)];
+    return choice;
   }
-  if (j < 0) return choice;
-  choice.i = i;
-  choice.j = j;
+  // No gain above 0 (b^2 underflows for b below 1e-154): the first t with
+  // b > 0, as LIBSVM's search would take it.
+  for (std::size_t k = 0; k < n; ++k)
+    if (qi - lq[k] > 0.0) {
+      choice.i = i;
+      choice.j = candidates[k];
+      break;
+    }
   return choice;
+}
+
+template <class FetchColumn>
+PairChoice second_order_pair(const DualState& s, const std::vector<Index>& candidates, double tol,
+                             FetchColumn&& fetch_column) {
+  PairScratch scratch;
+  return second_order_pair(s, candidates, tol, std::forward<FetchColumn>(fetch_column), scratch);
 }
 
 struct WorkingSet {
