@@ -1,11 +1,13 @@
 """SVC(solver="auto"), the default: which solver runs on which binary problem
-(SMO below 10,000 rows, ALFPGM from there on), explicit choices unchanged,
+(SMO below 10,000 rows and on rows too sparse to gather, ALFPGM on the
+others), explicit choices unchanged,
 and the same optimum as scikit-learn's SVC on small and mid-sized problems."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC as SkSVC
 
@@ -44,6 +46,27 @@ def test_auto_resolves_by_rows_at_the_threshold(n, expected):
     clf = SVC(gamma=0.5).fit(X, y)
     assert clf.solver_ == [expected]
     assert clf.fit_details_[0]["solver"] == expected
+
+
+def _sparse_rows(n, d, stored, seed=0):
+    """CSR rows of d features, `stored` entries each: feature 0 carries the
+    class (0 or 2), the other stored-1 are random features' random values."""
+    rng = np.random.RandomState(seed)
+    y = (rng.rand(n) < 0.5).astype(int)
+    cols = np.stack([1 + rng.choice(d - 1, stored - 1, replace=False) for _ in range(n)])
+    cols = np.hstack([np.zeros((n, 1), dtype=int), cols])
+    vals = np.hstack([2.0 * y[:, None] + 1.0, rng.rand(n, stored - 1)])
+    return sp.csr_matrix((vals.ravel(), cols.ravel(), np.arange(0, n * stored + 1, stored)), shape=(n, d)), y
+
+
+@pytest.mark.parametrize("d, stored, expected", [(200, 10, "smo"),  # too sparse to gather
+                                                 (64, 10, "alfpgm"),  # few features: gathered
+                                                 (80, 24, "alfpgm")])  # over a quarter stored: gathered
+def test_auto_sends_rows_too_sparse_to_gather_to_smo(d, stored, expected):
+    X, y = _sparse_rows(AUTO_ALFPGM_FROM, d, stored, seed=8)
+    assert SVC(gamma=0.5).fit(X, y).solver_ == [expected]
+    # the same rows, dense: the dense tiles, so ALFPGM
+    assert SVC(gamma=0.5).fit(X.toarray(), y).solver_ == ["alfpgm"]
 
 
 def test_auto_is_exactly_the_solver_it_names():

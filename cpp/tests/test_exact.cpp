@@ -752,6 +752,9 @@ TEST_CASE("exact solvers: auto resolves by the number of rows and reports the so
   CHECK(resolve_solver(ExactSolver::automatic, kAutoAlfpgmFrom) == ExactSolver::alfpgm);
   CHECK(resolve_solver(ExactSolver::smo, 10 * kAutoAlfpgmFrom) == ExactSolver::smo);
   CHECK(resolve_solver(ExactSolver::alfpgm, 2) == ExactSolver::alfpgm);
+  // rows too sparse to gather: SMO at any size; explicit choices as given
+  CHECK(resolve_solver(ExactSolver::automatic, 10 * kAutoAlfpgmFrom, true) == ExactSolver::smo);
+  CHECK(resolve_solver(ExactSolver::alfpgm, 10 * kAutoAlfpgmFrom, true) == ExactSolver::alfpgm);
   CHECK(ExactSettings{}.solver == ExactSolver::automatic);
   // a small problem: auto is SMO, step for step
   Problem P(60, 3, 41);
@@ -768,7 +771,6 @@ TEST_CASE("exact solvers: auto resolves by the number of rows and reports the so
   CHECK(std::string(solver_name(a.solver)) == "smo" && std::string(solver_name(f.solver)) == "alfpgm");
 }
 
-int main() { return budgetsvm::test::run_all(); }
 
 TEST_CASE("ALFPGM polish: converged solutions land on the optimum of a tight SMO run") {
   // The polish solves the free variables' KKT equalities; the result must
@@ -895,3 +897,5 @@ TEST_CASE("SIMD RBF columns in one pass: the bits of shift, rbf_from_dots and th
     }
   }
 }
+
+int main() { return budgetsvm::test::run_all(); }

@@ -117,6 +117,31 @@ TEST_CASE("kernel sources: every layout and kernel agrees with a naive loop") {
   }
 }
 
+TEST_CASE("kernel sources: sparse_rows only for CSR rows too sparse to gather") {
+  using Csr = CsrView<double, std::int32_t>;
+  const Kernel k{KernelType::rbf, 0.1, 0.0, 3};
+  // 20 rows with `stored` entries each among d features
+  const auto source_sparse = [&](Index d, Index stored) {
+    std::vector<double> values;
+    std::vector<std::int32_t> indices, indptr = {0};
+    for (Index r = 0; r < 20; ++r) {
+      for (Index e = 0; e < stored; ++e) {
+        values.push_back(1.0 + static_cast<double>(r + e));
+        indices.push_back(static_cast<std::int32_t>((r + 3 * e) % d));
+      }
+      std::sort(indices.end() - stored, indices.end());
+      indptr.push_back(static_cast<std::int32_t>(values.size()));
+    }
+    return ViewKernelSource<Csr>(Csr(values.data(), indices.data(), indptr.data(), 20, d), k, {}, 1).sparse_rows();
+  };
+  CHECK(source_sparse(100, 5));    // over 64 features, 5% stored: per-row sparse products
+  CHECK(!source_sparse(64, 5));    // 64 features or fewer: gathered
+  CHECK(!source_sparse(100, 30));  // a quarter or more stored: gathered
+  std::vector<double> dense(40, 0.5);
+  using V = DenseView<double, Eigen::RowMajor>;
+  CHECK(!ViewKernelSource<V>(V(dense.data(), 20, 2), k, {}, 1).sparse_rows());
+}
+
 TEST_CASE("kernel sources: threads split large blocks and agree with one thread") {
   Data D(3000, 40, 5);
   const Kernel k{KernelType::rbf, 0.1, 0.0, 3};

@@ -5,7 +5,7 @@ The binary C-SVM dual ``min 1/2 a^T Q a - e^T a`` subject to ``y^T a = 0``,
 pWSS working sets of ``pairs`` pairs (Aregbesola & Griva 2022; docs/exact.md)
 or by an SMO reference path (``solver="smo"``), both with an LRU kernel cache
 of ``cache_size`` MB; the default ``solver="auto"`` picks one per binary
-problem by its number of rows (docs/guide_exact.md). Multi-class problems are split one-vs-one exactly as
+problem by its number of rows and how its rows are stored (docs/guide_exact.md). Multi-class problems are split one-vs-one exactly as
 LIBSVM does it (same pair order, same signs, same attribute layout), so that
 ``dual_coef_``, ``intercept_`` and the predictions agree with scikit-learn's
 ``SVC`` up to the solver tolerance. Probability estimates follow LIBSVM too:
@@ -180,9 +180,12 @@ class SVC(ClassifierMixin, BaseEstimator):
     solver : {"auto", "alfpgm", "smo"}, default="auto"
         ``alfpgm``: ALFPGM with pWSS working sets; ``smo``: one pair per round,
         second-order working set selection (LIBSVM's algorithm); ``auto``:
-        per binary problem, SMO when it has fewer than 10,000 rows, else
-        ALFPGM (ALFPGM's costlier rounds pay off on large problems only;
-        docs/guide_exact.md). ``solver_`` says which one ran.
+        per binary problem, SMO when it has fewer than 10,000 rows or when
+        ``X`` is sparse with more than 64 features and under a quarter of
+        its entries stored, else ALFPGM (ALFPGM's costlier rounds pay off on
+        large problems only, and it computes more kernel columns, which
+        loses where each value is a sparse product; docs/guide_exact.md).
+        ``solver_`` says which one ran.
     pairs : int, default=32
         Pairs per ALFPGM working set. The paper found 50 to 100 best for its
         code; with ours 32 was the fastest or near it on the benchmark sets

@@ -36,6 +36,10 @@ class KernelColumnSource {
   /// For every c and every r < n_rows: out[c][r] = k(x_rows[r], x_cols[c]).
   virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                        float* const* out) const = 0;
+  /// True when the rows are sparse and too sparse to gather densely: each
+  /// kernel value then costs a sparse product, several times a value of the
+  /// dense tiles (the exact solvers' automatic choice reads it).
+  virtual bool sparse_rows() const { return false; }
 };
 
 namespace detail {
@@ -154,6 +158,7 @@ class ViewKernelSource final : public KernelColumnSource {
 
   Index size() const override { return static_cast<Index>(subset_.size()); }
   const VectorXd& diagonal() const override { return diagonal_; }
+  bool sparse_rows() const override { return View::is_sparse && !densify_; }
 
   void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                float* const* out) const override {

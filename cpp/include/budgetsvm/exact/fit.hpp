@@ -5,12 +5,14 @@
 // alpha, the bias b = -rho (LIBSVM), the dual objective 1/2 a^T Q a - e^T a
 // and the counters.
 //
-// solver = auto (the default) picks per binary problem by its size n:
-// SMO below kAutoAlfpgmFrom rows, ALFPGM from there on. ALFPGM's rounds
-// (pWSS over many pairs, an iterative sub-problem, the polish) cost more
-// than SMO's analytic pair steps, and pay off only once the problem is large
-// enough for its fewer rounds and better cache reuse to matter
-// (docs/guide_exact.md gives the rule and bench/results/exact_auto.md the
+// solver = auto (the default) picks per binary problem: SMO below
+// kAutoAlfpgmFrom rows and on rows too sparse to gather (the kernel
+// source's sparse_rows()), ALFPGM on the others. ALFPGM's rounds (pWSS over
+// many pairs, an iterative sub-problem, the polish) cost more than SMO's
+// analytic pair steps and pay off only on problems large enough for its
+// fewer rounds; and it computes two to three times the kernel columns SMO
+// does, which loses where each kernel value is a sparse product rather than
+// a lane of the dense tiles (docs/guide_exact.md gives the rule and the
 // comparison behind it).
 //
 // Memory: the cache (cache_size MB, at least one working set of columns)
@@ -33,14 +35,15 @@ namespace budgetsvm::exact {
 
 enum class ExactSolver { alfpgm, smo, automatic };
 
-/// solver = auto: binary problems with at least this many rows go to ALFPGM,
-/// smaller ones to SMO.
+/// solver = auto: binary problems with at least this many rows go to ALFPGM
+/// (unless their rows are too sparse to gather), smaller ones to SMO.
 inline constexpr Index kAutoAlfpgmFrom = 10000;
 
-/// The solver that runs on a problem of n rows (auto resolved; the others as given).
-inline ExactSolver resolve_solver(ExactSolver solver, Index n) {
+/// The solver that runs on a problem of n rows (auto resolved; the others
+/// as given); sparse_rows: the kernel source's sparse_rows().
+inline ExactSolver resolve_solver(ExactSolver solver, Index n, bool sparse_rows = false) {
   if (solver != ExactSolver::automatic) return solver;
-  return n >= kAutoAlfpgmFrom ? ExactSolver::alfpgm : ExactSolver::smo;
+  return n >= kAutoAlfpgmFrom && !sparse_rows ? ExactSolver::alfpgm : ExactSolver::smo;
 }
 
 inline const char* solver_name(ExactSolver solver) {
@@ -61,7 +64,7 @@ struct ExactSettings {
   std::vector<double> sample_weight;           // empty, or C_t *= sample_weight[t] (>= 0)
   double tol = 1e-3;
   double cache_mb = 200.0;
-  ExactSolver solver = ExactSolver::automatic;  // auto: by n (resolve_solver)
+  ExactSolver solver = ExactSolver::automatic;  // auto: by n and the rows (resolve_solver)
   AlfpgmSettings alfpgm;
   std::int64_t max_iter = -1;  // -1: max(10^7, 100 n)
   bool shrinking = true;
@@ -98,7 +101,8 @@ inline const std::vector<Option<Params>>& params_options() {
                                                         {"smo", ExactSolver::smo}},
                                  "ALFPGM (working sets of many pairs), SMO (one pair), or auto: SMO below " +
                                      std::to_string(kAutoAlfpgmFrom) +
-                                     " rows per binary problem, ALFPGM from there on"));
+                                     " rows per binary problem or on rows too sparse to gather (more than 64 "
+                                     "features, under a quarter stored), ALFPGM on the others"));
     r.push_back(int_option<P>("pairs", [](auto& p) -> auto& { return p.settings.alfpgm.pairs; }, 1,
                               "ALFPGM: pairs per working set"));
     r.push_back(real_option<P>("delta_alpha", [](auto& p) -> auto& { return p.settings.alfpgm.delta_alpha; },
@@ -171,7 +175,7 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   settings.validate();
   const Index n = source.size();
   validate_labels(y, n);
-  const ExactSolver solver = resolve_solver(settings.solver, n);
+  const ExactSolver solver = resolve_solver(settings.solver, n, source.sparse_rows());
   const Index working_set = solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
   KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, working_set + 2);
   // Both solvers fetch columns of the active prefix while shrunk (as LIBSVM).
