@@ -19,13 +19,11 @@
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
-// Where two or more threads pay (s.jobs()), the j searches of the p pairs
-// run in parallel, with the result of one after the other: each i first ranks, in a task of its
-// own, its TopPartners::kSize best j by (gain, index) from the q as they
-// are (b > tol past the first i); then, pair by pair, the first listed j
-// still free is the j the sequential search picks (every j left out of the
-// list ranks after it). Where every listed j is taken, that i's search
-// runs in full, as on one thread; lists longer than p make that rare.
+// The j searches run one after the other (each depends on the pairs
+// before it), each vectorised (simd_exact.hpp, best_partner), on one
+// thread: ranking each i's best partners in parallel (the design before)
+// cost more than the vectorised search, and splitting one search over the
+// threads gained nothing measurable (docs/exact.md).
 // The scan of the candidates for I_up and I_low (CandidateScan) is split
 // over the threads too: ranges scanned apart, their lists merged in order.
 //
@@ -138,42 +136,6 @@ struct WorkingSet {
     std::vector<Index> B(first);
     B.insert(B.end(), second.begin(), second.end());
     return B;
-  }
-};
-
-/// The kSize largest of gain(0..n-1) above 0, by gain (descending), then by
-/// index (ascending). A gain above the floor is appended to a buffer of
-/// 4 kSize; a full buffer keeps its kSize best and raises the floor to the
-/// last of them (a later index with an equal gain ranks after it), so each
-/// gain costs a comparison and the few kept ones a constant on average.
-struct TopPartners {
-  static constexpr std::size_t kSize = 48;
-  std::vector<std::pair<double, std::size_t>> best;  // (gain, index), in rank order
-
-  template <class Gain>
-  void rank(std::size_t n, Gain&& gain) {
-    const auto before = [](const std::pair<double, std::size_t>& a, const std::pair<double, std::size_t>& b) {
-      return a.first > b.first || (a.first == b.first && a.second < b.second);
-    };
-    const auto keep_best = [&] {
-      const auto last = best.begin() + static_cast<std::ptrdiff_t>(kSize - 1);
-      std::nth_element(best.begin(), last, best.end(), before);
-      best.resize(kSize);
-    };
-    best.clear();
-    best.reserve(4 * kSize);
-    double floor = 0.0;
-    for (std::size_t r = 0; r < n; ++r) {
-      const double g = gain(r);
-      if (!(g > floor)) continue;
-      best.emplace_back(g, r);
-      if (best.size() == 4 * kSize) {
-        keep_best();
-        floor = best.back().first;  // the kSize-th in rank order
-      }
-    }
-    if (best.size() > kSize) keep_best();
-    std::sort(best.begin(), best.end(), before);
   }
 };
 
@@ -295,32 +257,6 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
     return pair_gain(qi, Kii, lq[r], ldiag[r], static_cast<double>(Ki[lplace[r]]), min_b);
   };
-  std::vector<TopPartners> top;
-  const std::vector<std::pair<double, std::size_t>> no_list;
-  const double work = 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low);
-  const int threads = threads_for(s.jobs(), work);
-  const bool listed = min_alpha_check == 0 && threads > 1;  // one thread: the plain searches are faster
-  if (listed) {
-    // Every i's best partners, from the q of the candidates as they are now,
-    // with the b > tol that every pair after the first must have (the first
-    // i takes any b > 0).
-    top.resize(n_first);
-    RunControl unpolled;  // short: the solver polls between rounds
-    parallel_tasks(static_cast<Index>(n_first), threads, unpolled, [&](Index k, RunControl&) {
-      const std::size_t uk = static_cast<std::size_t>(k);
-      const Index i = firsts[uk];
-      const double qi = s.q(i), Kii = s.diag(i), min_b = k == 0 ? 0.0 : tol;
-      const float* Ki = cols[uk];
-      // A gather of K_it, then the gains ranked as they are computed.
-      // (The scratch is per thread; a pointer to it is taken once, as each
-      // use of a thread_local in a shared library is a call.)
-      thread_local std::vector<double> scratch;
-      scratch.resize(n_low);
-      double* K = scratch.data();
-      for (std::size_t r = 0; r < n_low; ++r) K[r] = static_cast<double>(Ki[lplace[r]]);
-      top[uk].rank(n_low, [&](std::size_t r) { return pair_gain(qi, Kii, lq[r], ldiag[r], K[r], min_b); });
-    });
-  }
   for (std::size_t k = 0; k < n_first; ++k) {
     const Index i = firsts[k];
     if (used[static_cast<std::size_t>(i)]) continue;
@@ -331,24 +267,8 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     if (min_alpha_check == 0) {
       // Used j are out (their q set to +inf below); so are earlier i (the i
       // come in descending q, so b <= 0 for them) and i itself (b = 0).
-      // A list ranked with b > tol cannot serve an i that may take b > 0
-      // (no pair chosen yet past the first i): it searches in full.
-      const bool complete = listed && (k == 0 || !ws.empty());
-      const std::vector<std::pair<double, std::size_t>>& best_j = listed ? top[k].best : no_list;
-      bool found = false;
-      for (std::size_t e = 0; complete && e < best_j.size() && !found; ++e) {
-        const std::size_t r = best_j[e].second;
-        if (gain_of(qi, Kii, Ki, r, min_b) > 0.0) {
-          jr = r;
-          found = true;
-        }
-      }
-      if (!found && (!complete || best_j.size() == TopPartners::kSize)) {
-        // No list, or every listed partner is taken, or the list cannot
-        // serve: the full search (simd_exact.hpp; pair_gain's arithmetic).
-        jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
-                                                   static_cast<Index>(n_low), qi, Kii, min_b, kTau));
-      }
+      jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
+                                                 static_cast<Index>(n_low), qi, Kii, min_b, kTau));
     } else {
       // The min_alpha_check unused candidates with the smallest q.
       double best = 0.0;
