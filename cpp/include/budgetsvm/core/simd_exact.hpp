@@ -23,11 +23,13 @@
 // columns per pass, sum[k] += (a0 c0[k] + a1 c1[k]) + (a2 c2[k] + a3 c3[k]),
 // then the columns left over one by one; best_partner computes each gain
 // with the operations of exact::pair_gain in its order; neither fuses a
-// multiply and an add. So a fit does not depend on the instruction set.
-// rbf_column_to_float gives, at each level, the bits of that level's
+// multiply and an add, so neither makes a fit depend on the instruction
+// set. rbf_column_to_float gives, at each level, the bits of that level's
 // rbf_from_dots (simd.hpp) on dots - shift, rounded to float: the columns
-// do not change, only the passes over them (SSE2 and scalar code make the
-// three passes; rbf_column_to_float_for returns no kernel there).
+// do not change, only the passes over them (the kernel values themselves
+// differ between levels in their last bits, as rbf_from_dots's do; SSE2
+// and scalar code make the three passes; rbf_column_to_float_for returns
+// no kernel there).
 #pragma once
 
 #include <cstddef>
