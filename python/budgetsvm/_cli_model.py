@@ -215,8 +215,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     train.add_argument("model", metavar="MODEL", nargs="?", help="the model file to write (not with -v)")
     train.add_argument("--solver", choices=list(SOLVERS), default="bsca",
                        help="bsca/bsgd: BudgetedSVC; linear: LinearSVC; exact: SVC, its solver chosen per "
-                       "problem (SMO below 10,000 rows or on very sparse rows, else ALFPGM); alfpgm/smo: SVC with that solver "
-                       "(default bsca)")
+                       "problem (SMO below 10,000 rows or on very sparse rows, else ALFPGM); alfpgm/smo: SVC "
+                       "with that solver (default bsca)")
     train.add_argument("--format", choices=["budgetsvm", "libsvm", "liblinear"], default="budgetsvm",
                        help="model file format (default budgetsvm)")
     train.add_argument("-v", dest="cross_validation", type=int, metavar="K", help="K-fold cross-validation only")

@@ -5,7 +5,8 @@ The binary C-SVM dual ``min 1/2 a^T Q a - e^T a`` subject to ``y^T a = 0``,
 pWSS working sets of ``pairs`` pairs (Aregbesola & Griva 2022; docs/exact.md)
 or by an SMO reference path (``solver="smo"``), both with an LRU kernel cache
 of ``cache_size`` MB; the default ``solver="auto"`` picks one per binary
-problem by its number of rows and how its rows are stored (docs/guide_exact.md). Multi-class problems are split one-vs-one exactly as
+problem by its number of rows and how its rows are stored
+(docs/guide_exact.md). Multi-class problems are split one-vs-one exactly as
 LIBSVM does it (same pair order, same signs, same attribute layout), so that
 ``dual_coef_``, ``intercept_`` and the predictions agree with scikit-learn's
 ``SVC`` up to the solver tolerance. Probability estimates follow LIBSVM too:
