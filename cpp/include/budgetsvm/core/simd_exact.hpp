@@ -57,21 +57,39 @@ inline void add_scaled_columns(const float* const* cols, const double* coef, std
   }
 }
 
+/// The gain b^2 / a of pairing i (q_i, K_ii) with t (q_t, K_tt, K_it),
+/// b = q_i - q_t, a = K_ii + K_tt - 2 K_it (tau where <= 0); 0 when
+/// b <= min_b. The one scalar formula (exact::pair_gain is this one).
+inline double partner_gain(double qi, double Kii, double qt, double Ktt, double Kit, double min_b, double tau) {
+  const double b = qi - qt;
+  const double a = (Kii + Ktt) - 2.0 * Kit;
+  return b > min_b ? b * b / (a > 0.0 ? a : tau) : 0.0;
+}
+
 inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
                           double Kii, double min_b, double tau) {
   double best = 0.0;
   Index found = n;
   for (Index r = 0; r < n; ++r) {
-    const double b = qi - q[r];
-    double a = (Kii + diag[r]) - 2.0 * static_cast<double>(Ki[place[r]]);
-    a = a > 0.0 ? a : tau;
-    const double gain = b > min_b ? b * b / a : 0.0;
+    const double gain = partner_gain(qi, Kii, q[r], diag[r], static_cast<double>(Ki[place[r]]), min_b, tau);
     if (gain > best) {
       best = gain;
       found = r;
     }
   }
   return found;
+}
+
+/// rbf_column_to_float as the scalar level computes it (the SIMD levels'
+/// last elements): rbf_from_dots on dots - shift, one element at a time.
+inline void rbf_column_to_float(const double* dots, double shift, const double* znorm, double xnorm, double gamma,
+                                Index n, float* out) {
+  for (Index j = 0; j < n; ++j) {
+    const double a = dots[j] - shift;
+    double k = 0.0;
+    rbf_from_dots(&a, znorm + j, xnorm, gamma, 1, &k);
+    out[j] = static_cast<float>(k);
+  }
 }
 }  // namespace scalar
 
@@ -141,11 +159,7 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
     d = _mm256_max_pd(d, zero);
     _mm_storeu_ps(out + j, _mm256_cvtpd_ps(exp_neg(_mm256_mul_pd(ng, d))));
   }
-  double a[4], k[4];
-  const Index rest = n - j;
-  for (Index r = 0; r < rest; ++r) a[r] = dots[j + r] - shift;
-  scalar::rbf_from_dots(a, znorm + j, xnorm, gamma, rest, k);
-  for (Index r = 0; r < rest; ++r) out[j + r] = static_cast<float>(k[r]);
+  scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
 BUDGETSVM_TARGET("avx2,fma")
@@ -176,11 +190,9 @@ inline Index best_partner(const double* q, const double* diag, const float* Ki, 
   g[4] = 0.0;
   k[4] = -1.0;
   if (tail < n - r) {
-    const double b = qi - q[r + tail];
-    double a = (Kii + diag[r + tail]) - 2.0 * static_cast<double>(Ki[place[r + tail]]);
-    a = a > 0.0 ? a : tau;
-    g[4] = b * b / a;
-    k[4] = static_cast<double>(r + tail);
+    const Index t = r + tail;
+    g[4] = scalar::partner_gain(qi, Kii, q[t], diag[t], static_cast<double>(Ki[place[t]]), min_b, tau);
+    k[4] = static_cast<double>(t);
   }
   return detail::first_largest(g, k, 5, n);
 }
@@ -241,11 +253,7 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
     _mm256_storeu_ps(out + j, _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xFF),
                                                    exp_neg(_mm512_mul_pd(ng, d))));
   }
-  double a[8], k[8];
-  const Index rest = n - j;
-  for (Index r = 0; r < rest; ++r) a[r] = dots[j + r] - shift;
-  scalar::rbf_from_dots(a, znorm + j, xnorm, gamma, rest, k);
-  for (Index r = 0; r < rest; ++r) out[j + r] = static_cast<float>(k[r]);
+  scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
 BUDGETSVM_TARGET("avx512f")

@@ -49,8 +49,7 @@ struct PairChoice {
 /// The gain b^2 / a of pairing i (q_i, K_ii) with a low candidate t (q_t,
 /// K_tt, K_it), b = q_i - q_t; 0 when b <= min_b. Every pWSS search uses it.
 inline double pair_gain(double qi, double Kii, double qt, double Ktt, double Kit, double min_b) {
-  const double b = qi - qt;
-  return b > min_b ? b * b / pair_curvature(Kii, Ktt, Kit) : 0.0;
+  return simd::scalar::partner_gain(qi, Kii, qt, Ktt, Kit, min_b, kTau);  // the kernels' formula
 }
 
 /// What second_order_pair's j search reads, one array per field in
