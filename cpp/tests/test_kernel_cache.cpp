@@ -161,6 +161,60 @@ TEST_CASE("kernel sources: threads split large blocks and agree with one thread"
   CHECK_CLOSE(a[2][2999], 1.0, 1e-6);
 }
 
+TEST_CASE("kernel sources: columns at places equal the gathered columns while the order changes") {
+  // compute_at_places keeps a copy of the rows in the cache's place order
+  // and mends it where the order changed: every call must give the bits of
+  // compute() on the same rows, for every layout, level and thread count,
+  // over blocks longer than one tile chunk (256 rows) and with a subset.
+  for (const Data& D : {Data(700, 40, 21), Data(700, 6, 22, 0.9)}) {
+    const Kernel k{KernelType::rbf, 0.05, 0.0, 3};
+    std::vector<Index> subset;
+    for (Index t = 0; t < D.n; t += 2) subset.push_back(D.n - 1 - t);  // reversed, every other row
+    for (const auto& sub : {std::vector<Index>{}, subset}) {
+      for (const auto level : simd::supported_levels()) {
+        const simd::Kernels simd = simd::kernels_for(level);
+        for (int jobs : {1, 2}) {
+          const auto run = [&](const KernelColumnSource& src) {
+            const Index n = src.size();
+            std::vector<Index> order(static_cast<std::size_t>(n));
+            for (Index t = 0; t < n; ++t) order[static_cast<std::size_t>(t)] = t;
+            Random rng(static_cast<std::uint64_t>(n + jobs));
+            for (int call = 0; call < 12; ++call) {
+              if (call == 4) rng.shuffle(order);  // a new order everywhere
+              if (call > 4)                       // a few places exchanged, as shrinking does
+                for (int s = 0; s < 5; ++s)
+                  std::swap(order[rng.below(static_cast<std::uint64_t>(n))],
+                            order[rng.below(static_cast<std::uint64_t>(n))]);
+              const Index from = call % 3 == 0 ? 0 : static_cast<Index>(rng.below(static_cast<std::uint64_t>(n / 2)));
+              const Index length = n - from - static_cast<Index>(rng.below(static_cast<std::uint64_t>(n / 4)));
+              std::vector<Index> cols;
+              const Index m = 1 + static_cast<Index>(rng.below(10));  // few columns too (direct dots)
+              while (static_cast<Index>(cols.size()) < m) {
+                const Index j = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n)));
+                if (std::find(cols.begin(), cols.end(), j) == cols.end()) cols.push_back(j);
+              }
+              std::vector<std::vector<float>> a(cols.size(), std::vector<float>(static_cast<std::size_t>(length)));
+              std::vector<std::vector<float>> b = a;
+              std::vector<float*> pa, pb;
+              for (std::size_t c = 0; c < cols.size(); ++c) pa.push_back(a[c].data()), pb.push_back(b[c].data());
+              src.compute_at_places(cols, order.data(), from, length, pa.data());
+              src.compute(cols, order.data() + from, length, pb.data());
+              CHECK(a == b);
+            }
+          };
+          using Row = DenseView<double, Eigen::RowMajor>;
+          using Col = DenseView<double, Eigen::ColMajor>;
+          using Csr = CsrView<double, std::int32_t>;
+          run(ViewKernelSource<Row>(Row(D.dense.data(), D.n, D.d), k, sub, jobs, simd));
+          run(ViewKernelSource<Col>(Col(D.dense_cm.data(), D.n, D.d), k, sub, jobs, simd));
+          run(ViewKernelSource<Csr>(Csr(D.values.data(), D.indices.data(), D.indptr.data(), D.n, D.d), k, sub, jobs,
+                                    simd));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("kernel sources: precomputed matrix with a subset") {
   Data D(20, 4, 2);
   const Kernel k{KernelType::rbf, 0.5, 0.0, 3};

@@ -170,7 +170,7 @@ class KernelCache {
         targets_.push_back(slot.data.get() + from);
         slot.length = length;
       }
-      source_.compute(block_cols_, order_.data() + from, length - from, targets_.data());
+      source_.compute_at_places(block_cols_, order_.data(), from, length - from, targets_.data());
       stats_.kernel_evaluations += static_cast<double>(length - from) * static_cast<double>(block_cols_.size());
     }
   }

@@ -36,6 +36,16 @@ class KernelColumnSource {
   /// For every c and every r < n_rows: out[c][r] = k(x_rows[r], x_cols[c]).
   virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                        float* const* out) const = 0;
+  /// The same values as compute(cols, order + from, n_rows, out), for the
+  /// kernel cache's place order (kernel_cache.hpp: order[0..size()) is a
+  /// permutation of the positions). A source may keep a copy of its rows in
+  /// that order, so that a block of places is read where it lies instead of
+  /// being gathered; it then updates the copy where the order changed. Not
+  /// for concurrent calls (the cache makes one at a time).
+  virtual void compute_at_places(const std::vector<Index>& cols, const Index* order, Index from, Index n_rows,
+                                 float* const* out) const {
+    compute(cols, order + from, n_rows, out);
+  }
   /// True when the rows are sparse and too sparse to gather densely: each
   /// kernel value then costs a sparse product, several times a value of the
   /// dense tiles (the exact solvers' automatic choice reads it).
@@ -154,14 +164,70 @@ class ViewKernelSource final : public KernelColumnSource {
       const double cells = static_cast<double>(std::max<Index>(n, 1)) * static_cast<double>(X_.cols());
       densify_ = X_.cols() <= 64 || stored >= 0.25 * cells;
     }
+    dense_rows_ = !View::is_sparse || densify_;
+    n_ = n;
   }
 
   Index size() const override { return static_cast<Index>(subset_.size()); }
   const VectorXd& diagonal() const override { return diagonal_; }
-  bool sparse_rows() const override { return View::is_sparse && !densify_; }
+  bool sparse_rows() const override { return !dense_rows_; }
 
   void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                float* const* out) const override {
+    compute_block(cols, rows, n_rows, out, nullptr);
+  }
+
+  /// Dense rows with more than a few columns read a block of places from a
+  /// copy of the rows held feature-major in the cache's place order
+  /// (placed_), made on the first such call and mended where the order has
+  /// changed since (shrinking swaps places): each block used to gather and
+  /// transpose its rows afresh. The copy holds d x n doubles, made only when
+  /// it stays within kPlacedBytes; the values are the same either way.
+  void compute_at_places(const std::vector<Index>& cols, const Index* order, Index from, Index n_rows,
+                         float* const* out) const override {
+    const Index m = static_cast<Index>(cols.size());
+    const double bytes = static_cast<double>(n_) * static_cast<double>(X_.cols()) * sizeof(double);
+    if (m <= kFewColumns || !dense_rows_ || simd_.level < simd::Level::avx2 || bytes > kPlacedBytes || n_rows == 0) {
+      compute(cols, order + from, n_rows, out);
+      return;
+    }
+    place_rows(order, from, n_rows);
+    compute_block(cols, order + from, n_rows, out, placed_.data() + from);
+  }
+
+ private:
+  static constexpr Index kFewColumns = 4;
+  static constexpr double kPlacedBytes = 256.0 * 1024.0 * 1024.0;
+
+  /// placed_(k, p) = feature k of the row at place p, for p in [from, from + count).
+  void place_rows(const Index* order, Index from, Index count) const {
+    const Index d = X_.cols();
+    if (placed_.rows() != d || placed_.cols() != n_) {
+      placed_.resize(d, n_);
+      placed_order_.assign(static_cast<std::size_t>(n_), -1);
+    }
+    std::vector<Index> places, x_rows;
+    for (Index p = from; p < from + count; ++p) {
+      if (placed_order_[static_cast<std::size_t>(p)] == order[p]) continue;
+      places.push_back(p);
+      x_rows.push_back(row(order[p]));
+      placed_order_[static_cast<std::size_t>(p)] = order[p];
+    }
+    constexpr std::size_t kBlock = 256;
+    MatrixXd rows;
+    for (std::size_t b = 0; b < places.size(); b += kBlock) {
+      const std::size_t e = std::min(places.size(), b + kBlock);
+      gather_rows(X_, std::vector<Index>(x_rows.begin() + static_cast<std::ptrdiff_t>(b),
+                                         x_rows.begin() + static_cast<std::ptrdiff_t>(e)), rows);
+      for (std::size_t r = b; r < e; ++r)
+        for (Index k = 0; k < d; ++k) placed_(k, places[r]) = rows(static_cast<Index>(r - b), k);
+    }
+  }
+
+  /// compute(), with `placed` (or nullptr): the block's rows feature-major,
+  /// feature k of row r at placed[k * n + r] (placed_ from the block's place).
+  void compute_block(const std::vector<Index>& cols, const Index* rows, Index n_rows, float* const* out,
+                     const double* placed) const {
     const Index m = static_cast<Index>(cols.size());
     if (m == 0 || n_rows == 0) return;
     std::vector<Index> x_rows(cols.size());
@@ -188,10 +254,9 @@ class ViewKernelSource final : public KernelColumnSource {
     // plain build's Eigen GEMM is the better choice for dense rows only when
     // no AVX2 is available (docs/exact.md, "Kernel columns and the cache",
     // lists the alternatives measured and dropped).
-    constexpr Index kFewColumns = 4;
-    const bool sparse_loop = View::is_sparse && !densify_;
+    const bool sparse_loop = !dense_rows_;
     const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
-    const bool dense_rows = !sparse_loop;  // dense X, or sparse rows dense enough to gather
+    const bool dense_rows = dense_rows_;  // dense X, or sparse rows dense enough to gather
     MatrixXd Yt;
     if (use_dots && !dense_rows) Yt = Y.transpose();
     std::vector<const double*> y_ptrs(static_cast<std::size_t>(m));
@@ -236,20 +301,24 @@ class ViewKernelSource final : public KernelColumnSource {
           // serves four columns), so that each kernel column comes out as
           // one contiguous row of Gt, converted to float in one pass.
           const Index d = X_.cols();
-          Xt.resize(d, size);
-          if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
-            for (Index r = 0; r < size; ++r) {
-              const double* x = X_.row_data(row(rows[start + r]));
-              for (Index k = 0; k < d; ++k) Xt(k, r) = x[k];
+          const double* tile = placed ? placed + start : nullptr;
+          if (!placed) {
+            Xt.resize(d, size);
+            if constexpr (!View::is_sparse && View::is_row_major && std::is_same_v<typename View::Scalar, double>) {
+              for (Index r = 0; r < size; ++r) {
+                const double* x = X_.row_data(row(rows[start + r]));
+                for (Index k = 0; k < d; ++k) Xt(k, r) = x[k];
+              }
+            } else {
+              chunk_rows.resize(static_cast<std::size_t>(size));
+              for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
+              gather_rows(X_, chunk_rows, Xc);
+              Xt = Xc.transpose();
             }
-          } else {
-            chunk_rows.resize(static_cast<std::size_t>(size));
-            for (Index r = 0; r < size; ++r) chunk_rows[static_cast<std::size_t>(r)] = row(rows[start + r]);
-            gather_rows(X_, chunk_rows, Xc);
-            Xt = Xc.transpose();
+            tile = Xt.data();
           }
           Gt.resize(m, size);
-          simd_.dense_dots(y_ptrs.data(), m, d, Xt.data(), size, size, Gt.data(), size);
+          simd_.dense_dots(y_ptrs.data(), m, d, tile, placed ? n_ : size, size, Gt.data(), size);
           detail::column_dots_to_columns(kernel_, simd_, centre_, cdot, Gt, chunk_norms, col_norms, out, start);
           continue;
         } else if (use_dots) {
@@ -271,7 +340,6 @@ class ViewKernelSource final : public KernelColumnSource {
     });
   }
 
- private:
   Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }
 
   View X_;
@@ -282,6 +350,10 @@ class ViewKernelSource final : public KernelColumnSource {
   Centre centre_;     // rbf: the reference point of the rows (centre.hpp)
   VectorXd norms_, diagonal_;  // squared norms of the shifted rows; k(x_t, x_t)
   bool densify_ = false;  // sparse X, but dense enough for gather + GEMM
+  bool dense_rows_ = true;  // dense X, or sparse X with densify_
+  Index n_ = 0;           // positions
+  mutable MatrixXd placed_;  // compute_at_places: d x n, the rows feature-major in place order
+  mutable std::vector<Index> placed_order_;  // the position whose row column p of placed_ holds (-1: none)
 };
 
 /// Kernel columns read from a precomputed, row-major n_total x n_total
