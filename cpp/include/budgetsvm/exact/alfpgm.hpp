@@ -160,6 +160,7 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
   std::vector<char> used(static_cast<std::size_t>(n), 0);
   std::vector<Index> candidates;
   std::vector<const float*> cols;
+  PairsScratch scratch;  // select_pairs' work space, kept between rounds
   const auto fetch = [&](const std::vector<Index>& list, std::vector<const float*>& out) {
     s.fetch_active(list, out);
   };
@@ -179,12 +180,12 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     candidates.clear();
     for (Index t : s.active())
       if (!limiter.excluded(t)) candidates.push_back(t);
-    WorkingSet ws = select_pairs(s, candidates, pairs, cfg.min_alpha_check, tol, used, fetch);
+    WorkingSet ws = select_pairs(s, candidates, pairs, cfg.min_alpha_check, tol, used, fetch, scratch);
     if (ws.empty() && limiter.any()) {
       // Re-admit the excluded positions and check the active set again.
       limiter.readmit();
       ++report.readmissions;
-      ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch);
+      ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch, scratch);
     }
     if (ws.empty()) {
       if (!s.shrunk()) {
@@ -193,7 +194,7 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       }
       // Restore the shrunk positions and check again over all n.
       s.unshrink(control);
-      ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch);
+      ws = select_pairs(s, s.active(), pairs, cfg.min_alpha_check, tol, used, fetch, scratch);
       if (ws.empty()) {
         report.converged = true;
         break;

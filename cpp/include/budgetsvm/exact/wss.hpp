@@ -144,6 +144,7 @@ struct WorkingSet {
 struct CandidateScan {
   std::vector<std::pair<double, Index>> up, low;
   Violation violation;
+  std::vector<CandidateScan> parts;  // the threaded scan's ranges (kept: their capacity is reused)
 
   void scan(const DualState& s, const Index* c, Index count, std::size_t keep_up) {
     up.clear();
@@ -183,9 +184,8 @@ struct CandidateScan {
     const Index ranges = std::min<Index>(n, static_cast<Index>(threads) * kRangesPerThread);
     const Index step = (n + ranges - 1) / ranges;
     const Index parts = (n + step - 1) / step;
-    thread_local std::vector<CandidateScan> part;  // kept: their vectors' capacity is reused
-    part.resize(static_cast<std::size_t>(parts));
-    CandidateScan* out = part.data();
+    this->parts.resize(static_cast<std::size_t>(parts));
+    CandidateScan* out = this->parts.data();
     RunControl unpolled;  // short: the solver polls between rounds
     parallel_tasks(parts, threads, unpolled, [&](Index r, RunControl&) {
       out[r].scan(s, candidates.data() + r * step, std::min(n, (r + 1) * step) - r * step, keep_up);
@@ -206,17 +206,28 @@ struct CandidateScan {
   }
 };
 
+/// What select_pairs works in, kept by the solver from round to round (the
+/// vectors' capacity is reused: no allocation per round). Held by the
+/// caller rather than thread_local: GCC looked a thread_local object up
+/// again (a call into the dynamic linker) at every append of the scan.
+struct PairsScratch {
+  CandidateScan scan;
+  std::vector<double> lq, ldiag;
+  std::vector<Index> lt, lplace, firsts;
+  std::vector<const float*> cols;
+};
+
 /// pWSS: up to `pairs` pairs. fetch_columns(list, out) fills out with
 /// columns of the listed positions (one block). `used` is scratch of size n,
 /// all zero on entry and on exit.
 template <class FetchColumns>
 WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates, int pairs,
                         Index min_alpha_check, double tol, std::vector<char>& used,
-                        FetchColumns&& fetch_columns) {
+                        FetchColumns&& fetch_columns, PairsScratch& scratch) {
   WorkingSet ws;
   static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
   const std::size_t p = static_cast<std::size_t>(std::max(pairs, 1));
-  thread_local CandidateScan scan;  // kept: its vectors' capacity is reused
+  CandidateScan& scan = scratch.scan;
   scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
   std::vector<std::pair<double, Index>>& up = scan.up;
   std::vector<std::pair<double, Index>>& low = scan.low;
@@ -239,8 +250,11 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     std::partial_sort(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(n_low), low.end());
   }
   // What the j search reads, gathered once, one array per field.
-  std::vector<double> lq(n_low), ldiag(n_low);
-  std::vector<Index> lt(n_low), lplace(n_low);
+  std::vector<double>& lq = scratch.lq;
+  std::vector<double>& ldiag = scratch.ldiag;
+  std::vector<Index>& lt = scratch.lt;
+  std::vector<Index>& lplace = scratch.lplace;
+  lq.resize(n_low), ldiag.resize(n_low), lt.resize(n_low), lplace.resize(n_low);
   for (std::size_t r = 0; r < n_low; ++r) {
     const Index t = low[r].second;
     lq[r] = low[r].first;
@@ -248,9 +262,10 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     lt[r] = t;
     lplace[r] = s.where(t);
   }
-  std::vector<Index> firsts;
+  std::vector<Index>& firsts = scratch.firsts;
+  firsts.clear();
   for (std::size_t k = 0; k < n_first; ++k) firsts.push_back(up[k].second);
-  std::vector<const float*> cols;
+  std::vector<const float*>& cols = scratch.cols;
   fetch_columns(firsts, cols);
   // The gain of pairing i (q_i, K_ii, column Ki) with low candidate r.
   const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
@@ -295,6 +310,16 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   for (Index t : ws.first) used[static_cast<std::size_t>(t)] = 0;
   for (Index t : ws.second) used[static_cast<std::size_t>(t)] = 0;
   return ws;
+}
+
+/// select_pairs with a scratch of its own (for one-off calls).
+template <class FetchColumns>
+WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates, int pairs,
+                        Index min_alpha_check, double tol, std::vector<char>& used,
+                        FetchColumns&& fetch_columns) {
+  PairsScratch scratch;
+  return select_pairs(s, candidates, pairs, min_alpha_check, tol, used, std::forward<FetchColumns>(fetch_columns),
+                      scratch);
 }
 
 }  // namespace budgetsvm::exact
