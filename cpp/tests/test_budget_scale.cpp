@@ -111,6 +111,34 @@ TEST_CASE("mixing without reduction is the weighted average of the decision func
   CHECK(small.support_vectors.rows() <= 4);
 }
 
+TEST_CASE("the mix's guard: feature-space inner products against a brute-force sum") {
+  // <f_1, f_2> = sum_{i,j} <B_1(i, .), B_2(j, .)> k(z_1i, z_2j), summed in
+  // double by hand; the guard computes it by the prediction's tiles (one and
+  // two threads give the same value), with points far from the origin too.
+  Random rng(5);
+  const Kernel k{KernelType::rbf, 0.3, 0.0, 3};
+  for (const double offset : {0.0, 1e3}) {
+    for (const Index outputs : {Index{1}, Index{3}}) {
+      MatrixXd Z1 = MatrixXd::NullaryExpr(300, 7, [&]() { return offset + 2.0 * rng.uniform(); });
+      MatrixXd Z2 = MatrixXd::NullaryExpr(260, 7, [&]() { return offset + 2.0 * rng.uniform(); });
+      MatrixXd B1 = MatrixXd::NullaryExpr(300, outputs, [&]() { return rng.uniform() - 0.5; });
+      MatrixXd B2 = MatrixXd::NullaryExpr(260, outputs, [&]() { return rng.uniform() - 0.5; });
+      double expected = 0.0, magnitude = 0.0;  // the sum, and the sum of its terms' sizes
+      for (Index i = 0; i < Z1.rows(); ++i)
+        for (Index j = 0; j < Z2.rows(); ++j) {
+          const double term = B1.row(i).dot(B2.row(j)) * std::exp(-k.gamma * (Z1.row(i) - Z2.row(j)).squaredNorm());
+          expected += term;
+          magnitude += std::fabs(term);
+        }
+      const double one = budget::detail::feature_inner(Z1, B1, Z2, B2, k, 1);
+      CHECK(std::fabs(expected) > 1e-3 * magnitude);  // not a sum that cancels to nothing
+      CHECK_CLOSE(one, expected, 1e-12 * magnitude);
+      CHECK(budget::detail::feature_inner(Z1, B1, Z2, B2, k, 2) == one);
+      CHECK(budget::detail::feature_inner(MatrixXd(0, 7), MatrixXd(0, outputs), Z2, B2, k, 1) == 0.0);
+    }
+  }
+}
+
 TEST_CASE("sharded training: independent of the threads, as accurate as one shard") {
   const Problem P(6000, 4), T(3000, 5);
   for (Solver solver : {Solver::bsgd, Solver::bsca}) {

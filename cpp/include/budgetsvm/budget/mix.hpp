@@ -39,7 +39,7 @@
 
 #include "../core/centre.hpp"
 #include "../core/data_view.hpp"
-#include "../core/simd.hpp"
+#include "../core/expansion.hpp"
 #include "maintenance.hpp"
 #include "start.hpp"
 
@@ -85,29 +85,19 @@ inline void weighted_union(const std::vector<MixPart>& parts, double total_weigh
   }
 }
 
-/// The kernel matrix of the rows of P against the rows of Q, both shifted by
-/// -centre (row-major: one vectorised kernel row per row of P).
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-inline RowMajorMatrix centred_gram(const MatrixXd& P, const MatrixXd& Q, const Centre& centre, const Kernel& kernel) {
-  MatrixXd Pc = P, Qc = Q;
-  if (centre.active()) {
-    Pc.rowwise() -= centre.point.transpose();
-    Qc.rowwise() -= centre.point.transpose();
-  }
-  const VectorXd p2 = Pc.rowwise().squaredNorm(), q2 = Qc.rowwise().squaredNorm();
-  RowMajorMatrix K = Pc * Qc.transpose();
-  const simd::Kernels& simd = simd::active_kernels();
-  for (Index i = 0; i < K.rows(); ++i)
-    kernel.row_from_dots(simd, K.row(i).data(), p2[i], q2.data(), K.cols(), K.row(i).data());
-  return K;
-}
-
 /// <f_1, f_2> in the kernel's feature space, summed over outputs, for
-/// f_i = sum_j B_i(j, .) k(Z_i(j), .).
+/// f_i = sum_j B_i(j, .) k(Z_i(j), .): f_2 evaluated at f_1's points by the
+/// prediction's kernel expansion (expansion.hpp: vectorised tiles, no kernel
+/// matrix stored, n_threads threads with the same result), weighted by f_1's
+/// coefficients.
 inline double feature_inner(const MatrixXd& Z1, const MatrixXd& B1, const MatrixXd& Z2, const MatrixXd& B2,
-                            const Centre& centre, const Kernel& kernel) {
-  return (B1.transpose() * centred_gram(Z1, Z2, centre, kernel) * B2).trace();
+                            const Kernel& kernel, int n_threads) {
+  if (Z1.rows() == 0 || Z2.rows() == 0) return 0.0;
+  using View = DenseView<double, Eigen::RowMajor>;
+  MatrixXd E(Z1.rows(), B2.cols());
+  kernel_expansion(kernel, View(Z1.data(), Z1.rows(), Z1.cols()), View(Z2.data(), Z2.rows(), Z2.cols()), B2, E,
+                   n_threads);
+  return (B1.array() * E.array()).sum();
 }
 
 /// The rows of a model that belong to machine `column` (all for -1), with
@@ -179,10 +169,11 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       // the exact average in the feature space goes on.
       // ||f - f_avg||^2 up to the common ||f_avg||^2: ||f||^2 - 2 <f, f_avg>
       MatrixXd Zu, Bu, Zk, Bk;
+      const int threads = std::max(1, params.n_jobs);
       detail::machine_rows(S, A, column, Zu, Bu);
       auto distance = [&](const MatrixXd& Z, const MatrixXd& B) {
-        return detail::feature_inner(Z, B, Z, B, centre, params.kernel) -
-               2.0 * detail::feature_inner(Z, B, Zu, Bu, centre, params.kernel);
+        return detail::feature_inner(Z, B, Z, B, params.kernel, threads) -
+               2.0 * detail::feature_inner(Z, B, Zu, Bu, params.kernel, threads);
       };
       double best = distance(out_sv, out_coef);
       for (const MixPart& p : parts) {
