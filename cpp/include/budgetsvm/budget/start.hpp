@@ -66,7 +66,9 @@ void load_start(BudgetModel& model, Maintenance& maintenance, Counters& counters
     for (double v : z) sq += v * v;
     for (int c = 0; c < model.n_outputs(); ++c)
       beta[static_cast<std::size_t>(c)] = factor * A(j, column >= 0 ? column : c);
-    model.kernel_row_of_point(z.data(), sq, krow.data());
+    // Only a maintenance that reads the new point's row (projection) gets
+    // one: merging and removal compute the rows they need themselves.
+    if constexpr (Maintenance::reads_kernel_row) model.kernel_row_of_point(z.data(), sq, krow.data());
     model.append(z.data(), sq, beta.data());
     if (maintenance.on_add(model, krow.data(), model.self_kernel(sq))) continue;
     if (model.size() > budget) maintenance.reduce(model, counters, nullptr);
