@@ -274,9 +274,9 @@ class BscaMachine {
   /// last iterate's (see "Averaging": the averaged model's merges are never
   /// corrected by the data, and at large C with many merges their errors can
   /// outweigh what averaging gains). Returns true when the average is kept.
-  bool settle_average() {
+  bool settle_average(Index sample = 10000) {
     if (!avg_) return false;
-    const Index m = std::min<Index>(X_.rows(), 10000);
+    const Index m = std::max<Index>(1, std::min<Index>(X_.rows(), sample));
     auto objective = [&](BudgetModel& M, double b) {
       const auto [sq, loss] = norm_and_loss(M, b, m);
       return 0.5 * sq + loss;

@@ -25,7 +25,10 @@
 // on its copy of the model is n / n_k times the common model's, so the mix
 // stays the expansion of the shards' alphas scaled by n_k / n, each in
 // [0, C], and the rounds ascend the one dual. Round 1 is the growing pass,
-// later rounds plain epochs, as sequentially. Warm starts, one-vs-rest BSCA
+// later rounds plain epochs, as sequentially. After the last of several
+// rounds each shard settles its average on its share of the 10,000 rows the
+// sequential run samples (bsca.hpp, "Averaging"), so that the shards together
+// do the sequential run's work. Warm starts, one-vs-rest BSCA
 // and first_pass = plain run rounds of continued growing passes whose dual
 // variables live for one round (docs/scale.md says what that cost).
 //
@@ -38,6 +41,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -149,7 +153,8 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
       Counters& c = counters[static_cast<std::size_t>(k)];
       if (epoch > 1) m.replace_model(mixed, c);
       m.run_epoch(c, ctl, average, epoch == 1);
-      if (last && params.epochs > 1) m.settle_average();
+      if (last && params.epochs > 1)
+        m.settle_average(static_cast<Index>(std::ceil(10000.0 * points[static_cast<std::size_t>(k)] / n)));
     });
     control.poll_now();
     // The shards' models in the data's coordinates, mixed up the tree.
