@@ -274,7 +274,9 @@ class BscaMachine {
   /// last iterate's (see "Averaging": the averaged model's merges are never
   /// corrected by the data, and at large C with many merges their errors can
   /// outweigh what averaging gains). Returns true when the average is kept.
-  bool settle_average(Index sample = 10000) {
+  /// The rows settle_average samples by default (sharded runs split them).
+  static constexpr Index kSettleSample = 10000;
+  bool settle_average(Index sample = kSettleSample) {
     if (!avg_) return false;
     const Index m = std::max<Index>(1, std::min<Index>(X_.rows(), sample));
     auto objective = [&](BudgetModel& M, double b) {

@@ -154,7 +154,8 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
       if (epoch > 1) m.replace_model(mixed, c);
       m.run_epoch(c, ctl, average, epoch == 1);
       if (last && params.epochs > 1)
-        m.settle_average(static_cast<Index>(std::ceil(10000.0 * points[static_cast<std::size_t>(k)] / n)));
+        m.settle_average(static_cast<Index>(
+            std::ceil(static_cast<double>(Machine::kSettleSample) * points[static_cast<std::size_t>(k)] / n)));
     });
     control.poll_now();
     // The shards' models in the data's coordinates, mixed up the tree.
