@@ -51,9 +51,10 @@ PARAMS = dict(budget=40, C=10.0, gamma=2.0, epochs=3, random_state=0)
 
 
 def reference_rounds(est, parts, rounds):
-    """The algorithm written out with the core's two calls: each round, one
-    pass per partition from the common model (n = all rows), then the
-    partitions' models mixed with weights = rows."""
+    """The algorithm written out with the core's calls: each round, one pass
+    per partition from the common model (n = all rows), then the partitions'
+    models mixed with weights = rows. BSCA: each partition's pass continues
+    from the dual variables its previous round ended with."""
     from budgetsvm import _core
 
     params = est._solver_params()
@@ -61,13 +62,21 @@ def reference_rounds(est, parts, rounds):
     n = float(sum(len(y) for _, y in parts))
     start = dict(support_vectors=np.zeros((0, 2)), dual_coef=np.zeros((0, 1)), intercept=np.zeros(1), steps=0,
                  n_ref=0.0, n=n)
+    alphas = [np.zeros(len(y)) for _, y in parts]
     rng = np.random.RandomState(est.random_state)
-    for _ in range(rounds):
+    for r in range(rounds):
         seeds = rng.randint(np.iinfo(np.int64).max, size=len(parts), dtype=np.int64)
         models = []
-        for (X, y), seed in zip(parts, seeds):
-            r = _core.fit_budgeted(X, (y > 0).astype(np.int32), 2, dict(params, seed=int(seed)), None, None, start)
-            models.append(dict(r, weight=float(len(y)), steps=r["steps_total"]))
+        for k, ((X, y), seed) in enumerate(zip(parts, seeds)):
+            p = dict(params, seed=int(seed))
+            if est.solver == "bsca":
+                out = _core.bsca_shard_round(X, (y > 0).astype(np.int32), p, start if r else None, alphas[k], n,
+                                             r + 1, rounds)
+                alphas[k] = out["alpha"]
+                models.append(dict(out, weight=float(out["n_ref"]), steps=out["steps_total"]))
+            else:
+                out = _core.fit_budgeted(X, (y > 0).astype(np.int32), 2, p, None, None, start)
+                models.append(dict(out, weight=float(len(y)), steps=out["steps_total"]))
         mixed = _core.mix_budgeted(models, params)
         start = dict(support_vectors=mixed["support_vectors"], dual_coef=mixed["dual_coef"],
                      intercept=mixed["intercept"], steps=mixed["steps_total"], n_ref=n, n=n)
@@ -88,10 +97,10 @@ def test_rounds_are_the_written_out_algorithm(client, solver):
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_accuracy_as_in_process_shards(client, solver):
     """Two partitions on two workers against the in-process run with n_jobs=2
-    (two shards, another split of the rows; the same algorithm for BSGD, while
-    BSCA's in-process shards keep their dual variables from round to round and
-    Dask's rounds start theirs afresh, docs/dask.md): mean test accuracy over
-    four seeds within one point (one seed varies by 1-2)."""
+    (two shards, another split of the rows and other random streams; the same
+    algorithm: BSCA's shards keep their dual variables from round to round in
+    both, docs/dask.md): mean test accuracy over four seeds within one point
+    (one seed varies by 1-2)."""
     X, y = checkerboard(12000, 1)
     Xt, yt = checkerboard(4000, 2)
     Xd, yd = da.from_array(X, chunks=6000), da.from_array(y, chunks=6000)
@@ -271,6 +280,13 @@ def test_weights(client):
     np.testing.assert_array_equal(ones.dual_coef_, plain_model.dual_coef_)
     with pytest.raises(ValueError, match="sample_weight"):
         DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=-np.ones(4000))
+    # A partition whose weights are all 0 is no part of the problem (BSCA's
+    # kept dual variables: n and each box count the other partitions' points).
+    w = np.ones(4000)
+    w[:1000] = 0.0
+    zero = DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=da.from_array(w, chunks=1000))
+    assert zero.n_support_ <= PARAMS["budget"]
+    assert zero.score(X[1000:], y[1000:]) >= plain_model.score(X[1000:], y[1000:]) - 0.03
 
 
 def test_parameters_are_the_in_process_ones_and_rounds():

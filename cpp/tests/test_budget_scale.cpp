@@ -155,4 +155,82 @@ TEST_CASE("sharded training: independent of the threads, as accurate as one shar
   }
 }
 
+TEST_CASE("a shard round over every row and epoch is the sequential BSCA run") {
+  // One shard holding the whole problem, all epochs in one call, the
+  // machine's seed drawn as train_bsca draws it: the same steps, the same
+  // averaging and settling, so the same model bit for bit (with and
+  // without weights, some 0).
+  const Problem P(3000, 6);
+  Params p = params(Solver::bsca);
+  std::vector<double> w(3000);
+  Random rng(9);
+  for (double& v : w) v = rng.uniform() < 0.1 ? 0.0 : 2.0 * rng.uniform();
+  for (const double* weight : {static_cast<const double*>(nullptr), static_cast<const double*>(w.data())}) {
+    ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
+    RunControl control;
+    const Result seq = fit(rows, P.y.data(), weight, 2, p, EpochCallback{}, control);
+    Params q = p;
+    Random seeder(p.seed);
+    q.seed = seeder.next();
+    ShardRound round;
+    round.n = 0.0;
+    for (Index i = 0; i < 3000; ++i) round.n += !weight || weight[i] > 0.0 ? 1.0 : 0.0;
+    round.total_epochs = 3;
+    std::vector<double> alpha(3000, 0.0);
+    const Result one = bsca_shard_round(rows, P.y.data(), weight, q, Start{}, round, alpha.data(), control);
+    CHECK(one.support_vectors == seq.support_vectors && one.dual_coef == seq.dual_coef);
+    CHECK(one.averaged == seq.averaged && one.n_ref == round.n && one.epochs_run == 3);
+    double held = 0.0;
+    bool in_box = true;
+    for (Index i = 0; i < 3000; ++i) {
+      const double Ci = p.C * (weight ? weight[i] : 1.0);
+      in_box = in_box && alpha[static_cast<std::size_t>(i)] >= 0.0 && alpha[static_cast<std::size_t>(i)] <= Ci;
+      held += alpha[static_cast<std::size_t>(i)];
+    }
+    CHECK(in_box && held > 0.0);
+  }
+}
+
+TEST_CASE("shard rounds continue from the dual variables they are given") {
+  const Problem P(2000, 7);
+  Params p = params(Solver::bsca);
+  p.epochs = 1;
+  ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
+  RunControl control;
+  ShardRound round;
+  round.n = 4000.0;  // this shard is half of the problem: box C n / n_k = 2 C
+  round.total_epochs = 2;
+  std::vector<double> alpha(2000, 0.0);
+  const Result first = bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, alpha.data(), control);
+  bool in_box = true;
+  for (double a : alpha) in_box = in_box && a >= 0.0 && a <= 2.0 * p.C;
+  CHECK(in_box);
+  Start start;
+  start.support_vectors = &first.support_vectors;
+  start.dual_coef = &first.dual_coef;
+  start.intercept = first.intercept;
+  round.first_epoch = 2;
+  std::vector<double> kept = alpha, fresh(2000, 0.0);
+  const Result a = bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, kept.data(), control);
+  const Result b = bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, fresh.data(), control);
+  CHECK(!(a.dual_coef == b.dual_coef));  // the kept dual variables change the steps
+  CHECK(a.totals.steps == 2000 && a.epochs_run == 2);
+  // Bad calls: a dual variable outside its box, a class index not 0 / 1, a
+  // later epoch from a cold start, a problem smaller than the shard.
+  std::vector<double> bad = alpha;
+  bad[5] = 2.0 * p.C * 1.01;
+  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, bad.data(), control),
+               std::invalid_argument);
+  std::vector<int> y2 = P.y;
+  y2[3] = 2;
+  CHECK_THROWS(bsca_shard_round(rows, y2.data(), nullptr, p, start, round, kept.data(), control),
+               std::invalid_argument);
+  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, kept.data(), control),
+               std::invalid_argument);
+  round.first_epoch = 1;
+  round.n = 1000.0;
+  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, fresh.data(), control),
+               std::invalid_argument);
+}
+
 int main() { return budgetsvm::test::run_all(); }

@@ -108,16 +108,35 @@ void read_start(const py::dict& d, StartArg& out) {
   out.start.n = d["n"].cast<double>();
 }
 
+/// A float64 vector argument of n entries (sample weights), or nullptr for None.
+const double* weight_arg(const py::object& obj, Index n, py::array_t<double, py::array::c_style>& keep) {
+  if (obj.is_none()) return nullptr;
+  py::array w = obj;
+  if (!(w.dtype().kind() == 'f' && w.itemsize() == 8) || w.ndim() != 1)
+    throw py::type_error("sample_weight must be a 1-D float64 array");
+  keep = py::array_t<double, py::array::c_style>::ensure(w);
+  if (!keep) throw py::type_error("sample_weight must be a contiguous float64 array");
+  require(keep.shape(0) == n, "sample_weight has " + std::to_string(keep.shape(0)) + " entries but y has " +
+                                  std::to_string(n));
+  return keep.data();
+}
+
+/// Class indices: a 1-D int32 array.
+py::array_t<std::int32_t, py::array::c_style> labels_arg(const py::array& y_obj) {
+  if (!(y_obj.dtype().kind() == 'i' && y_obj.itemsize() == 4) || y_obj.ndim() != 1)
+    throw py::type_error("y must be a 1-D int32 array of class indices");
+  auto y = py::array_t<std::int32_t, py::array::c_style>::ensure(y_obj);
+  if (!y) throw py::type_error("y must be a contiguous int32 array");
+  return y;
+}
+
 py::dict result_to_dict(const budget::Result& result);
 
 py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict params_dict,
                          py::object callback, py::object sample_weight, py::object start_obj) {
   const budget::Params params = params_from_dict(params_dict);
   require(n_classes >= 2, "n_classes must be at least 2");
-  if (!(y_obj.dtype().kind() == 'i' && y_obj.itemsize() == 4) || y_obj.ndim() != 1)
-    throw py::type_error("y must be a 1-D int32 array of class indices");
-  auto y = py::array_t<std::int32_t, py::array::c_style>::ensure(y_obj);
-  if (!y) throw py::type_error("y must be a contiguous int32 array");
+  const auto y = labels_arg(y_obj);
   const bool has_callback = !callback.is_none();
   if (has_callback && !PyCallable_Check(callback.ptr())) throw py::type_error("callback must be callable or None");
 
@@ -135,17 +154,7 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   const std::int32_t* labels = y.data();
   const Index n_labels = y.shape(0);
   py::array_t<double, py::array::c_style> weights;
-  const double* weight = nullptr;
-  if (!sample_weight.is_none()) {
-    py::array w = sample_weight;
-    if (!(w.dtype().kind() == 'f' && w.itemsize() == 8) || w.ndim() != 1)
-      throw py::type_error("sample_weight must be a 1-D float64 array");
-    weights = py::array_t<double, py::array::c_style>::ensure(w);
-    if (!weights) throw py::type_error("sample_weight must be a contiguous float64 array");
-    require(weights.shape(0) == n_labels, "sample_weight has " + std::to_string(weights.shape(0)) +
-                                              " entries but y has " + std::to_string(n_labels));
-    weight = weights.data();
-  }
+  const double* weight = weight_arg(sample_weight, n_labels, weights);
 
   budget::Result result = visit_data(X, [&](const auto& view) -> budget::Result {
     require(n_labels == view.rows(), "y has " + std::to_string(n_labels) + " entries but X has " +
@@ -158,6 +167,43 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control, start.start);
   });
   return result_to_dict(result);
+}
+
+py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict, py::object start_obj,
+                             py::array alpha_obj, double n, int first_epoch, int total_epochs,
+                             py::object sample_weight) {
+  const budget::Params params = params_from_dict(params_dict);
+  const auto y = labels_arg(y_obj);
+  const Index n_labels = y.shape(0);
+  py::array_t<double, py::array::c_style> weights;
+  const double* weight = weight_arg(sample_weight, n_labels, weights);
+  if (!(alpha_obj.dtype().kind() == 'f' && alpha_obj.itemsize() == 8) || alpha_obj.ndim() != 1)
+    throw py::type_error("alpha must be a 1-D float64 array");
+  require(alpha_obj.shape(0) == n_labels, "alpha has " + std::to_string(alpha_obj.shape(0)) +
+                                              " entries but y has " + std::to_string(n_labels));
+  // The updated dual variables go into a new array: the caller's stays as it was.
+  py::array_t<double> alpha(static_cast<py::ssize_t>(n_labels));
+  auto alpha_in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(alpha_obj);
+  if (n_labels > 0) std::memcpy(alpha.mutable_data(), alpha_in.data(), sizeof(double) * static_cast<std::size_t>(n_labels));
+  StartArg start;
+  if (!start_obj.is_none()) read_start(start_obj.cast<py::dict>(), start);
+  budget::ShardRound round;
+  round.n = n;
+  round.first_epoch = first_epoch;
+  round.total_epochs = total_epochs;
+  RunControl control = python_run_control();
+  const std::int32_t* labels = y.data();
+  double* a = alpha.mutable_data();
+  budget::Result result = visit_data(X, [&](const auto& view) -> budget::Result {
+    require(n_labels == view.rows(), "y has " + std::to_string(n_labels) + " entries but X has " +
+                                         std::to_string(view.rows()) + " rows");
+    py::gil_scoped_release release;  // as in py_fit_budgeted: the arrays outlive the call
+    budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
+    return budget::bsca_shard_round(rows, labels, weight, params, start.start, round, a, control);
+  });
+  py::dict out = result_to_dict(result);
+  out["alpha"] = alpha;
+  return out;
 }
 
 py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_rest) {
@@ -209,6 +255,11 @@ void register_budget(py::module_& m) {
         py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),
         py::arg("start") = py::none(),
         "Train BSGD or BSCA on a budget (continuing `start` when given); returns the model and statistics");
+  m.def("bsca_shard_round", &py_bsca_shard_round, py::arg("X"), py::arg("y"), py::arg("params"), py::arg("start"),
+        py::arg("alpha"), py::arg("n"), py::arg("first_epoch"), py::arg("total_epochs"),
+        py::arg("sample_weight") = py::none(),
+        "One shard's epochs of sharded binary BSCA whose dual variables the caller keeps; returns the shard's "
+        "model, statistics and its updated dual variables (alpha)");
   m.def("mix_budgeted", &py_mix_budgeted, py::arg("parts"), py::arg("params"), py::arg("one_vs_rest") = false,
         "The weighted average of budget models, merged back to the budget");
   m.def("simd_level", [] { return std::string(simd::level_name(simd::active_level())); },

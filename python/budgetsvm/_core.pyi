@@ -55,6 +55,17 @@ def fit_budgeted(
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     start: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
+def bsca_shard_round(
+    X: CoreData,
+    y: npt.NDArray[np.int32],
+    params: Dict[str, Any],
+    start: Optional[Dict[str, Any]],
+    alpha: npt.NDArray[np.float64],
+    n: float,
+    first_epoch: int,
+    total_epochs: int,
+    sample_weight: Optional[npt.NDArray[np.float64]] = None,
+) -> Dict[str, Any]: ...
 def mix_budgeted(parts: List[Dict[str, Any]], params: Dict[str, Any], one_vs_rest: bool = False) -> Dict[str, Any]: ...
 def simd_level() -> str: ...
 

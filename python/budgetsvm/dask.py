@@ -13,11 +13,17 @@ rows) travel, and are mixed pairwise up a tree (``_core.mix_budgeted``:
 weighted average, merged back to the budget), each mix weighted by the rows
 below it. The mixed model starts the next round.
 
+Binary BSCA from a cold start keeps each partition's dual variables from
+round to round on the worker that holds the partition (persisted next to
+it, never sent): the in-process shards' algorithm (box ``C n / n_k``,
+points-weighted mix; ``_core.bsca_shard_round``).
+
 Departures from the in-process shards: the shards are the partitions as
-given (contiguous rows, not a random split), and the tree mixes pairs, so a
-model over more than two partitions passes through more budget
-maintenance than the flat mix of ``shards.hpp``. The model depends on
-(``random_state``, the partitioning), never on the number of workers.
+given (contiguous rows, not a random split), each round's random stream is
+drawn anew, and the tree mixes pairs, so a model over more than two
+partitions passes through more budget maintenance than the flat mix of
+``shards.hpp``. The model depends on (``random_state``, the partitioning),
+never on the number of workers.
 """
 
 from __future__ import annotations
@@ -67,18 +73,11 @@ _SIGNATURE = inspect.signature(_LocalBudgetedSVC.__init__).replace(
 # ---------------------------------------------------------------- the tasks
 
 
-def _train_partition(
-    X: Any,
-    y: Any,
-    w: Any,
-    classes: np.ndarray,
-    class_weight: np.ndarray,
-    params: Dict[str, Any],
-    start: Dict[str, Any],
-    seed: int,
-) -> Optional[Dict[str, Any]]:
-    """One partition's pass (on the worker that holds it): the model it ends
-    with and its statistics; None for an empty partition."""
+def _partition_inputs(
+    X: Any, y: Any, w: Any, classes: np.ndarray, class_weight: np.ndarray, params: Dict[str, Any]
+) -> Optional[Tuple[Any, np.ndarray, Optional[np.ndarray]]]:
+    """A partition's rows, class indices and factors of C (None: all 1),
+    checked on the worker that holds it; None for an empty partition."""
     y = np.asarray(y).ravel()
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"A partition of X has {X.shape[0]} rows but its part of y has {y.shape[0]}.")
@@ -104,15 +103,80 @@ def _train_partition(
             if w.shape[0] != y.shape[0] or not np.all(np.isfinite(w)) or np.any(w < 0):
                 raise ValueError("sample_weight must hold one finite value >= 0 per row.")
             factors = np.ascontiguousarray(factors * w)
-    p = dict(params, seed=int(seed))
-    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, start)
+    return X, y_index, factors
+
+
+def _part(result: Dict[str, Any], weight: float) -> Dict[str, Any]:
+    """What a partition's task sends up the mixing tree: its model, its mixing
+    weight and its statistics."""
     part = {key: result[key] for key in ("support_vectors", "dual_coef", "intercept")}
-    part["weight"] = float(X.shape[0])
+    part["weight"] = weight
     part["steps"] = int(result["steps_total"])
     part["loss"] = float(result["history"][-1]["progressive_loss"]) if result["history"] else 0.0
     part["averaged"] = int(result["averaged"])
     part["counters"] = {key: float(result[key]) for key in COUNTER_KEYS}
     return part
+
+
+def _train_partition(
+    X: Any,
+    y: Any,
+    w: Any,
+    classes: np.ndarray,
+    class_weight: np.ndarray,
+    params: Dict[str, Any],
+    start: Dict[str, Any],
+    seed: int,
+) -> Optional[Dict[str, Any]]:
+    """One partition's pass (on the worker that holds it): the model it ends
+    with and its statistics; None for an empty partition."""
+    inputs = _partition_inputs(X, y, w, classes, class_weight, params)
+    if inputs is None:
+        return None
+    X, y_index, factors = inputs
+    p = dict(params, seed=int(seed))
+    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, start)
+    return _part(result, float(X.shape[0]))
+
+
+def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndarray) -> int:
+    """The rows of a partition in the problem (factor of C > 0)."""
+    y = np.asarray(y).ravel()
+    factors = class_weight[np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)]
+    if w is not None:
+        factors = factors * np.asarray(w, dtype=np.float64).ravel()
+    return int(np.count_nonzero(factors > 0))
+
+
+def _round_partition(
+    X: Any,
+    y: Any,
+    w: Any,
+    classes: np.ndarray,
+    class_weight: np.ndarray,
+    params: Dict[str, Any],
+    start: Optional[Dict[str, Any]],
+    seed: int,
+    alpha: Optional[np.ndarray],
+    n: float,
+    first_epoch: int,
+    total_epochs: int,
+) -> Tuple[Optional[Dict[str, Any]], Optional[np.ndarray]]:
+    """One partition's epochs of binary BSCA that keeps its dual variables
+    (on the worker that holds it, where they stay between rounds): the
+    model it ends with, weighted by its points, and its dual variables; (None,
+    alpha) for a partition with no points in the problem."""
+    inputs = _partition_inputs(X, y, w, classes, class_weight, params)
+    if inputs is None:
+        return None, alpha
+    X, y_index, factors = inputs
+    if factors is not None and not np.any(factors > 0):
+        return None, alpha
+    if alpha is None:
+        alpha = np.zeros(X.shape[0])
+    p = dict(params, seed=int(seed))
+    result = _core.bsca_shard_round(X, y_index, p, start, alpha, n, first_epoch, total_epochs, factors)
+    return _part(result, float(result["n_ref"])), result["alpha"]
 
 
 def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: Dict[str, Any], ovr: bool):
@@ -355,7 +419,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             "n_ref": 0.0,
             "n": n_total,
         }
-        result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose)
+        result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, warm)
         self.n_features_in_ = int(X.shape[1])
         if names is not None:
             self.feature_names_in_ = names
@@ -407,14 +471,27 @@ class BudgetedSVC(_LocalBudgetedSVC):
             )
         return value
 
-    def _rounds(self, X, y, w, classes, class_weight, params, start, rounds, verbose) -> Dict[str, Any]:
-        """The rounds: per-partition passes, tree mix, the mixed model as the next start."""
+    def _rounds(self, X, y, w, classes, class_weight, params, start, rounds, verbose, warm) -> Dict[str, Any]:
+        """The rounds: per-partition passes, tree mix, the mixed model as the next start.
+
+        Binary BSCA from a cold start with the growing first pass keeps each
+        partition's dual variables from round to round on its worker (the
+        in-process shards' algorithm, ``budget/shards.hpp``); every other
+        run starts each round's dual variables at 0."""
         xs = X.to_delayed().ravel()
         ys = y.to_delayed().ravel()
         ws = [None] * len(xs) if w is None else list(w.to_delayed().ravel())
         ovr = params["solver"] == "bsca" and len(classes) > 2
+        kept = params["solver"] == "bsca" and len(classes) == 2 and not warm
         rng = check_random_state(self.random_state)
         train = dask.delayed(_train_partition, pure=True)
+        step = dask.delayed(_round_partition, pure=True, nout=2)
+        n_points = float(X.shape[0])
+        if kept and (w is not None or not np.all(class_weight == 1.0)):
+            count = dask.delayed(_partition_points, pure=True)
+            n_points = float(sum(dask.compute(*[count(ys[k], ws[k], class_weight, classes) for k in range(len(xs))])))
+        alphas: List[Any] = [None] * len(xs)
+        per_round = params["epochs"]
         history: List[Dict[str, Any]] = []
         totals = {key: 0.0 for key in COUNTER_KEYS}
         began = time.perf_counter()
@@ -423,9 +500,20 @@ class BudgetedSVC(_LocalBudgetedSVC):
         for r in range(1, rounds + 1):
             seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
             start_d = dask.delayed(start, traverse=False)
-            parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, start_d, int(seeds[k]))
-                     for k in range(len(xs))]
-            (mixed,) = dask.compute(_tree_mix(parts, params, ovr))
+            if kept:
+                # One graph per round: the models go up the tree, the dual
+                # variables stay where their round computed them (persisted)
+                # as the next round's input there.
+                first = (r - 1) * per_round + 1
+                begin = start_d if r > 1 else None
+                steps = [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), alphas[k],
+                              n_points, first, rounds * per_round) for k in range(len(xs))]
+                top, *alphas = dask.persist(_tree_mix([t[0] for t in steps], params, ovr), *[t[1] for t in steps])
+                (mixed,) = dask.compute(top)
+            else:
+                parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, start_d, int(seeds[k]))
+                         for k in range(len(xs))]
+                (mixed,) = dask.compute(_tree_mix(parts, params, ovr))
             if mixed is None:
                 raise ValueError("X has no rows.")
             for key in COUNTER_KEYS:

@@ -78,6 +78,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -244,6 +245,20 @@ class BscaMachine {
   }
 
   const std::vector<double>& alpha() const { return alpha_; }
+
+  /// Restores the dual variables a previous run of this machine's problem
+  /// ended with (sharded rounds whose caller keeps them: shards.hpp), one
+  /// per row, each in [0, C_i] (C_i = C w_i).
+  void set_alpha(const double* alpha) {
+    for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
+      const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
+      const double a = alpha[i];
+      require(std::isfinite(a) && a >= 0.0 && a <= Ci * (1.0 + 1e-9),
+              "dual variable " + std::to_string(i) + " is " + std::to_string(a) + ", outside its box [0, " +
+                  std::to_string(Ci) + "]");
+      alpha_[static_cast<std::size_t>(i)] = a;
+    }
+  }
 
   /// Continues from another model of the same problem (the shards' mix,
   /// shards.hpp): model and offset replaced, dual variables, random stream

@@ -44,6 +44,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "../core/parallel.hpp"
@@ -103,6 +104,36 @@ inline std::vector<Shard> split_shards(const Rows& X, const int* y, const double
   return out;
 }
 
+/// Points of a shard in the problem (weight > 0).
+inline double points_in_problem(Index rows, const double* weight) {
+  double points = 0.0;
+  for (Index i = 0; i < rows; ++i) points += !weight || weight[i] > 0.0 ? 1.0 : 0.0;
+  return points;
+}
+
+/// A shard's parameters in sharded binary BSCA (see "BSCA" above): one
+/// thread, no instruments, box C n / n_k for its n_k of the n points.
+inline Params bsca_shard_params(const Params& params, double points, double n) {
+  Params p = params;
+  p.shards = 1, p.n_jobs = 1, p.instruments = false;
+  p.C = points > 0.0 ? params.C * n / points : params.C;
+  return p;
+}
+
+/// Epoch `epoch` of `epochs` of one shard's machine: the growing pass first,
+/// the average over the last epoch, and after the last of several epochs
+/// the average settled on the shard's share of the sequential run's sample.
+template <class Machine>
+void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, const Params& params, int epoch,
+                      int epochs, double points, double n) {
+  using Window = typename Machine::Window;
+  Window average = Window::none;
+  if (params.averaging == Averaging::tail && epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
+  m.run_epoch(counters, control, average, epoch == 1);
+  if (epoch == epochs && epochs > 1)
+    m.settle_average(static_cast<Index>(std::ceil(static_cast<double>(Machine::kSettleSample) * points / n)));
+}
+
 /// Binary BSCA from a cold start, on shards that keep their dual variables
 /// from round to round (see "BSCA" in the header comment). Shard k of n_k
 /// (weighted) points out of n trains with box C n / n_k; the mix weights it
@@ -118,8 +149,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   double n = 0.0;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const Shard& s = shards[k];
-    for (Index i = 0; i < s.rows->rows(); ++i)
-      points[k] += s.weight.empty() || s.weight[static_cast<std::size_t>(i)] > 0.0 ? 1.0 : 0.0;
+    points[k] = points_in_problem(s.rows->rows(), s.weight.empty() ? nullptr : s.weight.data());
     n += points[k];
   }
   require(n > 0.0, "every sample weight is 0");
@@ -129,8 +159,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   const Index held = std::min<Index>(params.budget, X.rows() * static_cast<Index>(params.epochs));
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Params& p = local[k];
-    p.shards = 1, p.n_jobs = 1, p.instruments = false;
-    p.C = points[k] > 0.0 ? params.C * n / points[k] : params.C;
+    p = bsca_shard_params(params, points[k], n);
     const Shard& s = shards[k];
     machines[k] = std::make_unique<Machine>(*s.rows, s.y.data(), s.weight.empty() ? nullptr : s.weight.data(), 1, p,
                                             seeder.next(), make_maintenance, Start{}, -1, 1.0, held);
@@ -143,19 +172,12 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   MatrixXd sv, coef;
   Start mixed;
   const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
-  using Window = typename Machine::Window;
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
-    const bool last = epoch == params.epochs;
-    Window average = Window::none;
-    if (params.averaging == Averaging::tail && last) average = params.epochs == 1 ? Window::second_half : Window::epoch;
     parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
       Machine& m = *machines[static_cast<std::size_t>(k)];
       Counters& c = counters[static_cast<std::size_t>(k)];
       if (epoch > 1) m.replace_model(mixed, c);
-      m.run_epoch(c, ctl, average, epoch == 1);
-      if (last && params.epochs > 1)
-        m.settle_average(static_cast<Index>(
-            std::ceil(static_cast<double>(Machine::kSettleSample) * points[static_cast<std::size_t>(k)] / n)));
+      bsca_shard_epoch(m, c, ctl, params, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
     });
     control.poll_now();
     // The shards' models in the data's coordinates, mixed up the tree.
@@ -270,5 +292,78 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
 }
 
 }  // namespace detail
+
+/// Where one call of bsca_shard_round sits in a sharded binary BSCA run.
+struct ShardRound {
+  double n = 0.0;        // the points of the whole problem (weight > 0), all shards
+  int first_epoch = 1;   // the run's epoch the call starts at (1: the growing pass)
+  int total_epochs = 1;  // the run's epochs (the last averages and settles)
+};
+
+/// One shard's part of a round of sharded binary BSCA (see "BSCA" in the
+/// header comment) for a caller that keeps the shard's dual variables
+/// between rounds itself, next to the shard's rows (budgetsvm.dask: a
+/// partition on its worker): params.epochs epochs of the run, starting at
+/// round.first_epoch, from a cold start at epoch 1 and from the common
+/// model `start` after it; `alpha` (one per row of X, the values the
+/// previous round returned; zeros at epoch 1) is updated in place. y holds
+/// class indices 0 / 1 (1 positive). The model returned is in the data's
+/// coordinates, to be mixed with the other shards' weighted by their points
+/// (Result::n_ref); its history holds the last epoch's progressive loss in
+/// units of the box C, weighted n_k / n like the in-process shards'. The
+/// same epochs as fit_sharded_bsca's shards; the random stream is params.seed's.
+inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight, const Params& params,
+                               const Start& start, const ShardRound& round, double* alpha, RunControl& control) {
+  params.validate();
+  require(params.solver == Solver::bsca && params.first_pass == FirstPass::growing,
+          "shard rounds with kept dual variables are BSCA's with the growing first pass");
+  require(X.rows() >= 1, "no training data");
+  require(round.first_epoch >= 1 && round.first_epoch + params.epochs - 1 <= round.total_epochs,
+          "the round's epochs lie outside the run's");
+  require(round.first_epoch == 1 ? !start.warm() : start.warm(),
+          "the first epoch starts cold; later rounds continue the common model");
+  for (Index i = 0; i < X.rows(); ++i) require(y[i] == 0 || y[i] == 1, "class indices must be 0 or 1");
+  if (weight)
+    for (Index i = 0; i < X.rows(); ++i)
+      require(std::isfinite(weight[i]) && weight[i] >= 0.0, "sample weights must be finite and >= 0");
+  const double points = detail::points_in_problem(X.rows(), weight);
+  require(points > 0.0, "every sample weight of the shard is 0");
+  require(std::isfinite(round.n) && round.n >= points, "the problem's n must be at least the shard's points");
+  const Params p = detail::bsca_shard_params(params, points, round.n);
+  return detail::with_maintenance(p, [&](auto make) -> Result {
+    using Maintenance = decltype(make(std::declval<BudgetModel&>()));
+    BscaMachine<Maintenance> m(X, y, weight, 1, p, p.seed, make, Start{}, -1, 1.0, start_size(start));
+    m.set_alpha(alpha);
+    Result result;
+    result.n_outputs = 1;
+    const Stopwatch timer;
+    Counters counters;
+    if (start.warm()) m.replace_model(start, counters);
+    const int last = round.first_epoch + p.epochs - 1;
+    for (int epoch = round.first_epoch; epoch <= last; ++epoch) {
+      control.poll_now();
+      detail::bsca_shard_epoch(m, counters, control, p, epoch, round.total_epochs, points, round.n);
+    }
+    const std::vector<double>& a = m.alpha();
+    std::copy(a.begin(), a.end(), alpha);
+    m.final_model().export_to(result.support_vectors, result.dual_coef);
+    X.centre().unshift_rows(result.support_vectors);
+    result.intercept = {m.final_bias()};
+    result.averaged = m.has_average() ? 1 : 0;
+    EpochStats stats;
+    stats.epoch = last;
+    stats.totals = counters;
+    stats.n_support = result.support_vectors.rows();
+    stats.progressive_loss = m.progressive_loss() * points / round.n;
+    stats.seconds = timer.seconds();
+    result.history.push_back(stats);
+    result.epochs_run = last;
+    result.totals = counters;
+    result.seconds = stats.seconds;
+    result.steps_total = static_cast<long long>(round.n);
+    result.n_ref = points;
+    return result;
+  });
+}
 
 }  // namespace budgetsvm::budget
