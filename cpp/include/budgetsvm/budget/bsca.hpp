@@ -253,9 +253,9 @@ class BscaMachine {
     for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
       const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
       const double a = alpha[i];
-      require(std::isfinite(a) && a >= 0.0 && a <= Ci * (1.0 + 1e-9),
-              "dual variable " + std::to_string(i) + " is " + std::to_string(a) + ", outside its box [0, " +
-                  std::to_string(Ci) + "]");
+      if (!(std::isfinite(a) && a >= 0.0 && a <= Ci * (1.0 + 1e-9)))  // the message only when it fails
+        require(false, "dual variable " + std::to_string(i) + " is " + std::to_string(a) + ", outside its box [0, " +
+                           std::to_string(Ci) + "]");
       alpha_[static_cast<std::size_t>(i)] = a;
     }
   }

@@ -19,4 +19,11 @@ inline void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
 }
 
+/// The same for a fixed message: no string is built unless the check
+/// fails (checks run once per row, and a message longer than the short-string
+/// buffer would cost an allocation each time).
+inline void require(bool condition, const char* message) {
+  if (!condition) throw std::invalid_argument(message);
+}
+
 }  // namespace budgetsvm
