@@ -150,14 +150,21 @@ def main():
     ap.add_argument("--sets", default="ijcnn1,xor20-2m")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    # The workers are new processes: they must import the budgetsvm this
+    # process imported (a checkout's python/ first, not an installed copy).
+    here = str(Path(budgetsvm.__file__).resolve().parents[1])
+    os.environ["PYTHONPATH"] = os.pathsep.join([here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
     kw = dict(threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0")
     clusters = {"1 worker": distributed.LocalCluster(n_workers=1, **kw),
                 "2 workers": distributed.LocalCluster(n_workers=2, **kw)}
     clients = {k: distributed.Client(c, set_as_default=False) for k, c in clusters.items()}
     for c in clients.values():  # imports on every worker before any timing
-        c.run(lambda: bool(__import__("budgetsvm.dask")))
+        found = set(c.run(lambda: __import__("budgetsvm.dask").__file__).values())
+        if found != {budgetsvm.__file__}:
+            raise SystemExit(f"the workers import {found}, this process {budgetsvm.__file__}")
     lines = ["# Dask: distributed BudgetedSVC, 1 vs 2 workers", "", machine_line(), "",
-             "`python bench/dask_scale.py " + " ".join(sys.argv[1:]) + "`", ""]
+             "`python bench/dask_scale.py " + " ".join(sys.argv[1:]) + "`", "",
+             f"budgetsvm imported from `{Path(budgetsvm.__file__).parent}` (here and on every worker).", ""]
     try:
         for name in args.sets.split(","):
             lines += table(name, *run_set(name, args.repeats, clients))

@@ -275,6 +275,14 @@ def test_weights(client):
     Xd, yd = da.from_array(X, chunks=1000), da.from_array(y, chunks=1000)
     clf = DaskBudgetedSVC(class_weight="balanced", **PARAMS).fit(Xd, yd)
     np.testing.assert_allclose(clf.class_weight_, compute_class_weight("balanced", classes=np.array([-1, 1]), y=y))
+    given = DaskBudgetedSVC(class_weight="balanced", **PARAMS).fit(Xd, yd, classes=[1, -1])
+    np.testing.assert_allclose(given.class_weight_, clf.class_weight_)
+    with pytest.raises(ValueError, match="every class"):
+        DaskBudgetedSVC(class_weight="balanced", **PARAMS).fit(Xd, yd, classes=[-1, 1, 2])
+    y_nan = y.astype(np.float64)
+    y_nan[2500] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        DaskBudgetedSVC(**PARAMS).fit(Xd, da.from_array(y_nan, chunks=1000))
     plain_model = DaskBudgetedSVC(**PARAMS).fit(Xd, yd)
     ones = DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=da.ones(4000, chunks=1000))
     np.testing.assert_array_equal(ones.dual_coef_, plain_model.dual_coef_)

@@ -139,6 +139,14 @@ def _train_partition(
     return _part(result, float(X.shape[0]))
 
 
+def _label_counts(y: Any) -> Tuple[np.ndarray, np.ndarray, bool]:
+    """A partition's distinct labels, their counts, and whether every label is finite."""
+    y = np.asarray(y).ravel()
+    finite = bool(np.all(np.isfinite(y))) if y.dtype.kind in "fc" else True
+    values, counts = np.unique(y, return_counts=True) if finite else (y[:0], np.zeros(0, dtype=np.int64))
+    return values, counts, finite
+
+
 def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndarray) -> int:
     """The rows of a partition in the problem (factor of C > 0)."""
     y = np.asarray(y).ravel()
@@ -431,11 +439,27 @@ class BudgetedSVC(_LocalBudgetedSVC):
     def _classes(self, y: da.Array, classes: Any) -> Tuple[np.ndarray, np.ndarray]:
         """The classes (given, or one pass over y) and the factor of C per class."""
         check_class_weight_spec(self.class_weight)
-        counts = None
-        if classes is None:
-            if y.dtype.kind == "f" and not bool(da.isfinite(y).all().compute()):
+        balanced = isinstance(self.class_weight, str)
+        counts = np.zeros(0)
+        if classes is None or balanced:
+            # Each partition's labels and counts, combined here: one task per
+            # partition and one round trip (da.unique and a separate check
+            # for NaN took three).
+            per_chunk = dask.compute(*[dask.delayed(_label_counts, pure=True)(b) for b in y.to_delayed().ravel()])
+            if not all(finite for _, _, finite in per_chunk):
                 raise ValueError("y contains NaN or infinity; class labels must be finite.")
-            classes, counts = dask.compute(*da.unique(y, return_counts=True))
+            seen = np.concatenate([values for values, _, _ in per_chunk])
+            found, where = np.unique(seen, return_inverse=True)
+            tally = np.bincount(where.ravel(), weights=np.concatenate([c for _, c, _ in per_chunk]),
+                                minlength=found.size)
+            if classes is None:
+                classes = found
+            else:
+                classes = np.unique(np.asarray(classes))
+            counts = np.zeros(classes.size)
+            if found.size:
+                at = np.searchsorted(found, classes).clip(0, found.size - 1)
+                counts = np.where(found[at] == classes, tally[at], 0.0)
         else:
             classes = np.unique(np.asarray(classes))
         if classes.size < 2:
@@ -443,9 +467,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 f"BudgetedSVC needs samples of at least 2 classes in the data; got {classes.size} class(es) "
                 f"({[plain(c) for c in classes]})."
             )
-        if isinstance(self.class_weight, str):  # "balanced": n / (n_classes * count)
-            if counts is None:
-                counts = np.array([int((y == c).sum().compute()) for c in classes])
+        if balanced:  # "balanced": n / (n_classes * count)
             if np.any(counts == 0):
                 raise ValueError("class_weight='balanced' needs samples of every class in y.")
             weights = counts.sum() / (len(classes) * counts.astype(np.float64))
@@ -490,6 +512,8 @@ class BudgetedSVC(_LocalBudgetedSVC):
         if kept and (w is not None or not np.all(class_weight == 1.0)):
             count = dask.delayed(_partition_points, pure=True)
             n_points = float(sum(dask.compute(*[count(ys[k], ws[k], class_weight, classes) for k in range(len(xs))])))
+        if kept:
+            start = dict(start, n=n_points)  # the points of the problem, as the in-process shards count them
         alphas: List[Any] = [None] * len(xs)
         per_round = params["epochs"]
         history: List[Dict[str, Any]] = []
