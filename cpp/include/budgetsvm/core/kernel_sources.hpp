@@ -215,10 +215,11 @@ class ViewKernelSource final : public KernelColumnSource {
     }
     constexpr std::size_t kBlock = 256;
     MatrixXd rows;
+    std::vector<Index> block;  // one block's rows of X (reused)
     for (std::size_t b = 0; b < places.size(); b += kBlock) {
       const std::size_t e = std::min(places.size(), b + kBlock);
-      gather_rows(X_, std::vector<Index>(x_rows.begin() + static_cast<std::ptrdiff_t>(b),
-                                         x_rows.begin() + static_cast<std::ptrdiff_t>(e)), rows);
+      block.assign(x_rows.begin() + static_cast<std::ptrdiff_t>(b), x_rows.begin() + static_cast<std::ptrdiff_t>(e));
+      gather_rows(X_, block, rows);
       for (std::size_t r = b; r < e; ++r)
         for (Index k = 0; k < d; ++k) placed_(k, places[r]) = rows(static_cast<Index>(r - b), k);
     }
@@ -254,11 +255,10 @@ class ViewKernelSource final : public KernelColumnSource {
     // plain build's Eigen GEMM is the better choice for dense rows only when
     // no AVX2 is available (docs/exact.md, "Kernel columns and the cache",
     // lists the alternatives measured and dropped).
-    const bool sparse_loop = !dense_rows_;
-    const bool use_dots = m > kFewColumns && (sparse_loop || simd_.level >= simd::Level::avx2);
-    const bool dense_rows = dense_rows_;  // dense X, or sparse rows dense enough to gather
+    // dense_rows_: dense X, or sparse rows dense enough to gather.
+    const bool use_dots = m > kFewColumns && (!dense_rows_ || simd_.level >= simd::Level::avx2);
     MatrixXd Yt;
-    if (use_dots && !dense_rows) Yt = Y.transpose();
+    if (use_dots && !dense_rows_) Yt = Y.transpose();
     std::vector<const double*> y_ptrs(static_cast<std::size_t>(m));
     for (Index c = 0; c < m; ++c) y_ptrs[static_cast<std::size_t>(c)] = Y.row(c).data();
     // Threads only when the work pays for them; the solvers poll Ctrl-C
@@ -295,7 +295,7 @@ class ViewKernelSource final : public KernelColumnSource {
               for (Index c = 0; c < m; ++c) G(r, c) = X_.dot(x, Y.row(c).data());
             }
           }
-        } else if (use_dots && dense_rows) {
+        } else if (use_dots && dense_rows_) {
           // Dense rows, transposed: the working set's rows, four at a time,
           // against the chunk's rows held feature-major (each load of Xt
           // serves four columns), so that each kernel column comes out as
@@ -322,7 +322,7 @@ class ViewKernelSource final : public KernelColumnSource {
           detail::column_dots_to_columns(kernel_, simd_, centre_, cdot, Gt, chunk_norms, col_norms, out, start);
           continue;
         } else if (use_dots) {
-          if constexpr (View::is_sparse) {  // use_dots and not dense_rows: sparse rows
+          if constexpr (View::is_sparse) {  // use_dots and not dense_rows_: sparse rows
             for (Index r = 0; r < size; ++r) {
               const detail::RowEntries e = detail::row_entries(X_, row(rows[start + r]), idx, val);
               simd_.dots(Yt.data(), m, m, e.idx, e.val, e.nnz, G.row(r).data());
