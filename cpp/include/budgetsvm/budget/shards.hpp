@@ -28,9 +28,12 @@
 // later rounds plain epochs, as sequentially. After the last of several
 // rounds each shard settles its average on its share of the 10,000 rows the
 // sequential run samples (bsca.hpp, "Averaging"), so that the shards together
-// do the sequential run's work. Warm starts, one-vs-rest BSCA
-// and first_pass = plain run rounds of continued growing passes whose dual
-// variables live for one round (docs/scale.md says what that cost).
+// do the sequential run's work. bsca_shard_round runs one shard's part of
+// a round for a caller that keeps the shard's dual variables itself
+// (budgetsvm.dask, on the worker holding the partition). Warm starts,
+// one-vs-rest BSCA and first_pass = plain run rounds of continued growing
+// passes whose dual variables live for one round (docs/scale.md says what
+// that cost).
 //
 // The split follows `shards` as given, never the machine: the model depends
 // on (seed, shards) only; `n_jobs` threads run the shards. A shard's
