@@ -295,6 +295,9 @@ def test_weights(client):
     zero = DaskBudgetedSVC(**PARAMS).fit(Xd, yd, sample_weight=da.from_array(w, chunks=1000))
     assert zero.n_support_ <= PARAMS["budget"]
     assert zero.score(X[1000:], y[1000:]) >= plain_model.score(X[1000:], y[1000:]) - 0.03
+    for solver in ("bsca", "bsgd"):  # the in-process estimator's error
+        with pytest.raises(ValueError, match="all samples have zero or negative weights"):
+            DaskBudgetedSVC(**dict(PARAMS, solver=solver)).fit(Xd, yd, sample_weight=da.zeros(4000, chunks=1000))
 
 
 def test_parameters_are_the_in_process_ones_and_rounds():

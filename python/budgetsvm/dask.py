@@ -73,6 +73,14 @@ _SIGNATURE = inspect.signature(_LocalBudgetedSVC.__init__).replace(
 # ---------------------------------------------------------------- the tasks
 
 
+def _checked_weights(w: Any, rows: int) -> np.ndarray:
+    """A partition's sample weights as float64, checked: one finite value >= 0 per row."""
+    w = np.asarray(w, dtype=np.float64).ravel()
+    if w.shape[0] != rows or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must hold one finite value >= 0 per row.")
+    return w
+
+
 def _partition_inputs(
     X: Any, y: Any, w: Any, classes: np.ndarray, class_weight: np.ndarray, params: Dict[str, Any]
 ) -> Optional[Tuple[Any, np.ndarray, Optional[np.ndarray]]]:
@@ -99,10 +107,7 @@ def _partition_inputs(
     if w is not None or not np.all(class_weight == 1.0):
         factors = class_weight[y_index].astype(np.float64)
         if w is not None:
-            w = np.asarray(w, dtype=np.float64).ravel()
-            if w.shape[0] != y.shape[0] or not np.all(np.isfinite(w)) or np.any(w < 0):
-                raise ValueError("sample_weight must hold one finite value >= 0 per row.")
-            factors = np.ascontiguousarray(factors * w)
+            factors = np.ascontiguousarray(factors * _checked_weights(w, y.shape[0]))
     return X, y_index, factors
 
 
@@ -152,7 +157,7 @@ def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndar
     y = np.asarray(y).ravel()
     factors = class_weight[np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)]
     if w is not None:
-        factors = factors * np.asarray(w, dtype=np.float64).ravel()
+        factors = factors * _checked_weights(w, y.shape[0])
     return int(np.count_nonzero(factors > 0))
 
 
@@ -509,9 +514,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
         train = dask.delayed(_train_partition, pure=True)
         step = dask.delayed(_round_partition, pure=True, nout=2)
         n_points = float(X.shape[0])
-        if kept and (w is not None or not np.all(class_weight == 1.0)):
+        if w is not None or not np.all(class_weight == 1.0):
             count = dask.delayed(_partition_points, pure=True)
             n_points = float(sum(dask.compute(*[count(ys[k], ws[k], class_weight, classes) for k in range(len(xs))])))
+            if n_points == 0:  # the in-process estimator's words
+                raise ValueError("Invalid input - all samples have zero or negative weights.")
         if kept:
             start = dict(start, n=n_points)  # the points of the problem, as the in-process shards count them
         alphas: List[Any] = [None] * len(xs)
