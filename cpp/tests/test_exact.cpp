@@ -414,6 +414,11 @@ TEST_CASE("ALFPGM sub-problem: flat pair directions are stepped to the bound") {
     CHECK(a[0] == C);
     CHECK(a[1] == C);
     CHECK(r.inner_iterations <= 10);
+    a.setZero();
+    const SubproblemReport s = solve_subproblem_smo(Q, chi, y, u, a, 1e-3);
+    CHECK(a[0] == C);
+    CHECK(a[1] == C);
+    CHECK(s.inner_iterations == 1);
   }
 }
 
@@ -466,7 +471,7 @@ double brute_force_subproblem(const Eigen::MatrixXd& Q, const Eigen::VectorXd& c
 
 }  // namespace
 
-TEST_CASE("ALFPGM sub-problem: optimum of brute-force active-set enumeration") {
+TEST_CASE("ALFPGM sub-problem, FPGM and SMO: optimum of brute-force active-set enumeration") {
   Random rng(17);
   for (int trial = 0; trial < 60; ++trial) {
     const Index m = 2 + static_cast<Index>(rng.below(5));  // 2..6
@@ -488,14 +493,23 @@ TEST_CASE("ALFPGM sub-problem: optimum of brute-force active-set enumeration") {
     SubproblemSettings settings;
     settings.eps = 1e-8;
     settings.max_inner = 20000;
+    const Eigen::VectorXd start = a;
     const SubproblemReport report = solve_subproblem(Q, chi, y, u, c, a, settings);
     const double value = 0.5 * a.dot(Q * a) + chi.dot(a);
-    if (!(value <= reference + 1e-6 * (1 + std::fabs(reference)))) std::printf("trial %d m %ld value %.10g ref %.10g inner %d outer %d viol %g L %g\n", trial, (long)m, value, reference, report.inner_iterations, report.outer_iterations, report.final_violation, report.lipschitz);
     CHECK(value <= reference + 1e-6 * (1 + std::fabs(reference)));
     CHECK(value >= reference - 1e-9 * (1 + std::fabs(reference)));
     CHECK_CLOSE(y.dot(a), c, 1e-12);
     for (Index k = 0; k < m; ++k) CHECK(a[k] >= 0.0 && a[k] <= u[k]);
     CHECK(report.lipschitz > 0.0);
+    // The SMO steps from the same start: the same optimum, the gap below eps.
+    VectorXd b = start;
+    const SubproblemReport smo = solve_subproblem_smo(Q, chi, y, u, b, 1e-10);
+    const double smo_value = 0.5 * b.dot(Q * b) + chi.dot(b);
+    CHECK(smo.final_violation < 1e-10);
+    CHECK(smo_value <= reference + 1e-9 * (1 + std::fabs(reference)));
+    CHECK(smo_value >= reference - 1e-9 * (1 + std::fabs(reference)));
+    CHECK_CLOSE(y.dot(b), c, 1e-12);
+    for (Index k = 0; k < m; ++k) CHECK(b[k] >= 0.0 && b[k] <= u[k]);
   }
 }
 
@@ -602,6 +616,7 @@ TEST_CASE("exact solvers: KKT at the optimum, same objective for SMO and ALFPGM"
         for (int pairs : {1, 4, 16}) {
           ExactSettings s = settings_for(ExactSolver::alfpgm, C, tol);
           s.alfpgm.pairs = pairs;
+          s.alfpgm.subproblem = pairs == 4 ? Subproblem::fpgm : Subproblem::smo;
           s.shrinking = shrinking;
           const ExactResult b = fit_exact(source, P.y, s, control);
           CHECK(b.converged);

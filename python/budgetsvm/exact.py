@@ -112,8 +112,9 @@ class SVC(ClassifierMixin, BaseEstimator):
     """Exact kernel SVM classifier (C-SVC), a drop-in replacement for ``sklearn.svm.SVC``.
 
     Solves the same problem as LIBSVM's C-SVC, by ALFPGM (large working sets of
-    ``pairs`` pairs, each sub-problem solved by an augmented Lagrangian with a
-    fast projected gradient inner loop; Hamid Torrealba et al.) or by SMO
+    ``pairs`` pairs; Aregbesola & Griva 2022), whose sub-problems we solve by
+    SMO steps on the working set (``subproblem="fpgm"``: the paper's augmented
+    Lagrangian with a fast projected gradient inner loop), or by SMO
     (``solver="smo"``, our LIBSVM-equivalent reference). Both stop at the same
     KKT tolerance ``tol`` as LIBSVM, so the optimum, the support vectors and
     the predictions agree with ``sklearn.svm.SVC`` up to that tolerance.
@@ -191,6 +192,13 @@ class SVC(ClassifierMixin, BaseEstimator):
         Pairs per ALFPGM working set. The paper found 50 to 100 best for its
         code; with ours 32 was the fastest or near it on the benchmark sets
         (docs/exact.md gives the measurements).
+    subproblem : {"smo", "fpgm"}, default="smo"
+        How ALFPGM solves each working set's sub-problem: ``smo``, pair
+        steps on the working set's dense kernel block (O(``pairs``) each);
+        ``fpgm``, the paper's augmented Lagrangian with the fast projected
+        gradient method (O(``pairs``^2) per inner iteration). Both stop at
+        the same sub-problem tolerance; ``smo`` is faster on every benchmark
+        set (docs/exact.md). Ignored when SMO solves the whole problem.
     n_jobs : int or None, default=None
         Threads computing kernel columns (None: 1; -1: all cores).
     delta_alpha : float, default=1e-6
@@ -271,6 +279,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         random_state: Any = None,
         solver: str = "auto",
         pairs: int = 32,
+        subproblem: str = "smo",
         n_jobs: Optional[int] = None,
         delta_alpha: float = 1e-6,
         min_alpha_opt: int = 5,
@@ -294,6 +303,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.solver = solver
         self.pairs = pairs
+        self.subproblem = subproblem
         self.n_jobs = n_jobs
         self.delta_alpha = delta_alpha
         self.min_alpha_opt = min_alpha_opt

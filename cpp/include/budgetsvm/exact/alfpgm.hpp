@@ -8,7 +8,9 @@
 // Each decomposition round:
 //   1. pWSS (wss.hpp) picks up to p pairs B among the active, non-excluded
 //      positions: the i columns in one block, then the j columns in another;
-//   2. the sub-problem on B (alfpgm_subproblem.hpp), warm-started at a_B;
+//   2. the sub-problem on B, warm-started at a_B: by SMO steps on the dense
+//      Q_BB (subproblem_smo.hpp, our default) or by the paper's augmented
+//      Lagrangian with FPGM (alfpgm_subproblem.hpp, subproblem="fpgm");
 //   3. G += Q_:B delta from the kernel cache (G_bar where a bound changed);
 //   4. MinMaxLimiter: a position leaves selection after max_alpha_opt uses,
 //      or after min_alpha_opt uses while at a bound and moving less than
@@ -16,9 +18,10 @@
 // The run ends as LIBSVM's: excluded and then shrunk positions are
 // re-admitted before stopping, so the gap over all n is below tol.
 //
-// Our departures: LIBSVM's shrinking runs alongside the limiter; the
-// sub-problem tolerance follows the outer gap; a round that does not
-// decrease the objective falls back to the SMO step on its first pair;
+// Our departures: SMO steps solve the sub-problem by default (step 2);
+// LIBSVM's shrinking runs alongside the limiter; the sub-problem tolerance
+// follows the outer gap; a round that does not decrease the objective
+// falls back to the SMO step on its first pair;
 // identical copies of a point in B have their alpha gathered on as few
 // copies as the bounds allow (merge_duplicates); default p = 32; after
 // three rounds in a row whose sub-problem did not reach its tolerance, SMO
@@ -32,9 +35,15 @@
 #include "alfpgm_subproblem.hpp"
 #include "dual_state.hpp"
 #include "smo.hpp"
+#include "subproblem_smo.hpp"
 #include "wss.hpp"
 
 namespace budgetsvm::exact {
+
+/// How each working set's sub-problem is solved: SMO steps on the dense
+/// Q_BB (subproblem_smo.hpp, our default) or the paper's augmented
+/// Lagrangian with FPGM (alfpgm_subproblem.hpp).
+enum class Subproblem { smo, fpgm };
 
 struct AlfpgmSettings {
   int pairs = 32;  // the paper: 50-100 (docs/exact.md: why 32)
@@ -43,6 +52,7 @@ struct AlfpgmSettings {
   int max_alpha_opt = 20;
   Index min_alpha_check = 0;  // 0: search all I_low candidates for j
   double mu = 0.1;
+  Subproblem subproblem = Subproblem::smo;
 };
 
 struct AlfpgmReport : SolveReport {
@@ -208,7 +218,9 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     P.gather(s, B, cols);
     a = P.a_old;
     sub.eps = std::max(0.5 * tol, 1e-3 * ws.violation.gap());
-    const SubproblemReport sr = solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
+    const SubproblemReport sr = cfg.subproblem == Subproblem::smo
+                                    ? solve_subproblem_smo(P.Q, P.chi, P.y, P.u, a, sub.eps)
+                                    : solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
     report.inner_iterations += sr.inner_iterations;
     // A sub-problem that spends its whole inner budget without reaching its
     // tolerance is too ill-conditioned for the projected gradient (kernel

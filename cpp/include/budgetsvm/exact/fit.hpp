@@ -105,6 +105,10 @@ inline const std::vector<Option<Params>>& params_options() {
                                      "features, under a quarter stored), ALFPGM on the others"));
     r.push_back(int_option<P>("pairs", [](auto& p) -> auto& { return p.settings.alfpgm.pairs; }, 1,
                               "ALFPGM: pairs per working set"));
+    r.push_back(choice_option<P>("subproblem", [](auto& p) -> auto& { return p.settings.alfpgm.subproblem; },
+                                 NameTable<Subproblem>{{"smo", Subproblem::smo}, {"fpgm", Subproblem::fpgm}},
+                                 "ALFPGM: each working set's sub-problem solved by SMO steps, or by the paper's "
+                                 "augmented Lagrangian with fast projected gradient (FPGM)"));
     r.push_back(real_option<P>("delta_alpha", [](auto& p) -> auto& { return p.settings.alfpgm.delta_alpha; },
                                RealRange::non_negative(), "ALFPGM: smallest change of alpha that counts as progress"));
     r.push_back(int_option<P>("min_alpha_opt", [](auto& p) -> auto& { return p.settings.alfpgm.min_alpha_opt; }, 1,
