@@ -193,3 +193,25 @@ def test_mix_keeps_a_part_when_merging_loses_the_average():
     assert any(np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts)
     # with room for the union nothing is reduced and nothing falls back
     assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
+
+
+def test_bsca_shard_round_checks_its_arguments():
+    """The kept-dual round's binding (used by budgetsvm.dask): alpha and
+    sample_weight are 1-D float64 arrays of one entry per row, named in the
+    error; the caller's alpha is left as it was, the new one is in its box."""
+    X, y = blobs(200)
+    labels = (y > 0).astype(np.int32)
+    p = params(budget=20, solver="bsca", epochs=1)
+    alpha = np.zeros(200)
+    out = _core.bsca_shard_round(X, labels, p, None, alpha, 200.0, 1, 1, None)
+    assert not alpha.any()
+    assert out["alpha"].shape == (200,) and out["alpha"].any()
+    assert out["alpha"].min() >= 0.0 and out["alpha"].max() <= p["C"]
+    with pytest.raises(TypeError, match="alpha must be a 1-D float64 array"):
+        _core.bsca_shard_round(X, labels, p, None, alpha.astype(np.float32), 200.0, 1, 1, None)
+    with pytest.raises(ValueError, match="alpha has 199 entries but y has 200"):
+        _core.bsca_shard_round(X, labels, p, None, alpha[:199], 200.0, 1, 1, None)
+    with pytest.raises(TypeError, match="sample_weight must be a 1-D float64 array"):
+        _core.bsca_shard_round(X, labels, p, None, alpha, 200.0, 1, 1, np.ones((200, 1)))
+    with pytest.raises(ValueError, match="sample_weight has 3 entries but y has 200"):
+        _core.bsca_shard_round(X, labels, p, None, alpha, 200.0, 1, 1, np.ones(3))

@@ -108,17 +108,22 @@ void read_start(const py::dict& d, StartArg& out) {
   out.start.n = d["n"].cast<double>();
 }
 
-/// A float64 vector argument of n entries (sample weights), or nullptr for None.
-const double* weight_arg(const py::object& obj, Index n, py::array_t<double, py::array::c_style>& keep) {
-  if (obj.is_none()) return nullptr;
+/// A 1-D float64 array argument `name` of n entries, held by `keep`.
+const double* float64_arg(const py::object& obj, const std::string& name, Index n,
+                          py::array_t<double, py::array::c_style>& keep) {
   py::array w = obj;
   if (!(w.dtype().kind() == 'f' && w.itemsize() == 8) || w.ndim() != 1)
-    throw py::type_error("sample_weight must be a 1-D float64 array");
+    throw py::type_error(name + " must be a 1-D float64 array");
   keep = py::array_t<double, py::array::c_style>::ensure(w);
-  if (!keep) throw py::type_error("sample_weight must be a contiguous float64 array");
-  require(keep.shape(0) == n, "sample_weight has " + std::to_string(keep.shape(0)) + " entries but y has " +
+  if (!keep) throw py::type_error(name + " must be a contiguous float64 array");
+  require(keep.shape(0) == n, name + " has " + std::to_string(keep.shape(0)) + " entries but y has " +
                                   std::to_string(n));
   return keep.data();
+}
+
+/// Sample weights of n rows, or nullptr for None.
+const double* weight_arg(const py::object& obj, Index n, py::array_t<double, py::array::c_style>& keep) {
+  return obj.is_none() ? nullptr : float64_arg(obj, "sample_weight", n, keep);
 }
 
 /// Class indices: a 1-D int32 array.
@@ -177,14 +182,11 @@ py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict
   const Index n_labels = y.shape(0);
   py::array_t<double, py::array::c_style> weights;
   const double* weight = weight_arg(sample_weight, n_labels, weights);
-  if (!(alpha_obj.dtype().kind() == 'f' && alpha_obj.itemsize() == 8) || alpha_obj.ndim() != 1)
-    throw py::type_error("alpha must be a 1-D float64 array");
-  require(alpha_obj.shape(0) == n_labels, "alpha has " + std::to_string(alpha_obj.shape(0)) +
-                                              " entries but y has " + std::to_string(n_labels));
+  py::array_t<double, py::array::c_style> alpha_in;
+  const double* alpha_old = float64_arg(alpha_obj, "alpha", n_labels, alpha_in);
   // The updated dual variables go into a new array: the caller's stays as it was.
   py::array_t<double> alpha(static_cast<py::ssize_t>(n_labels));
-  auto alpha_in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(alpha_obj);
-  if (n_labels > 0) std::memcpy(alpha.mutable_data(), alpha_in.data(), sizeof(double) * static_cast<std::size_t>(n_labels));
+  if (n_labels > 0) std::memcpy(alpha.mutable_data(), alpha_old, sizeof(double) * static_cast<std::size_t>(n_labels));
   StartArg start;
   if (!start_obj.is_none()) read_start(start_obj.cast<py::dict>(), start);
   budget::ShardRound round;
