@@ -2,8 +2,10 @@
 the in-process BudgetedSVC with the same parameters.
 
 Data sets: ijcnn1 (read from $BUDGETSVM_DATA or ../shared/datasets, never
-copied; "ijcnn1-shuffled": its rows once in a random order) and a generated 2M-row xor20 set (bench/datagen.py, 10% label noise)
-whose partitions are generated on the workers themselves. Both are split
+copied; "ijcnn1-shuffled": its rows once in a random order) and two generated
+2M-row sets (bench/datagen.py): xor20 with 10% of the labels flipped (noisy)
+and radial12 with none (low-noise), whose partitions are generated on the
+workers themselves. Both are split
 into 2 partitions; the distributed model depends on the partitions, not on
 the workers, so 1 and 2 workers train the same model and their time ratio
 is the speed-up alone. Runs are interleaved (in-process sequential,
@@ -11,7 +13,7 @@ in-process 2 shards, 1 worker, 2 workers; then again, each repeat with the
 seed of its index); the table reports the minimum time of each, the mean
 test accuracy over the repeats, and the load average before each repeat.
 
-    python bench/dask_scale.py [--repeats 3] [--sets ijcnn1,xor20-2m] [--out bench/results/dask.md]
+    python bench/dask_scale.py [--repeats 3] [--sets ijcnn1,xor20-2m,radial12-2m] [--out bench/results/dask.md]
 """
 
 from __future__ import annotations
@@ -39,21 +41,25 @@ SETS = {
     "ijcnn1": dict(solver="bsca", budget=500, C=2.0**5, gamma=2.0, epochs=3),
     "ijcnn1-shuffled": dict(solver="bsca", budget=500, C=2.0**5, gamma=2.0, epochs=3),
     "xor20-2m": dict(solver="bsca", budget=200, C=1.0, gamma=0.05, epochs=2),
+    "radial12-2m": dict(solver="bsca", budget=200, C=10.0, gamma=0.2, epochs=2),
 }
-XOR_N, XOR_TEST, XOR_NOISE = 2_000_000, 100_000, 0.10
+# The generated sets: (family, label noise); 2M training rows, 100k test rows.
+GENERATED = {"xor20-2m": ("xor20", 0.10), "radial12-2m": ("radial12", 0.0)}
+GEN_N, GEN_TEST = 2_000_000, 100_000
 
 
-def xor_rows(lo: int, hi: int, seed: int = 0, test: bool = False):
-    """Rows [lo, hi) of datagen.make("xor20", n, noise=0.10, seed) (block-aligned lo)."""
+def gen_rows(name: str, lo: int, hi: int, seed: int = 0, test: bool = False):
+    """Rows [lo, hi) of datagen.make(family, n, noise, seed) (block-aligned lo)."""
     assert lo % _BLOCK == 0
-    thr = _threshold("xor20", 0.5)
+    family, noise = GENERATED[name]
+    thr = _threshold(family, 0.5)
     Xs, ys = [], []
     for start in range(lo, hi, _BLOCK):
         rng = np.random.default_rng(([seed, 7919] if test else [seed]) + [start // _BLOCK])
         m = min(_BLOCK, hi - start)
-        X = _design("xor20", rng, m)
-        y = np.where(_score("xor20", X) > thr, 1, -1).astype(np.int8)
-        flip = rng.random(m) < XOR_NOISE
+        X = _design(family, rng, m)
+        y = np.where(_score(family, X) > thr, 1, -1).astype(np.int8)
+        flip = rng.random(m) < noise
         y[flip] = -y[flip]
         Xs.append(X.astype(np.float32))
         ys.append(y)
@@ -74,21 +80,21 @@ def load(name):
             perm = np.random.default_rng(0).permutation(len(y))
             X, y = X[perm], y[perm]
         return X, y, Xt, yt
-    X, y = xor_rows(0, XOR_N)
-    Xt, yt = xor_rows(0, XOR_TEST, test=True)
+    X, y = gen_rows(name, 0, GEN_N)
+    Xt, yt = gen_rows(name, 0, GEN_TEST, test=True)
     return X, y, Xt, yt
 
 
 def on_cluster(name, client, X, y):
     """The training set as 2 partitions persisted on the cluster's workers
-    (xor20: generated there; ijcnn1: scattered once)."""
+    (generated sets: generated there; ijcnn1: scattered once)."""
     if name.startswith("ijcnn1"):
         half = (X.shape[0] + 1) // 2
         Xd, yd = da.from_array(X, chunks=(half, X.shape[1])), da.from_array(y, chunks=half)
     else:
-        half = XOR_N // 2
-        parts = [dask.delayed(xor_rows, nout=2)(lo, lo + half) for lo in (0, half)]
-        Xd = da.concatenate([da.from_delayed(p[0], (half, 20), np.float32) for p in parts])
+        half, d = GEN_N // 2, X.shape[1]
+        parts = [dask.delayed(gen_rows, nout=2)(name, lo, lo + half) for lo in (0, half)]
+        Xd = da.concatenate([da.from_delayed(p[0], (half, d), np.float32) for p in parts])
         yd = da.concatenate([da.from_delayed(p[1], (half,), np.int8) for p in parts])
     with client.as_current():
         Xd, yd = client.persist([Xd, yd])
