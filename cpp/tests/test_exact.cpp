@@ -513,6 +513,31 @@ TEST_CASE("ALFPGM sub-problem, FPGM and SMO: optimum of brute-force active-set e
   }
 }
 
+TEST_CASE("ALFPGM sub-problem by SMO: a non-PSD block ends within its step bound, feasible") {
+  // Q = -I + noise: concave in every pair direction, so every step goes to
+  // a bound; the run must end (gap, no move or the step bound) at a point in
+  // the box with y^T a unchanged.
+  Random rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Index m = 2 + static_cast<Index>(rng.below(40));
+    MatrixXd Q = MatrixXd::Zero(m, m);
+    for (Index r = 0; r < m; ++r)
+      for (Index c = r; c < m; ++c) Q(r, c) = Q(c, r) = (r == c ? -1.0 : 0.0) + 0.3 * (rng.uniform() - 0.5);
+    VectorXd y(m), u(m), chi(m), a(m);
+    for (Index k = 0; k < m; ++k) {
+      y[k] = rng.below(2) ? 1.0 : -1.0;
+      u[k] = trial % 2 ? 1.0 : 1e6 * rng.uniform();
+      chi[k] = rng.uniform() * 2 - 1;
+      a[k] = rng.uniform() * u[k];
+    }
+    const double c = y.dot(a);
+    const SubproblemReport r = solve_subproblem_smo(Q, chi, y, u, a, 1e-6);
+    CHECK(r.inner_iterations <= std::max<std::int64_t>(10000, 20 * static_cast<std::int64_t>(m) * m));
+    CHECK_CLOSE(y.dot(a), c, 1e-9 * (1.0 + std::fabs(c) + u.maxCoeff()));
+    for (Index k = 0; k < m; ++k) CHECK(a[k] >= 0.0 && a[k] <= u[k]);
+  }
+}
+
 TEST_CASE("ALFPGM sub-problem: Lipschitz bound is at least the largest eigenvalue") {
   Random rng(5);
   for (int trial = 0; trial < 50; ++trial) {
