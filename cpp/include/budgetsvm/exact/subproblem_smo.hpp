@@ -3,7 +3,7 @@
 //   min_a  1/2 a^T Q a + chi^T a
 //   s.t.   y^T a = c,  0 <= a <= u                       (a, y, u in R^m)
 //
-// Q = Q_BB is a dense m x m matrix (m = 2 p, at most a few hundred), already
+// Q = Q_BB is a dense m x m matrix (m = 2 p, 64 by default), already
 // gathered; the start a = a_B is feasible. Each step picks the maximal
 // violating pair by second-order selection (Fan, Chen and Lin 2005, as the
 // full problem's SMO: smo.hpp, wss.hpp), moves it by the same analytic
@@ -43,7 +43,10 @@ inline SubproblemReport solve_subproblem_smo(const MatrixXd& Q, const VectorXd& 
   if (m < 2) return report;
   VectorXd G = chi;
   G.noalias() += Q * a;
-  const std::int64_t max_steps = std::max<std::int64_t>(10000, 20 * static_cast<std::int64_t>(m) * m);
+  // The report counts steps in an int: the bound stays below its range
+  // whatever `pairs` a caller sets.
+  const std::int64_t max_steps = std::min<std::int64_t>(
+      std::max<std::int64_t>(10000, 20 * static_cast<std::int64_t>(m) * m), std::numeric_limits<int>::max());
   constexpr double inf = std::numeric_limits<double>::infinity();
   for (std::int64_t step = 0;; ++step) {
     // i: the largest q_t = -y_t G_t over I_up.
