@@ -158,6 +158,25 @@ def test_multiclass_one_vs_one_layout_matches_sklearn(solver, shape):
     assert ours.n_iter_.shape == (45,)
 
 
+def test_alfpgm_subproblem_solvers_reach_the_same_optimum():
+    """ALFPGM's working sets solved by SMO steps (the default) and by the
+    paper's augmented Lagrangian with FPGM: the same optimum to the
+    tolerance (dual objective, KKT violation with the exact kernel), by
+    different paths (the inner counts differ: SMO steps, FPGM iterations)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(700, 5))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=700) > 0, 1, 0)
+    K = rbf_kernel(X, gamma=0.5)
+    fits = {s: SVC(C=10.0, gamma=0.5, tol=1e-4, solver="alfpgm", subproblem=s).fit(X, y) for s in ("smo", "fpgm")}
+    objective = {s: _binary_dual_objective(f, K) for s, f in fits.items()}
+    assert objective["smo"] == pytest.approx(objective["fpgm"], rel=1e-5)
+    for f in fits.values():
+        assert f.solver_ == ["alfpgm"] and f.fit_status_ == 0
+        assert _kkt_violation(f, K, y, 10.0) < 1e-4 + 1e-4  # tol + the float32 columns' slack
+    assert fits["smo"].fit_details_[0]["inner_iterations"] != fits["fpgm"].fit_details_[0]["inner_iterations"]
+    assert np.mean(fits["smo"].predict(X) == fits["fpgm"].predict(X)) > 0.99
+
+
 def test_iris_default_parameters_same_predictions():
     X, y = load_iris(return_X_y=True)
     ours, ref = SVC().fit(X, y), SkSVC().fit(X, y)
