@@ -32,7 +32,7 @@ import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 import distributed  # noqa: E402
 from _common import data_dir, machine_line  # noqa: E402
-from datagen import _BLOCK, _design, _score, _threshold  # noqa: E402
+from datagen import _BLOCK, make_block  # noqa: E402
 
 import budgetsvm  # noqa: E402
 from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC  # noqa: E402
@@ -52,15 +52,9 @@ def gen_rows(name: str, lo: int, hi: int, seed: int = 0, test: bool = False):
     """Rows [lo, hi) of datagen.make(family, n, noise, seed) (block-aligned lo)."""
     assert lo % _BLOCK == 0
     family, noise = GENERATED[name]
-    thr = _threshold(family, 0.5)
     Xs, ys = [], []
     for start in range(lo, hi, _BLOCK):
-        rng = np.random.default_rng(([seed, 7919] if test else [seed]) + [start // _BLOCK])
-        m = min(_BLOCK, hi - start)
-        X = _design(family, rng, m)
-        y = np.where(_score(family, X) > thr, 1, -1).astype(np.int8)
-        flip = rng.random(m) < noise
-        y[flip] = -y[flip]
+        X, y = make_block(family, start // _BLOCK, min(_BLOCK, hi - start), noise, seed, test=test)
         Xs.append(X.astype(np.float32))
         ys.append(y)
     return np.concatenate(Xs), np.concatenate(ys)

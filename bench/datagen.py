@@ -89,20 +89,26 @@ def make(
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; expected one of {sorted(FAMILIES)}")
     noise = FAMILIES[family]["noise"] if noise is None else float(noise)
-    thr = _threshold(family, positive_fraction)
     d = FAMILIES[family]["d"]
     X = np.empty((n, d), dtype=dtype)
     y = np.empty(n, dtype=np.int8)
-    stream = [seed, _TEST_STREAM] if test else [seed]
     for b, start in enumerate(range(0, n, _BLOCK)):
-        rng = np.random.default_rng(stream + [b])
         m = min(_BLOCK, n - start)
-        Xb = _design(family, rng, m)
-        yb = np.where(_score(family, Xb) > thr, 1, -1).astype(np.int8)
-        flip = rng.random(m) < noise
-        yb[flip] = -yb[flip]
-        X[start : start + m] = Xb
-        y[start : start + m] = yb
+        X[start : start + m], y[start : start + m] = make_block(family, b, m, noise, seed, positive_fraction, test)
+    return X, y
+
+
+def make_block(
+    family: str, b: int, m: int, noise: float, seed: int = 0, positive_fraction: float = 0.5, test: bool = False
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Block ``b`` of ``make`` (its rows ``b * _BLOCK`` on, ``m`` of them, float64
+    X): each block has a random stream of its own, so a worker can generate its
+    rows of a large set alone (bench/dask_scale.py)."""
+    rng = np.random.default_rng(([seed, _TEST_STREAM] if test else [seed]) + [b])
+    X = _design(family, rng, m)
+    y = np.where(_score(family, X) > _threshold(family, positive_fraction), 1, -1).astype(np.int8)
+    flip = rng.random(m) < noise
+    y[flip] = -y[flip]
     return X, y
 
 
