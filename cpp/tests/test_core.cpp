@@ -1,6 +1,7 @@
 // Tests of the shared core: random numbers, data views, kernels, run control.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -158,6 +159,32 @@ TEST_CASE("data views: the variance of features offset by 1e8 does not cancel") 
   const std::vector<double> x = {1e8, 1e8 + 1, 1e8 + 2, 1e8 + 3};
   const auto m = entry_moments(DenseView<double, Eigen::RowMajor>(x.data(), 4, 1));
   CHECK_CLOSE(m.variance(), 1.25, 1e-9);
+}
+
+template <class T>
+void check_all_finite_values() {
+  // Every position of a block boundary and every kind of non-finite value,
+  // against std::isfinite; largest finite values and subnormals are finite.
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  std::vector<T> x(9000);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<T>(k % 3 == 0 ? std::numeric_limits<T>::max() : k % 3 == 1 ? -std::numeric_limits<T>::denorm_min()
+                                                                                 : static_cast<T>(k) - 4500);
+  CHECK(all_finite_values(x.data(), x.size()));
+  CHECK(all_finite_values(x.data(), 0));
+  for (const std::size_t at : {std::size_t{0}, std::size_t{4095}, std::size_t{4096}, std::size_t{8999}})
+    for (const T bad : {inf, -inf, nan, -nan}) {
+      const T keep = x[at];
+      x[at] = bad;
+      CHECK(!all_finite_values(x.data(), x.size()));
+      CHECK(all_finite_values(x.data(), at));  // the values before it
+      x[at] = keep;
+    }
+}
+
+TEST_CASE("data views: all_finite_values finds NaN and infinities anywhere, float and double") {
+  check_all_finite_values<float>();
+  check_all_finite_values<double>();
 }
 
 TEST_CASE("kernels: blocked kernel_matrix equals pointwise k(x, z) for every kernel and layout") {

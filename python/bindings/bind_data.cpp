@@ -80,8 +80,8 @@ bool py_all_finite(py::object X) {
       for (Index i = 0; i < view.rows() && finite; ++i)
         view.for_each(i, [&](Index, double v) { finite = finite && std::isfinite(v); });
       return finite;
-    } else {
-      return view.matrix().allFinite();
+    } else {  // one contiguous block, in either storage order
+      return all_finite_values(view.matrix().data(), static_cast<std::size_t>(view.rows() * view.cols()));
     }
   });
 }

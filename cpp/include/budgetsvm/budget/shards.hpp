@@ -91,19 +91,34 @@ inline std::vector<Shard> split_shards(const Rows& X, const int* y, const double
   std::iota(order.begin(), order.end(), Index{0});
   Random rng(seed);
   rng.shuffle(order);
-  std::vector<Shard> out(static_cast<std::size_t>(shards));
+  // Shard k takes the rows at positions [n k / K, n (k + 1) / K) of the
+  // shuffled order, each shard's rows in memory order: the shard of every
+  // row is marked, then one pass in row order deals them out (no sort).
   const Index n = X.rows();
+  std::vector<Index> owner(static_cast<std::size_t>(n));
+  std::vector<Index> size(static_cast<std::size_t>(shards));
   for (Index k = 0; k < shards; ++k) {
     const Index lo = n * k / shards, hi = n * (k + 1) / shards;
-    std::vector<Index> index(order.begin() + lo, order.begin() + hi);
-    std::sort(index.begin(), index.end());  // memory order within the shard
-    Shard& s = out[static_cast<std::size_t>(k)];
-    for (Index i : index) {
-      s.y.push_back(y[i]);
-      if (weight) s.weight.push_back(weight[i]);
-    }
-    s.rows = std::make_unique<SubsetRows>(X, std::move(index));
+    size[static_cast<std::size_t>(k)] = hi - lo;
+    for (Index t = lo; t < hi; ++t) owner[static_cast<std::size_t>(order[static_cast<std::size_t>(t)])] = k;
   }
+  std::vector<std::vector<Index>> index(static_cast<std::size_t>(shards));
+  std::vector<Shard> out(static_cast<std::size_t>(shards));
+  for (Index k = 0; k < shards; ++k) {
+    const std::size_t m = static_cast<std::size_t>(size[static_cast<std::size_t>(k)]);
+    index[static_cast<std::size_t>(k)].reserve(m);
+    out[static_cast<std::size_t>(k)].y.reserve(m);
+    if (weight) out[static_cast<std::size_t>(k)].weight.reserve(m);
+  }
+  for (Index i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(owner[static_cast<std::size_t>(i)]);
+    index[k].push_back(i);
+    out[k].y.push_back(y[i]);
+    if (weight) out[k].weight.push_back(weight[i]);
+  }
+  for (Index k = 0; k < shards; ++k)
+    out[static_cast<std::size_t>(k)].rows =
+        std::make_unique<SubsetRows>(X, std::move(index[static_cast<std::size_t>(k)]));
   return out;
 }
 

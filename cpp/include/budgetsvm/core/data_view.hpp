@@ -12,7 +12,9 @@
 //   for_each(i, f)                    f(column, value) over stored entries
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "eigen.hpp"
@@ -144,6 +146,30 @@ class CsrView {
   const StorageIndex* indptr_;
   Index rows_, cols_;
 };
+
+/// True when none of the `count` values is NaN or infinite. Each value's
+/// exponent bits are tested as an integer (all ones: not finite), which
+/// compilers vectorise, unlike a floating-point comparison with its
+/// unordered cases; a block at a time, stopping after the first block that
+/// holds a non-finite value.
+template <class Scalar>
+bool all_finite_values(const Scalar* x, std::size_t count) {
+  static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>, "float or double values");
+  using Bits = std::conditional_t<sizeof(Scalar) == 4, std::uint32_t, std::uint64_t>;
+  constexpr Bits exponent = static_cast<Bits>(sizeof(Scalar) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+  constexpr std::size_t kBlock = 4096;
+  for (std::size_t start = 0; start < count; start += kBlock) {
+    const std::size_t end = std::min(count, start + kBlock);
+    Bits bad = 0;
+    for (std::size_t k = start; k < end; ++k) {
+      Bits b;
+      std::memcpy(&b, x + k, sizeof b);
+      bad |= static_cast<Bits>((b & exponent) == exponent);
+    }
+    if (bad != 0) return false;
+  }
+  return true;
+}
 
 /// Squared Euclidean norm of every row, in double precision.
 template <class View>
