@@ -19,11 +19,13 @@
 // Where we differ: pairs after the first must themselves violate the
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
-// The j searches run one after the other (each depends on the pairs
-// before it), each vectorised (simd_exact.hpp, best_partner), on one
-// thread: ranking each i's best partners in parallel (the design before)
-// cost more than the vectorised search, and splitting one search over the
-// threads gained nothing measurable (docs/exact.md).
+// The j searches depend on the pairs before them; each is vectorised
+// (simd_exact.hpp, best_partner). With threads, each i's partner is first
+// guessed over all the candidates in parallel, and the serial walk takes a
+// guess unless an earlier pair took that j (then it searches again): the
+// same pairs as the serial rule. Ranking each i's best partners in parallel
+// (the design before) cost more than the vectorised search, and splitting
+// one search over the threads gained nothing measurable (docs/exact.md).
 // The scan of the candidates for I_up and I_low (CandidateScan) is split
 // over the threads too: ranges scanned apart, their lists merged in order.
 //
@@ -213,7 +215,7 @@ struct CandidateScan {
 struct PairsScratch {
   CandidateScan scan;
   std::vector<double> lq, ldiag;
-  std::vector<Index> lt, lplace, firsts;
+  std::vector<Index> lt, lplace, firsts, guess;
   std::vector<const float*> cols;
 };
 
@@ -271,6 +273,27 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
     return pair_gain(qi, Kii, lq[r], ldiag[r], static_cast<double>(Ki[lplace[r]]), min_b);
   };
+  // With threads, every i's partner is first searched over all the low
+  // candidates, in parallel (`guess`); the walk below takes a guess unless
+  // an earlier pair took that j, and searches again if so. A guess not
+  // taken is the walk's own answer: removing candidates cannot make another
+  // one the first of the largest gains. So the pairs are the serial rule's.
+  std::vector<Index>& guess = scratch.guess;
+  const int threads = min_alpha_check == 0 && n_first > 1
+                          ? threads_for(s.jobs(), 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low))
+                          : 1;
+  guess.assign(n_first, -1);
+  if (threads > 1) {
+    RunControl none;
+    parallel_ranges(static_cast<Index>(n_first), threads, none, [&](Index begin, Index end, RunControl&) {
+      for (Index k = begin; k < end; ++k) {
+        const Index i = firsts[static_cast<std::size_t>(k)];
+        guess[static_cast<std::size_t>(k)] =
+            best_partner(lq.data(), ldiag.data(), cols[static_cast<std::size_t>(k)], lplace.data(),
+                         static_cast<Index>(n_low), s.q(i), s.diag(i), k == 0 ? 0.0 : tol, kTau);
+      }
+    });
+  }
   for (std::size_t k = 0; k < n_first; ++k) {
     const Index i = firsts[k];
     if (used[static_cast<std::size_t>(i)]) continue;
@@ -278,7 +301,11 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     const float* Ki = cols[k];
     const double min_b = ws.empty() ? 0.0 : tol;
     std::size_t jr = n_low;
-    if (min_alpha_check == 0) {
+    const Index g = guess[k];
+    if (min_alpha_check == 0 && g >= 0 && min_b == (k == 0 ? 0.0 : tol) &&
+        (g == static_cast<Index>(n_low) || lq[static_cast<std::size_t>(g)] != std::numeric_limits<double>::infinity())) {
+      jr = static_cast<std::size_t>(g);
+    } else if (min_alpha_check == 0) {
       // Used j are out (their q set to +inf below); so are earlier i (the i
       // come in descending q, so b <= 0 for them) and i itself (b = 0).
       jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
