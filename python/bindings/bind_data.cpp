@@ -75,11 +75,10 @@ py::array_t<double> py_decision_function(py::object X, py::object SV, const Eige
 bool py_all_finite(py::object X) {
   return visit_data(X, [](const auto& view) {
     py::gil_scoped_release release;
-    if constexpr (std::decay_t<decltype(view)>::is_sparse) {
-      bool finite = true;
-      for (Index i = 0; i < view.rows() && finite; ++i)
-        view.for_each(i, [&](Index, double v) { finite = finite && std::isfinite(v); });
-      return finite;
+    if constexpr (std::decay_t<decltype(view)>::is_sparse) {  // the rows' stored values, one contiguous block
+      const auto m = view.matrix();
+      const auto begin = m.outerIndexPtr()[0], end = m.outerIndexPtr()[view.rows()];
+      return all_finite_values(m.valuePtr() + begin, static_cast<std::size_t>(end - begin));
     } else {  // one contiguous block, in either storage order
       return all_finite_values(view.matrix().data(), static_cast<std::size_t>(view.rows() * view.cols()));
     }

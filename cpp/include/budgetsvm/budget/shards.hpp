@@ -96,16 +96,12 @@ inline std::vector<Shard> split_shards(const Rows& X, const int* y, const double
   // row is marked, then one pass in row order deals them out (no sort).
   const Index n = X.rows();
   std::vector<Index> owner(static_cast<std::size_t>(n));
-  std::vector<Index> size(static_cast<std::size_t>(shards));
-  for (Index k = 0; k < shards; ++k) {
-    const Index lo = n * k / shards, hi = n * (k + 1) / shards;
-    size[static_cast<std::size_t>(k)] = hi - lo;
-    for (Index t = lo; t < hi; ++t) owner[static_cast<std::size_t>(order[static_cast<std::size_t>(t)])] = k;
-  }
   std::vector<std::vector<Index>> index(static_cast<std::size_t>(shards));
   std::vector<Shard> out(static_cast<std::size_t>(shards));
   for (Index k = 0; k < shards; ++k) {
-    const std::size_t m = static_cast<std::size_t>(size[static_cast<std::size_t>(k)]);
+    const Index lo = n * k / shards, hi = n * (k + 1) / shards;
+    for (Index t = lo; t < hi; ++t) owner[static_cast<std::size_t>(order[static_cast<std::size_t>(t)])] = k;
+    const std::size_t m = static_cast<std::size_t>(hi - lo);
     index[static_cast<std::size_t>(k)].reserve(m);
     out[static_cast<std::size_t>(k)].y.reserve(m);
     if (weight) out[static_cast<std::size_t>(k)].weight.reserve(m);

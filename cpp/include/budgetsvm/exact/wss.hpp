@@ -302,7 +302,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
     const double min_b = ws.empty() ? 0.0 : tol;
     std::size_t jr = n_low;
     const Index g = guess[k];
-    if (min_alpha_check == 0 && g >= 0 && min_b == (k == 0 ? 0.0 : tol) &&
+    if (g >= 0 && min_b == (k == 0 ? 0.0 : tol) &&  // a guess exists only without a limit
         (g == static_cast<Index>(n_low) || lq[static_cast<std::size_t>(g)] != std::numeric_limits<double>::infinity())) {
       jr = static_cast<std::size_t>(g);
     } else if (min_alpha_check == 0) {
