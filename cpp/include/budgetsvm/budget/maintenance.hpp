@@ -478,8 +478,16 @@ class MergeMaintenance {
       for (int c = 0; c < c_out; ++c) inner -= beta_[static_cast<std::size_t>(c)] * model.margin(row_.data(), c);
       *sq_norm = std::max(0.0, *sq_norm - 2.0 * inner + std::max(0.0, delta2));
     }
-    model.replace(a, z_.data(), zn, beta_.data());
-    model.remove(b);
+    // The merged vector ends in b's slot when a is the last one (nearly
+    // always: the SV just added): the same model as replacing a and moving
+    // the last into b, with one pass over the features instead of three.
+    if (a == model.size() - 1) {
+      model.replace(b, z_.data(), zn, beta_.data());
+      model.remove(a);
+    } else {
+      model.replace(a, z_.data(), zn, beta_.data());
+      model.remove(b);
+    }
   }
 
   HSolver solver_;

@@ -109,12 +109,16 @@ class BudgetModel {
   Index add(const SampleRow& x, const double* beta, Index source = -1) {
     require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
     const Index j = size_++;
-    for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = 0.0;
+    clear_features(j, x.dense ? x.nnz : 0);
     if (x.dense) {
       for (Index k = 0; k < x.nnz; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = x.val[static_cast<std::size_t>(k)];
     } else {
       for (Index q = 0; q < x.nnz; ++q)
         Zt_[static_cast<std::size_t>(x.idx[static_cast<std::size_t>(q)] * capacity_ + j)] = x.val[static_cast<std::size_t>(q)];
+      // Remember where the slot's non-zeros sit: the next insertion into it
+      // (after a merge took this vector away) clears only those.
+      pattern_slot_ = j;
+      pattern_.assign(x.idx.begin(), x.idx.begin() + x.nnz);
     }
     norms_[static_cast<std::size_t>(j)] = x.sqnorm;
     for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, j)] = beta[c] / scale_;
@@ -128,6 +132,7 @@ class BudgetModel {
   Index append(const double* z, double sqnorm, const double* beta) {
     require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
     const Index j = size_++;
+    forget_pattern(j);
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = z[k];
     norms_[static_cast<std::size_t>(j)] = sqnorm;
     for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, j)] = beta[c] / scale_;
@@ -138,6 +143,7 @@ class BudgetModel {
   /// Replaces support vector p by the dense point z (squared norm sqnorm)
   /// with true coefficients beta; it is no longer a copy of a training point.
   void replace(Index p, const double* z, double sqnorm, const double* beta) {
+    forget_pattern(p);
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + p)] = z[k];
     norms_[static_cast<std::size_t>(p)] = sqnorm;
     for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, p)] = beta[c] / scale_;
@@ -151,6 +157,7 @@ class BudgetModel {
     note_lost(p);
     set_source(p, -1);
     if (p != last) {
+      forget_pattern(p);
       for (Index k = 0; k < d_; ++k)
         Zt_[static_cast<std::size_t>(k * capacity_ + p)] = Zt_[static_cast<std::size_t>(k * capacity_ + last)];
       norms_[static_cast<std::size_t>(p)] = norms_[static_cast<std::size_t>(last)];
@@ -225,6 +232,22 @@ class BudgetModel {
     if (old >= 0) slot_of_[static_cast<std::size_t>(old)] = j;
   }
 
+  /// Zeroes the features k >= from of slot j before an insertion: only the
+  /// remembered non-zeros when j holds a sparse row's pattern (a slot's
+  /// content survives removal of the last support vector).
+  void clear_features(Index j, Index from) {
+    if (j == pattern_slot_ && from == 0) {
+      for (Index k : pattern_) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = 0.0;
+    } else {
+      for (Index k = from; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = 0.0;
+    }
+    forget_pattern(j);
+  }
+
+  void forget_pattern(Index j) {
+    if (j == pattern_slot_) pattern_slot_ = -1;
+  }
+
   void note_lost(Index j) {
     const Index src = source_[static_cast<std::size_t>(j)];
     if (src >= 0) lost_.push_back(src);
@@ -244,6 +267,9 @@ class BudgetModel {
   std::vector<Index> point_idx_;  // and their columns
   Index size_ = 0;
   double scale_ = 1.0;
+  // Slot pattern_slot_ (or none, -1) is zero outside the features pattern_.
+  Index pattern_slot_ = -1;
+  std::vector<Index> pattern_;
 };
 
 }  // namespace budgetsvm::budget
