@@ -159,3 +159,26 @@ def test_ctrl_c_stops_a_long_kernel_matrix():
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sparse_query_rows_predict_as_the_kernel_matrix(dtype):
+    # 8% density and one offset feature (the reference point shifts it):
+    # prediction reads such rows as stored entries; the decision values are
+    # those of the kernel matrix (densified rows), for any n_jobs.
+    from budgetsvm import SVC, BudgetedSVC
+
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(1500, 40)) * (rng.random((1500, 40)) < 0.08)
+    X[:, 3] = np.where(rng.random(1500) < 0.95, 5.0 + rng.random(1500), 0.0)
+    y = (X[:, :6].sum(axis=1) > 5.2).astype(int)
+    X = sp.csr_matrix(X)
+    Xq = X[1000:].astype(dtype)
+    for model in (SVC(gamma=0.05), BudgetedSVC(budget=300, gamma=0.05, random_state=0)):
+        model.fit(X[:1000], y[:1000])
+        f1 = model.decision_function(Xq)
+        model.set_params(n_jobs=2)
+        np.testing.assert_array_equal(model.decision_function(Xq), f1)
+        K = kernel_matrix(Xq.astype(np.float64), model.support_vectors_, gamma=0.05)
+        expected = (K @ model.dual_coef_.T).ravel() + model.intercept_[0]
+        assert np.abs(f1 - expected).max() <= 1e-12 * np.abs(model.dual_coef_).sum()

@@ -375,6 +375,58 @@ TEST_CASE("kernel_expansion: both paths equal the pointwise sum; the same bits f
   }
 }
 
+TEST_CASE("kernel_expansion: sparse query rows read as stored entries, shifted, match the dense rows") {
+  // 8% density plus one offset feature (3) that most rows store and the
+  // centre shifts: rows without it gain -c_3, rows with it store x_3 - c_3.
+  const Index n = 203, m = 300, d = 40, classes = 3;
+  Random rng(12);
+  auto value = [&](Index k) { return k == 3 ? (rng.uniform() < 0.95 ? 5.0 + rng.uniform() : 0.0)
+                                            : (rng.uniform() < 0.08 ? rng.uniform() - 0.5 : 0.0); };
+  std::vector<double> X(static_cast<std::size_t>(n * d)), S(static_cast<std::size_t>(m * d)), values;
+  std::vector<std::int32_t> indices, indptr{0};
+  for (Index i = 0; i < n; ++i) {
+    for (Index k = 0; k < d; ++k) {
+      const double v = value(k);
+      X[static_cast<std::size_t>(i * d + k)] = v;
+      if (v != 0.0) values.push_back(v), indices.push_back(static_cast<std::int32_t>(k));
+    }
+    indptr.push_back(static_cast<std::int32_t>(values.size()));
+  }
+  for (Index j = 0; j < m; ++j)
+    for (Index k = 0; k < d; ++k) S[static_cast<std::size_t>(j * d + k)] = value(k);
+  MatrixXd coef(m, classes);
+  for (Index j = 0; j < m; ++j)
+    for (Index c = 0; c < classes; ++c) coef(j, c) = rng.uniform() - 0.5;
+  const CsrView<double, std::int32_t> Xs(values.data(), indices.data(), indptr.data(), n, d);
+  const DenseView<double, Eigen::RowMajor> Xd(X.data(), n, d), Sv(S.data(), m, d);
+  const Centre centre = choose_centre(Sv);
+  CHECK(centre.features == std::vector<Index>({3}));
+  CHECK(detail::sparse_rows_pay(Xs, centre));
+  // The same matrix stored densely in CSR does not pay: the densified path.
+  std::vector<double> all_values(X);
+  std::vector<std::int32_t> all_indices, all_indptr{0};
+  for (Index i = 0; i < n; ++i) {
+    for (Index k = 0; k < d; ++k) all_indices.push_back(static_cast<std::int32_t>(k));
+    all_indptr.push_back(static_cast<std::int32_t>((i + 1) * d));
+  }
+  CHECK(!detail::sparse_rows_pay(CsrView<double, std::int32_t>(all_values.data(), all_indices.data(),
+                                                               all_indptr.data(), n, d), centre));
+  for (KernelType type : {KernelType::rbf, KernelType::linear, KernelType::poly, KernelType::sigmoid}) {
+    const Kernel k{type, 0.05, 0.1, 2};
+    MatrixXd sparse1(n, classes), sparse3(n, classes), dense(n, classes);
+    kernel_expansion(k, Xs, Sv, coef, sparse1, 1);
+    kernel_expansion(k, Xs, Sv, coef, sparse3, 3);
+    kernel_expansion(k, Xd, Sv, coef, dense, 1);
+    CHECK(sparse1 == sparse3);
+    for (Index i = 0; i < n; ++i)
+      for (Index c = 0; c < classes; ++c) {
+        double scale = 0.0;
+        for (Index j = 0; j < m; ++j) scale += std::abs(coef(j, c));
+        CHECK_CLOSE(sparse1(i, c), dense(i, c), 1e-12 * scale);
+      }
+  }
+}
+
 TEST_CASE("float kernels: every level's dots and Gaussian values match double arithmetic") {
   const Index d = 13, rows = 7, B = 75;  // off the 4-row groups and the 16/32-column tiles
   Random rng(5);

@@ -138,18 +138,32 @@ class ErasedRows {
         cols_(X.cols()),
         copy_([X](Index i, double* out) { X.copy_row(i, out); }),
         norm_([X](Index i) { return X.squared_norm(i); }),
-        single_(std::is_same_v<typename View::Scalar, float>) {}
+        single_(std::is_same_v<typename View::Scalar, float>) {
+    if constexpr (View::is_sparse) {
+      nnz_ = X.nnz();
+      row_nnz_ = [X](Index i) { return X.row_nnz(i); };
+      entries_ = [X](Index i, Index* idx, double* val) { X.copy_entries(i, idx, val); };
+    }
+  }
   Index rows() const { return rows_; }
   bool single_precision() const { return single_; }
   Index cols() const { return cols_; }
   void copy_row(Index i, double* out) const { copy_(i, out); }
   double squared_norm(Index i) const { return norm_(i); }
+  /// Sparse rows (CSR): their stored entries, as CsrView hands them out.
+  bool sparse() const { return static_cast<bool>(entries_); }
+  Index nnz() const { return nnz_; }
+  Index row_nnz(Index i) const { return row_nnz_(i); }
+  void copy_entries(Index i, Index* idx, double* val) const { entries_(i, idx, val); }
 
  private:
   Index rows_, cols_;
   std::function<void(Index, double*)> copy_;
   std::function<double(Index)> norm_;
   bool single_;
+  Index nnz_ = 0;
+  std::function<Index(Index)> row_nnz_;
+  std::function<void(Index, Index*, double*)> entries_;
 };
 
 /// The run control of a call made from Python with the GIL released: polls

@@ -25,6 +25,9 @@
 //   relative to the data's spread, not to its offset; unless gamma or the
 //   data's scale is beyond what float holds (float_arithmetic_fits), then
 //   in double.
+//   Sparse query rows of at most a third of d stored entries (with the
+//   shift) skip the gather: each row's dot products with a tile are one
+//   pass over it per stored entry (the training margin's `dots`), in double.
 // - general, for wide sparse support vectors (text features): the support
 //   vectors are read in place (sparse-dense products), the query rows in
 //   dense blocks.
@@ -207,10 +210,52 @@ void kernel_rows_from_dots(const Kernel& kernel, Index start, Index count, Index
   }
 }
 
+/// Whether X can hand out its rows' stored entries (CSR views, and
+/// type-erased rows that say so through sparse()).
+template <class Rows, class = void>
+struct HasEntries : std::false_type {};
+template <class Rows>
+struct HasEntries<Rows, std::void_t<decltype(std::declval<const Rows&>().copy_entries(Index{}, nullptr, nullptr))>>
+    : std::true_type {};
+template <class Rows, class = void>
+struct HasSparseFlag : std::false_type {};
+template <class Rows>
+struct HasSparseFlag<Rows, std::void_t<decltype(std::declval<const Rows&>().sparse())>> : std::true_type {};
+
+template <class Rows>
+bool stores_entries(const Rows& X) {
+  if constexpr (!HasEntries<Rows>::value)
+    return false;
+  else if constexpr (HasSparseFlag<Rows>::value)
+    return X.sparse();
+  else
+    return Rows::is_sparse;
+}
+
+/// Whether the fused path reads X's rows as stored entries (sparse_block):
+/// a sparse row with its shift has at most a third of d entries on
+/// average. nnz passes over a tile against dense_dots' d, which serve four
+/// rows per load and run near the multiply-add peak: the two break even
+/// at about 40% density (docs/numerics.md, "Prediction").
+template <class Rows>
+bool sparse_rows_pay(const Rows& X, const Centre& centre) {
+  if constexpr (HasEntries<Rows>::value) {
+    if (!stores_entries(X) || X.rows() == 0) return false;
+    const double per_row = static_cast<double>(X.nnz()) / static_cast<double>(X.rows()) +
+                           static_cast<double>(centre.features.size());
+    return 3.0 * per_row <= static_cast<double>(X.cols());
+  } else {
+    return false;
+  }
+}
+
 /// One task's buffers, reused from block to block.
 template <class T>
 struct FusedScratch {
   std::vector<Index> rows;
+  std::vector<Index> idx, start;  // sparse_block: the rows' shifted entries
+  std::vector<double> val;
+  std::vector<char> seen;
   MatrixXd Xb;
   Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Xf;  // float rows (T = float)
   VectorXd norm_x, cdot;
@@ -262,11 +307,71 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
   }
 }
 
+/// sparse_block's rows: the stored entries of row i shifted by the centre
+/// (x - c: each stored value less c_k, and -c_k for the centre's features
+/// the row does not store) appended to w.idx / w.val; returns |x - c|^2.
+template <class RowsX>
+double load_shifted_entries(const RowsX& X, Index i, const Centre& c, FusedScratch<double>& w) {
+  const std::size_t at = w.idx.size();
+  const Index stored = X.row_nnz(i);
+  w.idx.resize(at + static_cast<std::size_t>(stored) + c.features.size());
+  w.val.resize(w.idx.size());
+  X.copy_entries(i, w.idx.data() + at, w.val.data() + at);
+  std::size_t q = at + static_cast<std::size_t>(stored);
+  if (c.active()) {
+    w.seen.resize(static_cast<std::size_t>(X.cols()), 0);
+    for (std::size_t e = at; e < q; ++e) {
+      w.val[e] -= c.point[w.idx[e]];
+      w.seen[static_cast<std::size_t>(w.idx[e])] = 1;
+    }
+    for (const Index k : c.features)
+      if (!w.seen[static_cast<std::size_t>(k)]) w.idx[q] = k, w.val[q++] = -c.point[k];
+    for (std::size_t e = at; e < at + static_cast<std::size_t>(stored); ++e)
+      w.seen[static_cast<std::size_t>(w.idx[e])] = 0;
+  }
+  w.idx.resize(q);
+  w.val.resize(q);
+  if (!c.active()) return X.squared_norm(i);
+  double norm = 0.0;
+  for (std::size_t e = at; e < q; ++e) norm += w.val[e] * w.val[e];
+  return norm;
+}
+
+/// fused_block for sparse query rows (double precision): each row's dot
+/// products with a tile are one pass over the tile per stored entry (the
+/// training margin's `dots`), not d passes over a densified row.
+template <class RowsX, class RowsSV>
+void sparse_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index start, Index count,
+                  const FusedSupport<double>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
+  w.idx.clear();
+  w.val.clear();
+  w.start.assign(1, 0);
+  w.norm_x.resize(count);
+  for (Index r = 0; r < count; ++r) {
+    w.norm_x[r] = load_shifted_entries(X, start + r, sv.centre, w);
+    w.start.push_back(static_cast<Index>(w.idx.size()));
+  }
+  const simd::Kernels& simd = simd::active_kernels();
+  OriginalRows<RowsX, RowsSV> originals(X, SV);
+  for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
+    const Index width = std::min(kExpansionTile, sv.m - j0);
+    double* g = w.G.data();
+    for (Index r = 0; r < count; ++r) {
+      const Index b = w.start[static_cast<std::size_t>(r)], e = w.start[static_cast<std::size_t>(r + 1)];
+      simd.dots(sv.Zt.data() + j0, sv.m, width, w.idx.data() + b, w.val.data() + b, e - b, g + r * kExpansionTile);
+    }
+    kernel_rows_from_dots(kernel, start, count, j0, width, sv.norms.data(), w.norm_x, g, kExpansionTile, originals);
+    out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
+  }
+}
+
+/// `centre`: the support vectors' (rbf; none for other kernels). `sparse`
+/// (double only): X's rows go through sparse_block.
 template <class T, class RowsX, class ViewSV>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
-                     RunControl& control) {
-  const FusedSupport<T> sv(kernel.needs_norms() ? choose_centre(SV) : Centre{}, SV, coef);
+                     RunControl& control, Centre centre, bool sparse) {
+  const FusedSupport<T> sv(std::move(centre), SV, coef);
   out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
@@ -274,7 +379,14 @@ void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
     const Index end = std::min(n, (t + 1) * kExpansionTask);
     for (Index start = t * kExpansionTask; start < end; start += kExpansionRows) {
       ctl.poll_block();
-      fused_block<T>(kernel, X, SV, start, std::min(kExpansionRows, end - start), sv, out, scratch);
+      const Index count = std::min(kExpansionRows, end - start);
+      if constexpr (std::is_same_v<T, double> && HasEntries<RowsX>::value) {
+        if (sparse) {
+          sparse_block(kernel, X, SV, start, count, sv, out, scratch);
+          continue;
+        }
+      }
+      fused_block<T>(kernel, X, SV, start, count, sv, out, scratch);
     }
   });
 }
@@ -385,13 +497,19 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
   require(coef.rows() == SV.rows(), "coef needs one row per support vector");
   require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
   kernel.validate();
-  if (!detail::fused_expansion_fits(SV.rows(), SV.cols()))
+  if (!detail::fused_expansion_fits(SV.rows(), SV.cols())) {
     detail::expansion_general(kernel, X, SV, coef, out, n_threads, control);
-  else if (kernel.type == KernelType::rbf && detail::single_precision(X) &&
-           detail::float_arithmetic_fits(kernel, X, SV))
-    detail::expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control);
+    return;
+  }
+  Centre centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
+  // Sparse query rows that pay (sparse_rows_pay) run in double: their dot
+  // products cost nnz(x) passes, not d, which beats float's wider lanes.
+  const bool sparse = detail::sparse_rows_pay(X, centre);
+  if (!sparse && kernel.type == KernelType::rbf && detail::single_precision(X) &&
+      detail::float_arithmetic_fits(kernel, X, SV))
+    detail::expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), false);
   else
-    detail::expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control);
+    detail::expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), sparse);
 }
 
 template <class RowsX, class ViewSV>
