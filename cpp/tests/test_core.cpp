@@ -424,6 +424,13 @@ TEST_CASE("kernel_expansion: sparse query rows read as stored entries, shifted, 
         for (Index j = 0; j < m; ++j) scale += std::abs(coef(j, c));
         CHECK_CLOSE(sparse1(i, c), dense(i, c), 1e-12 * scale);
       }
+    // kernel_matrix reads the same rows the same way.
+    MatrixXd Ks(n, m), Ks3(n, m), Kd(n, m);
+    kernel_matrix(k, Xs, Sv, Ks, 1);
+    kernel_matrix(k, Xs, Sv, Ks3, 3);
+    kernel_matrix(k, Xd, Sv, Kd, 1);
+    CHECK(Ks == Ks3);
+    CHECK((Ks - Kd).cwiseAbs().maxCoeff() <= 1e-12 * std::max(1.0, Kd.cwiseAbs().maxCoeff()));
   }
 }
 

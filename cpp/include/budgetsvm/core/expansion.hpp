@@ -337,29 +337,43 @@ double load_shifted_entries(const RowsX& X, Index i, const Centre& c, FusedScrat
   return norm;
 }
 
+/// The shifted entries of rows [start, start + count) into w (row r's at
+/// [w.start[r], w.start[r + 1])), their squared norms into w.norm_x.
+template <class RowsX>
+void load_block_entries(const RowsX& X, Index start, Index count, const Centre& c, FusedScratch<double>& w) {
+  w.idx.clear();
+  w.val.clear();
+  w.start.assign(1, 0);
+  w.norm_x.resize(count);
+  for (Index r = 0; r < count; ++r) {
+    w.norm_x[r] = load_shifted_entries(X, start + r, c, w);
+    w.start.push_back(static_cast<Index>(w.idx.size()));
+  }
+}
+
+/// g(r, :) = the dot products of the loaded row r with support vectors
+/// [j0, j0 + width) of sv (row stride ldg).
+inline void entry_dots(const FusedScratch<double>& w, Index count, const FusedSupport<double>& sv, Index j0,
+                       Index width, double* g, Index ldg) {
+  const simd::Kernels& simd = simd::active_kernels();
+  for (Index r = 0; r < count; ++r) {
+    const Index b = w.start[static_cast<std::size_t>(r)], e = w.start[static_cast<std::size_t>(r + 1)];
+    simd.dots(sv.Zt.data() + j0, sv.m, width, w.idx.data() + b, w.val.data() + b, e - b, g + r * ldg);
+  }
+}
+
 /// fused_block for sparse query rows (double precision): each row's dot
 /// products with a tile are one pass over the tile per stored entry (the
 /// training margin's `dots`), not d passes over a densified row.
 template <class RowsX, class RowsSV>
 void sparse_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index start, Index count,
                   const FusedSupport<double>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
-  w.idx.clear();
-  w.val.clear();
-  w.start.assign(1, 0);
-  w.norm_x.resize(count);
-  for (Index r = 0; r < count; ++r) {
-    w.norm_x[r] = load_shifted_entries(X, start + r, sv.centre, w);
-    w.start.push_back(static_cast<Index>(w.idx.size()));
-  }
-  const simd::Kernels& simd = simd::active_kernels();
+  load_block_entries(X, start, count, sv.centre, w);
   OriginalRows<RowsX, RowsSV> originals(X, SV);
   for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, sv.m - j0);
     double* g = w.G.data();
-    for (Index r = 0; r < count; ++r) {
-      const Index b = w.start[static_cast<std::size_t>(r)], e = w.start[static_cast<std::size_t>(r + 1)];
-      simd.dots(sv.Zt.data() + j0, sv.m, width, w.idx.data() + b, w.val.data() + b, e - b, g + r * kExpansionTile);
-    }
+    entry_dots(w, count, sv, j0, width, g, kExpansionTile);
     kernel_rows_from_dots(kernel, start, count, j0, width, sv.norms.data(), w.norm_x, g, kExpansionTile, originals);
     out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
   }
@@ -435,13 +449,27 @@ void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
 /// coefficients' product.
 template <class RowsX, class RowsY>
 void fused_matrix_block(const Kernel& kernel, const RowsX& X, const RowsY& Y, Index start, Index count,
-                        const FusedSupport<double>& y, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
+                        const FusedSupport<double>& y, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w,
+                        bool sparse) {
+  const Index ld = out.outerStride();
+  if constexpr (HasEntries<RowsX>::value) {
+    if (sparse) {  // X's rows as stored entries (sparse_rows_pay), as in sparse_block
+      load_block_entries(X, start, count, y.centre, w);
+      OriginalRows<RowsX, RowsY> originals(X, Y);
+      for (Index j0 = 0; j0 < y.m; j0 += kExpansionTile) {
+        const Index width = std::min(kExpansionTile, y.m - j0);
+        double* g = out.data() + start * ld + j0;
+        entry_dots(w, count, y, j0, width, g, ld);
+        kernel_rows_from_dots(kernel, start, count, j0, width, y.norms.data(), w.norm_x, g, ld, originals);
+      }
+      return;
+    }
+  }
   w.rows.resize(static_cast<std::size_t>(count));
   for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
   gather_shifted(X, w.rows, y.centre, w.Xb, w.norm_x, w.cdot);
   const double* x[kExpansionRows];
   for (Index r = 0; r < count; ++r) x[r] = w.Xb.row(r).data();
-  const Index ld = out.outerStride();
   OriginalRows<RowsX, RowsY> originals(X, Y);
   for (Index j0 = 0; j0 < y.m; j0 += kExpansionTile) {
     const Index width = std::min(kExpansionTile, y.m - j0);
@@ -523,8 +551,9 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
 /// X.rows() x Y.rows()), in double precision. When Y fits densely (as the
 /// support vectors of kernel_expansion) it is copied once, feature-major and
 /// shifted by the reference point of X and Y together (the two may lie
-/// apart), and blocks of X's rows meet it one tile at a time, the kernel
-/// values made in place in out; otherwise (wide sparse Y) the general path,
+/// apart), and blocks of X's rows (densified, or as stored entries when
+/// sparse_rows_pay) meet it one tile at a time, the kernel values made in
+/// place in out; otherwise (wide sparse Y) the general path,
 /// with the reference point of X.
 /// Blocks of rows are spread over n_threads threads; the result does not
 /// depend on n_threads. `control` is polled per block.
@@ -542,13 +571,15 @@ void kernel_matrix(const Kernel& kernel, const ViewX& X, const RowsY& Y, Eigen::
   }
   const detail::FusedSupport<double> y(kernel.needs_norms() ? choose_joint_centre(X, Y) : Centre{}, Y,
                                        MatrixXd(Y.rows(), 0));
+  const bool sparse = detail::sparse_rows_pay(X, y.centre);
   const Index n = X.rows(), tasks = (n + detail::kExpansionTask - 1) / detail::kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
     detail::FusedScratch<double> scratch;
     const Index end = std::min(n, (t + 1) * detail::kExpansionTask);
     for (Index start = t * detail::kExpansionTask; start < end; start += detail::kExpansionRows) {
       ctl.poll_block();
-      detail::fused_matrix_block(kernel, X, Y, start, std::min(detail::kExpansionRows, end - start), y, out, scratch);
+      detail::fused_matrix_block(kernel, X, Y, start, std::min(detail::kExpansionRows, end - start), y, out, scratch,
+                                 sparse);
     }
   });
 }
