@@ -66,13 +66,8 @@ class ViewRows final : public Rows {
       const std::size_t room = static_cast<std::size_t>(nnz) + centre_.features.size();
       out.idx.resize(room);
       out.val.resize(room);
-      Index q = 0;
-      X_.for_each(i, [&](Index col, double v) {
-        out.idx[static_cast<std::size_t>(q)] = col;
-        out.val[static_cast<std::size_t>(q++)] = v;
-      });
-      if (centre_.active()) add_shift(q, out);
-      out.nnz = q;
+      X_.copy_entries(i, out.idx.data(), out.val.data());
+      out.nnz = centre_.shift_entries(out.idx.data(), out.val.data(), nnz, out.seen);
     } else {
       out.dense = true;
       out.val.resize(static_cast<std::size_t>(cols_));
@@ -83,24 +78,6 @@ class ViewRows final : public Rows {
   }
 
  private:
-  /// Sparse row of q entries: subtract c, adding the shifted features that
-  /// the row does not store.
-  void add_shift(Index& q, SampleRow& out) const {
-    out.seen.resize(static_cast<std::size_t>(cols_), 0);
-    const Index stored = q;
-    for (Index e = 0; e < stored; ++e) {
-      const Index k = out.idx[static_cast<std::size_t>(e)];
-      out.val[static_cast<std::size_t>(e)] -= centre_.point[k];
-      out.seen[static_cast<std::size_t>(k)] = 1;
-    }
-    for (Index k : centre_.features)
-      if (!out.seen[static_cast<std::size_t>(k)]) {
-        out.idx[static_cast<std::size_t>(q)] = k;
-        out.val[static_cast<std::size_t>(q++)] = -centre_.point[k];
-      }
-    for (Index e = 0; e < stored; ++e) out.seen[static_cast<std::size_t>(out.idx[static_cast<std::size_t>(e)])] = 0;
-  }
-
   View X_;
 };
 

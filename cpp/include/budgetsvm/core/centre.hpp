@@ -45,6 +45,23 @@ struct Centre {
   void unshift_rows(MatrixXd& S) const {
     if (active()) S.rowwise() += point.transpose();
   }
+  /// x - c for a sparse row's `stored` entries (idx, val; room for stored +
+  /// features.size()), in place: each stored value less c_k, then -c_k
+  /// appended for each shifted feature the row does not store. `seen`:
+  /// scratch of zeros (resized to d), left zero. Returns the entries held.
+  Index shift_entries(Index* idx, double* val, Index stored, std::vector<char>& seen) const {
+    if (!active()) return stored;
+    seen.resize(static_cast<std::size_t>(point.size()), 0);
+    for (Index e = 0; e < stored; ++e) {
+      val[e] -= point[idx[e]];
+      seen[static_cast<std::size_t>(idx[e])] = 1;
+    }
+    Index q = stored;
+    for (Index k : features)
+      if (!seen[static_cast<std::size_t>(k)]) idx[q] = k, val[q++] = -point[k];
+    for (Index e = 0; e < stored; ++e) seen[static_cast<std::size_t>(idx[e])] = 0;
+    return q;
+  }
   /// <c, z> for a dense row of d values.
   double dot(const double* z) const {
     double s = 0.0;

@@ -317,23 +317,13 @@ double load_shifted_entries(const RowsX& X, Index i, const Centre& c, FusedScrat
   w.idx.resize(at + static_cast<std::size_t>(stored) + c.features.size());
   w.val.resize(w.idx.size());
   X.copy_entries(i, w.idx.data() + at, w.val.data() + at);
-  std::size_t q = at + static_cast<std::size_t>(stored);
-  if (c.active()) {
-    w.seen.resize(static_cast<std::size_t>(X.cols()), 0);
-    for (std::size_t e = at; e < q; ++e) {
-      w.val[e] -= c.point[w.idx[e]];
-      w.seen[static_cast<std::size_t>(w.idx[e])] = 1;
-    }
-    for (const Index k : c.features)
-      if (!w.seen[static_cast<std::size_t>(k)]) w.idx[q] = k, w.val[q++] = -c.point[k];
-    for (std::size_t e = at; e < at + static_cast<std::size_t>(stored); ++e)
-      w.seen[static_cast<std::size_t>(w.idx[e])] = 0;
-  }
-  w.idx.resize(q);
-  w.val.resize(q);
+  const Index held = c.shift_entries(w.idx.data() + at, w.val.data() + at, stored, w.seen);
+  const std::size_t end = at + static_cast<std::size_t>(held);
+  w.idx.resize(end);
+  w.val.resize(end);
   if (!c.active()) return X.squared_norm(i);
   double norm = 0.0;
-  for (std::size_t e = at; e < q; ++e) norm += w.val[e] * w.val[e];
+  for (std::size_t e = at; e < end; ++e) norm += w.val[e] * w.val[e];
   return norm;
 }
 
