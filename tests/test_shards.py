@@ -183,14 +183,27 @@ def test_mix_keeps_a_part_when_merging_loses_the_average():
         BudgetedSVC(solver="bsgd", budget=50, gamma=0.05, epochs=1, random_state=0).fit(X[i::2], y[i::2])
         for i in (0, 1)
     ]
-    parts = [
-        dict(support_vectors=m.support_vectors_, dual_coef=m.dual_coef_.T.copy(), intercept=m.intercept_,
-             weight=1.0, steps=0)
-        for m in models
-    ]
-    mixed = _core.mix_budgeted(parts, params(budget=50, gamma=0.05))
-    assert mixed["mix_fallbacks"] == 1
-    assert any(np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts)
+    for weights in ((1.0, 1.0), (1.0, 1.5), (2.0, 1.0)):
+        parts = [
+            dict(support_vectors=m.support_vectors_, dual_coef=m.dual_coef_.T.copy(), intercept=m.intercept_,
+                 weight=w, steps=0)
+            for m, w in zip(models, weights)
+        ]
+        mixed = _core.mix_budgeted(parts, params(budget=50, gamma=0.05))
+        assert mixed["mix_fallbacks"] == 1
+        # the part kept is the one closest to the exact average in the feature space (brute force)
+        w = np.array(weights) / sum(weights)
+        assert all(p["support_vectors"].shape[0] == 50 for p in parts)
+        Z = np.vstack([p["support_vectors"] for p in parts])
+        avg = np.concatenate([wk * p["dual_coef"].ravel() for wk, p in zip(w, parts)])
+        K = np.exp(-0.05 * ((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1))
+        distances = []
+        for k, p in enumerate(parts):
+            diff = -avg.copy()
+            diff[50 * k : 50 * (k + 1)] += p["dual_coef"].ravel()
+            distances.append(diff @ K @ diff)
+        kept = [np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts]
+        assert sum(kept) == 1 and distances[kept.index(True)] <= min(distances) * (1 + 1e-9)
     # with room for the union nothing is reduced and nothing falls back
     assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
 

@@ -139,6 +139,60 @@ TEST_CASE("the mix's guard: feature-space inner products against a brute-force s
   }
 }
 
+TEST_CASE("the mix's result is never farther from the exact average than a part") {
+  // ||c - f_avg||^2 by a brute-force kernel sum over c's and the parts' points, for
+  // 2 and 3 parts of 40 random points merged to 40 with unequal weights, a wide and
+  // a narrow kernel: the mix's result is never farther than a part, and it is a part
+  // exactly when the guard fell back (tests/test_shards.py makes it fall back).
+  auto distance = [](const MatrixXd& Zc, const MatrixXd& Bc, const std::vector<MatrixXd>& Z,
+                     const std::vector<MatrixXd>& B, const std::vector<double>& w, double gamma) {
+    std::vector<const MatrixXd*> points{&Zc};
+    std::vector<MatrixXd> coef{Bc};
+    for (std::size_t k = 0; k < Z.size(); ++k) points.push_back(&Z[k]), coef.push_back(-w[k] * B[k]);
+    double sum = 0.0;
+    for (std::size_t a = 0; a < points.size(); ++a)
+      for (std::size_t b = 0; b < points.size(); ++b)
+        for (Index i = 0; i < points[a]->rows(); ++i)
+          for (Index j = 0; j < points[b]->rows(); ++j)
+            sum += coef[a](i, 0) * coef[b](j, 0) *
+                   std::exp(-gamma * (points[a]->row(i) - points[b]->row(j)).squaredNorm());
+    return sum;
+  };
+  Random rng(17);
+  for (const double gamma : {0.02, 2.0}) {
+    for (const std::size_t K : {std::size_t{2}, std::size_t{3}}) {
+      for (int rep = 0; rep < 3; ++rep) {
+        std::vector<MatrixXd> Z(K), B(K);
+        std::vector<double> w(K);
+        std::vector<MixPart> parts;
+        double total = 0.0;
+        for (std::size_t k = 0; k < K; ++k) {
+          Z[k] = MatrixXd::NullaryExpr(40, 5, [&]() { return 2.0 * rng.uniform() - 1.0; });
+          B[k] = MatrixXd::NullaryExpr(40, 1, [&]() { return rng.uniform() - 0.3; });
+          w[k] = 1.0 + static_cast<double>(k) + rng.uniform();
+          total += w[k];
+        }
+        for (std::size_t k = 0; k < K; ++k) parts.push_back({&Z[k], &B[k], {}, w[k], 0});
+        for (double& v : w) v /= total;
+        Params p = params(Solver::bsgd);
+        p.kernel.gamma = gamma;
+        for (const int threads : {1, 2}) {
+          p.n_jobs = threads;
+          const Result m = mix(parts, p, false);
+          CHECK(m.support_vectors.rows() <= 40);
+          const double d = distance(m.support_vectors, m.dual_coef, Z, B, w, gamma);
+          bool is_part = false;
+          for (std::size_t k = 0; k < K; ++k) {
+            CHECK(d <= distance(Z[k], B[k], Z, B, w, gamma) + 1e-9);
+            is_part = is_part || (m.support_vectors == Z[k] && m.dual_coef == B[k]);
+          }
+          CHECK(is_part == (m.mix_fallbacks == 1));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("sharded training: independent of the threads, as accurate as one shard") {
   const Problem P(6000, 4), T(3000, 5);
   for (Solver solver : {Solver::bsgd, Solver::bsca}) {

@@ -166,21 +166,33 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       centre.unshift_rows(out_sv);
       if (start_size(all, column) <= params.budget) continue;  // nothing was reduced: the exact average
       // The guard (see "Reducing can fail" above): the candidate closest to
-      // the exact average in the feature space goes on.
-      // ||f - f_avg||^2 up to the common ||f_avg||^2: ||f||^2 - 2 <f, f_avg>
-      MatrixXd Zu, Bu, Zk, Bk;
+      // the exact average f_avg = sum_k w_k f_k goes on. Up to the common
+      // ||f_avg||^2, ||c - f_avg||^2 = <c, c> - 2 sum_k w_k <c, f_k>, so the
+      // inner products of the reduced model and the parts, each pair once,
+      // decide it (K = 2: 6 blocks of kernel values, where distances to the
+      // union would take 9).
       const int threads = std::max(1, params.n_jobs);
-      detail::machine_rows(S, A, column, Zu, Bu);
-      auto distance = [&](const MatrixXd& Z, const MatrixXd& B) {
-        return detail::feature_inner(Z, B, Z, B, params.kernel, threads) -
-               2.0 * detail::feature_inner(Z, B, Zu, Bu, params.kernel, threads);
+      const std::size_t K = parts.size();
+      std::vector<MatrixXd> Z(K + 1), B(K + 1);  // 0: the reduced model, k + 1: part k
+      Z[0] = out_sv, B[0] = out_coef;
+      for (std::size_t k = 0; k < K; ++k)
+        detail::machine_rows(*parts[k].support_vectors, *parts[k].dual_coef, column, Z[k + 1], B[k + 1]);
+      MatrixXd G(static_cast<Index>(K + 1), static_cast<Index>(K + 1));
+      for (std::size_t a = 0; a <= K; ++a)
+        for (std::size_t b = a; b <= K; ++b)
+          G(static_cast<Index>(a), static_cast<Index>(b)) = G(static_cast<Index>(b), static_cast<Index>(a)) =
+              detail::feature_inner(Z[a], B[a], Z[b], B[b], params.kernel, threads);
+      auto distance = [&](std::size_t c) {
+        double cross = 0.0;
+        for (std::size_t k = 0; k < K; ++k)
+          cross += parts[k].weight / total_weight * G(static_cast<Index>(c), static_cast<Index>(k + 1));
+        return G(static_cast<Index>(c), static_cast<Index>(c)) - 2.0 * cross;
       };
-      double best = distance(out_sv, out_coef);
-      for (const MixPart& p : parts) {
-        detail::machine_rows(*p.support_vectors, *p.dual_coef, column, Zk, Bk);
-        if (Zk.rows() > params.budget) continue;
-        const double dist = distance(Zk, Bk);
-        if (dist < best) best = dist, out_sv = Zk, out_coef = Bk, fallback = true;
+      double best = distance(0);
+      for (std::size_t k = 0; k < K; ++k) {
+        if (Z[k + 1].rows() > params.budget) continue;
+        const double dist = distance(k + 1);
+        if (dist < best) best = dist, out_sv = Z[k + 1], out_coef = B[k + 1], fallback = true;
       }
     }
     return Result{};
