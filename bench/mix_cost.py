@@ -57,11 +57,11 @@ def main() -> None:
                 contestants["mix_before"] = lambda p=params: before.mix_budgeted(parts, p)
             times, loads = interleaved_times(contestants, args.repeats)
             best = {k: min(v) for k, v in times.items()}
-            entry = {"seconds_min": best, "load_average": loads,
-                     "mix_fallbacks": int(_core.mix_budgeted(parts, params)["mix_fallbacks"])}
+            ours = _core.mix_budgeted(parts, params)
+            entry = {"seconds_min": best, "load_average": loads, "mix_fallbacks": int(ours["mix_fallbacks"])}
             if before is not None:
                 entry["ratio"] = best["mix"] / best["mix_before"]
-                ours, theirs = _core.mix_budgeted(parts, params), before.mix_budgeted(parts, params)
+                theirs = before.mix_budgeted(parts, params)
                 entry["same_model"] = bool(np.array_equal(ours["support_vectors"], theirs["support_vectors"]))
                 entry["largest_coef_difference"] = float(np.abs(ours["dual_coef"] - theirs["dual_coef"]).max())
             results["sets"][f"{name}, n_jobs={jobs}"] = entry

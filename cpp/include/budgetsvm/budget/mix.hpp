@@ -35,6 +35,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/centre.hpp"
@@ -174,7 +175,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       const int threads = std::max(1, params.n_jobs);
       const std::size_t K = parts.size();
       std::vector<MatrixXd> Z(K + 1), B(K + 1);  // 0: the reduced model, k + 1: part k
-      Z[0] = out_sv, B[0] = out_coef;
+      Z[0] = std::move(out_sv), B[0] = std::move(out_coef);
       for (std::size_t k = 0; k < K; ++k)
         detail::machine_rows(*parts[k].support_vectors, *parts[k].dual_coef, column, Z[k + 1], B[k + 1]);
       MatrixXd G(static_cast<Index>(K + 1), static_cast<Index>(K + 1));
@@ -188,12 +189,15 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
           cross += parts[k].weight / total_weight * G(static_cast<Index>(c), static_cast<Index>(k + 1));
         return G(static_cast<Index>(c), static_cast<Index>(c)) - 2.0 * cross;
       };
+      std::size_t chosen = 0;
       double best = distance(0);
       for (std::size_t k = 0; k < K; ++k) {
         if (Z[k + 1].rows() > params.budget) continue;
         const double dist = distance(k + 1);
-        if (dist < best) best = dist, out_sv = Z[k + 1], out_coef = B[k + 1], fallback = true;
+        if (dist < best) best = dist, chosen = k + 1;
       }
+      out_sv = std::move(Z[chosen]), out_coef = std::move(B[chosen]);
+      fallback = fallback || chosen > 0;
     }
     return Result{};
   });
