@@ -191,3 +191,55 @@ def test_gamma_scale_for_offset_features():
     assert resolve_gamma("scale", X) == pytest.approx(expected, rel=1e-6)
     Xs = sp.csr_matrix(rng.standard_normal((200, 4)) * (rng.random((200, 4)) < 0.3) + 0.0)
     assert resolve_gamma("scale", Xs) == pytest.approx(1.0 / (4 * Xs.toarray().var()), rel=1e-12)
+
+
+def _label_arrays():
+    rng = np.random.default_rng(5)
+    return {
+        "pm1-float": rng.choice([-1.0, 1.0], 5000),
+        "int-2": rng.integers(0, 2, 5000),
+        "int-16": rng.integers(-8, 8, 3000),  # the last count found by the scan
+        "int-17": rng.integers(0, 17, 3000),  # one more: np.unique's path
+        "uint8": rng.integers(0, 5, 500).astype(np.uint8),
+        "float32": rng.choice(np.float32([0.5, 2.5, -3.0]), 400),
+        "signed-zeros": np.array([0.0, -0.0, 1.0, -0.0, 0.0]),
+        "bool": rng.random(100) < 0.3,
+        "one-class": np.full(50, 7),
+        "strings": rng.choice(["b", "a", "c"], 300),
+        "objects": np.array(["y", "x", "y", "x"], dtype=object),
+    }
+
+
+@pytest.mark.parametrize("name", list(_label_arrays()))
+def test_encode_labels_is_np_unique(name):
+    from budgetsvm._labels import encode_labels
+
+    y = _label_arrays()[name]
+    classes, index = encode_labels(y)
+    expected_classes, expected_index = np.unique(y, return_inverse=True)
+    assert classes.dtype == expected_classes.dtype
+    np.testing.assert_array_equal(classes, expected_classes)
+    np.testing.assert_array_equal(index, expected_index.reshape(-1))
+    np.testing.assert_array_equal(classes[index], y)
+
+
+def test_largest_squared_row_norm_in_every_layout():
+    # the C++ pass against numpy, dense (both orders, both precisions) and CSR
+    # with an empty row; an overflowing row gives inf
+    from budgetsvm._magnitude import max_squared_row_norm
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(3000, 7))
+    X[1234] *= 9.0
+    expected = float(np.max(np.sum(X * X, axis=1)))
+    S = sp.csr_matrix(np.where(np.abs(X) > 1.0, X, 0.0))
+    S_expected = float(np.max(np.asarray(S.multiply(S).sum(axis=1))))
+    for A, want, rtol in [
+        (X, expected, 1e-15),
+        (np.asfortranarray(X), expected, 1e-15),
+        (X.astype(np.float32), expected, 1e-6),
+        (S, S_expected, 1e-15),
+    ]:
+        assert max_squared_row_norm(A) == pytest.approx(want, rel=rtol)
+    X[2999, 0] = 1e200
+    assert max_squared_row_norm(X) == np.inf

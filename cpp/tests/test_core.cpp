@@ -161,6 +161,65 @@ TEST_CASE("data views: the variance of features offset by 1e8 does not cancel") 
   CHECK_CLOSE(m.variance(), 1.25, 1e-9);
 }
 
+TEST_CASE("data views: the largest squared row norm, in every layout, past a block of rows, overflow and NaN") {
+  // 2,500 rows (three blocks of the dense pass) against a naive loop, with
+  // the largest row moved into each block in turn; then a row that overflows
+  // (inf), a NaN (sticks, wherever it is) and no rows (0).
+  const Index n = 2500, d = 3;
+  Random rng(11);
+  std::vector<double> rm(static_cast<std::size_t>(n * d));
+  for (auto& v : rm) v = rng.uniform() * 2.0 - 1.0;
+  const auto largest_of = [&](const std::vector<double>& x) {
+    std::vector<double> cm(x.size());
+    std::vector<float> rm32(x.begin(), x.end());
+    std::vector<double> values;
+    std::vector<std::int64_t> indices, indptr{0};
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j < d; ++j) {
+        cm[static_cast<std::size_t>(j * n + i)] = x[static_cast<std::size_t>(i * d + j)];
+        if (j != 1) {  // column 1 is not stored: an implicit zero
+          values.push_back(x[static_cast<std::size_t>(i * d + j)]);
+          indices.push_back(j);
+        }
+      }
+      indptr.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    return std::vector<double>{
+        largest_squared_row_norm(DenseView<double, Eigen::RowMajor>(x.data(), n, d)),
+        largest_squared_row_norm(DenseView<double, Eigen::ColMajor>(cm.data(), n, d)),
+        largest_squared_row_norm(DenseView<float, Eigen::RowMajor>(rm32.data(), n, d)),
+        largest_squared_row_norm(CsrView<double, std::int64_t>(values.data(), indices.data(), indptr.data(), n, d))};
+  };
+  for (const Index big : {Index{0}, Index{1023}, Index{1024}, Index{2499}}) {
+    auto x = rm;
+    for (Index j = 0; j < d; ++j) x[static_cast<std::size_t>(big * d + j)] = 3.0 + static_cast<double>(j);
+    double dense = 0.0, sparse = 0.0;
+    for (Index i = 0; i < n; ++i) {
+      double s = 0.0, s_stored = 0.0;
+      for (Index j = 0; j < d; ++j) {
+        const double v = x[static_cast<std::size_t>(i * d + j)];
+        s += v * v;
+        if (j != 1) s_stored += v * v;
+      }
+      dense = std::max(dense, s);
+      sparse = std::max(sparse, s_stored);
+    }
+    const auto got = largest_of(x);
+    CHECK_CLOSE(got[0], dense, 1e-12);
+    CHECK_CLOSE(got[1], dense, 1e-12);
+    CHECK_CLOSE(got[2], dense, 1e-5);
+    CHECK_CLOSE(got[3], sparse, 1e-12);
+  }
+  auto x = rm;
+  x[3 * d] = 1e200;
+  for (double v : largest_of(x)) CHECK(std::isinf(v));
+  x = rm;
+  x[1500 * d] = std::numeric_limits<double>::quiet_NaN();
+  x[2400 * d] = 5.0;  // a larger row after the NaN does not hide it
+  for (double v : largest_of(x)) CHECK(std::isnan(v));
+  CHECK(largest_squared_row_norm(DenseView<double, Eigen::RowMajor>(rm.data(), 0, d)) == 0.0);
+}
+
 template <class T>
 void check_all_finite_values() {
   // Every position of a block boundary and every kind of non-finite value,

@@ -184,6 +184,15 @@ void register_data(py::module_& m) {
         "zeros included; the last by a second pass");
   m.def("all_finite", &py_all_finite, py::arg("X"));
   m.def(
+      "largest_squared_row_norm",
+      [](py::object X) {
+        return visit_data(X, [](const auto& view) {
+          py::gil_scoped_release release;  // X is kept alive by the caller
+          return largest_squared_row_norm(view);
+        });
+      },
+      py::arg("X"), "max_i ||x_i||^2 in float64 (inf when it overflows, 0 for no rows)");
+  m.def(
       "check_csr",
       [](const py::array& indices, const py::array& indptr, Index rows, Index cols) {
         std::string problem;

@@ -7,7 +7,7 @@ parameter the user never set. The checks here bound the kernel values from
 the largest squared row norm ``M = max_i ||x_i||^2`` (Cauchy-Schwarz:
 ``|<x, z>| <= M``, ``||x - z||^2 <= 4 M``) and refuse data whose kernel
 values would leave the range the solver computes in, with a ValueError that
-says so. One pass over ``X`` in blocks of rows (no copy of ``X``).
+says so. One pass over ``X`` in C++ (no copy of ``X``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import math
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
+
+from . import _core
+from ._data import core_view
 
 DBL_MAX = float(np.finfo(np.float64).max)
 DBL_MIN = float(np.finfo(np.float64).tiny)  # the smallest normal float64
@@ -25,8 +27,6 @@ FLT_MAX = float(np.finfo(np.float32).max)
 #: squared norm up to DBL_MAX * eps keeps both in the normal float64 range.
 LINEAR_MAX_SQUARED_NORM = DBL_MAX * float(np.finfo(np.float64).eps)
 
-_BLOCK_ROWS = 4096
-
 _NOT_FINITE = (
     "The dual coefficients or intercepts are not finite. The input data may contain large values "
     "and need to be preprocessed"
@@ -34,23 +34,10 @@ _NOT_FINITE = (
 
 
 def max_squared_row_norm(X: Any) -> float:
-    """``max_i ||x_i||^2`` in float64 (``inf`` when it overflows); 0 for no rows."""
-    largest = 0.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, X.shape[0], _BLOCK_ROWS):
-            block = X[start : start + _BLOCK_ROWS]
-            if sp.issparse(block):
-                values = np.asarray(block.data, dtype=np.float64)
-                squares = np.bincount(
-                    np.repeat(np.arange(block.shape[0]), np.diff(block.indptr)),
-                    weights=values * values,
-                    minlength=block.shape[0],
-                )
-            else:
-                squares = np.einsum("ij,ij->i", block, block, dtype=np.float64)
-            if squares.size:
-                largest = max(largest, float(np.max(squares)))
-    return largest
+    """``max_i ||x_i||^2`` in float64 (``inf`` when it overflows); 0 for no
+    rows. ``X`` is supported by the core (``_data.as_supported``): one pass in
+    C++, without a copy."""
+    return float(_core.largest_squared_row_norm(core_view(X)))
 
 
 def _check_not_tiny(M: float) -> None:

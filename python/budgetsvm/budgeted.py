@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._labels import encode_labels
 from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
@@ -467,7 +468,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         )
         X = as_supported(X)
         check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
+        classes, y_index = encode_labels(y)
         if len(classes) < 2:
             raise ValueError(
                 f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({plain(classes[0])!r})."

@@ -30,6 +30,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._labels import encode_labels
 from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
@@ -400,7 +401,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order=None)
             X = as_supported(X)
         check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
+        classes, y_index = encode_labels(y)
         if len(classes) < 2:
             raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class.")
         self.class_weight_ = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)

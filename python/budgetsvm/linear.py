@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
+from ._labels import encode_labels
 from ._atomic import atomic_fit
 from ._magnitude import check_linear_magnitude
 from ._params import check_class_weights, check_number, core_params, defaults, effective_n_jobs, plain
@@ -278,7 +279,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         )
         check_classification_targets(y)
         X = _data.as_supported(X)
-        classes, labels = np.unique(y, return_inverse=True)
+        classes, labels = encode_labels(y)
         self.classes_ = classes
         if classes.shape[0] < 2:
             raise ValueError(

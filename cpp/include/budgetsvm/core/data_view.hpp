@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -177,6 +178,37 @@ VectorXd row_squared_norms(const View& X) {
   VectorXd norms(X.rows());
   for (Index i = 0; i < X.rows(); ++i) norms[i] = X.squared_norm(i);
   return norms;
+}
+
+/// max_i ||x_i||^2 in double precision: 0 for no rows, infinite when a
+/// squared norm overflows, NaN when a row holds NaN (it sticks). The bound
+/// the magnitude checks start from; one pass, no copy (a dense view a block
+/// of rows at a time, so column-major data is read along its columns).
+template <class View>
+double largest_squared_row_norm(const View& X) {
+  double largest = 0.0;
+  const auto keep = [&largest](double s) {
+    if (std::isnan(s) || s > largest) largest = s;
+  };
+  if constexpr (View::is_sparse) {
+    for (Index i = 0; i < X.rows() && !std::isnan(largest); ++i) keep(X.squared_norm(i));
+  } else {
+    constexpr Index kBlock = 1024;
+    VectorXd norms(kBlock);
+    for (Index start = 0; start < X.rows() && !std::isnan(largest); start += kBlock) {
+      const Index len = std::min(kBlock, X.rows() - start);
+      const auto block = X.matrix().middleRows(start, len);
+      if constexpr (View::is_row_major) {
+        norms.head(len) = block.template cast<double>().rowwise().squaredNorm();
+      } else {  // along the columns, each contiguous
+        norms.head(len).setZero();
+        for (Index j = 0; j < X.cols(); ++j)
+          norms.head(len).array() += block.col(j).template cast<double>().array().square();
+      }
+      for (Index i = 0; i < len; ++i) keep(norms[i]);
+    }
+  }
+  return largest;
 }
 
 /// Sum and sum of squares of all entries (implicit zeros included by
