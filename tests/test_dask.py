@@ -50,11 +50,12 @@ def blobs(n, seed, classes=3):
 PARAMS = dict(budget=40, C=10.0, gamma=2.0, epochs=3, random_state=0)
 
 
-def reference_rounds(est, parts, rounds):
+def reference_rounds(est, parts, rounds, stop=None):
     """The algorithm written out with the core's calls: each round, one pass
     per partition from the common model (n = all rows), then the partitions'
     models mixed with weights = rows. BSCA: each partition's pass continues
-    from the dual variables its previous round ended with."""
+    from the dual variables its previous round ended with. `stop`: the model
+    after that many of the `rounds` rounds."""
     from budgetsvm import _core
 
     params = est._solver_params()
@@ -64,7 +65,7 @@ def reference_rounds(est, parts, rounds):
                  n_ref=0.0, n=n)
     alphas = [np.zeros(len(y)) for _, y in parts]
     rng = np.random.RandomState(est.random_state)
-    for r in range(rounds):
+    for r in range(rounds if stop is None else stop):
         seeds = rng.randint(np.iinfo(np.int64).max, size=len(parts), dtype=np.int64)
         models = []
         for k, ((X, y), seed) in enumerate(zip(parts, seeds)):
@@ -92,6 +93,34 @@ def test_rounds_are_the_written_out_algorithm(client, solver):
     np.testing.assert_array_equal(est.support_vectors_, want["support_vectors"])
     np.testing.assert_array_equal(est.dual_coef_, want["dual_coef"].T)
     assert est.t_ == want["steps"]
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_rounds_with_a_callback(client, solver):
+    """Without a callback a round is submitted before the previous one is
+    read; with one the rounds go one at a time: the same model, and a stop
+    after round 2 of 3 keeps round 2's mix (the third round never runs)."""
+    X, y = checkerboard(4000, 1)
+    parts = [(X[:2000], y[:2000]), (X[2000:], y[2000:])]
+    Xd, yd = da.from_array(X, chunks=2000), da.from_array(y, chunks=2000)
+    seen = []
+    going = DaskBudgetedSVC(solver=solver, callback=lambda stats: seen.append(stats["epoch"]) and False, **PARAMS)
+    going.fit(Xd, yd)
+    want = reference_rounds(going, parts, 3)
+    assert seen == [1, 2, 3] and going.n_iter_ == 3
+    np.testing.assert_array_equal(going.dual_coef_, want["dual_coef"].T)
+    plain = DaskBudgetedSVC(solver=solver, **PARAMS).fit(Xd, yd)
+    np.testing.assert_array_equal(plain.dual_coef_, going.dual_coef_)
+    np.testing.assert_array_equal(plain.support_vectors_, going.support_vectors_)
+    seen.clear()
+    stopped = DaskBudgetedSVC(solver=solver, callback=lambda stats: seen.append(stats["epoch"]) or len(seen) == 2,
+                              **PARAMS)
+    stopped.fit(Xd, yd)
+    want = reference_rounds(stopped, parts, 3, stop=2)
+    assert seen == [1, 2] and stopped.n_iter_ == len(stopped.history_) == 2 and stopped.fit_stats_["stopped_early"]
+    np.testing.assert_array_equal(stopped.support_vectors_, want["support_vectors"])
+    np.testing.assert_array_equal(stopped.dual_coef_, want["dual_coef"].T)
+    assert stopped.t_ == want["steps"]
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])

@@ -11,7 +11,8 @@ continuing the common model with the ``n`` of ``lambda = 1 / (C n)`` set to
 all rows and the common step count; the partitions' models (never their
 rows) travel, and are mixed pairwise up a tree (``_core.mix_budgeted``:
 weighted average, merged back to the budget), each mix weighted by the rows
-below it. The mixed model starts the next round.
+below it. The mixed model starts the next round, which is submitted before
+the client reads the mix (unless a callback may stop the rounds).
 
 Binary BSCA from a cold start keeps each partition's dual variables from
 round to round on the worker that holds the partition (persisted next to
@@ -130,17 +131,19 @@ def _train_partition(
     classes: np.ndarray,
     class_weight: np.ndarray,
     params: Dict[str, Any],
-    start: Dict[str, Any],
+    start: Any,
     seed: int,
+    n: float,
 ) -> Optional[Dict[str, Any]]:
-    """One partition's pass (on the worker that holds it): the model it ends
-    with and its statistics; None for an empty partition."""
+    """One partition's pass (on the worker that holds it) from ``start`` (see
+    ``_as_start``): the model it ends with and its statistics; None for an
+    empty partition."""
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
         return None
     X, y_index, factors = inputs
     p = dict(params, seed=int(seed))
-    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, start)
+    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, _as_start(start, n))
     return _part(result, float(X.shape[0]))
 
 
@@ -168,17 +171,20 @@ def _round_partition(
     classes: np.ndarray,
     class_weight: np.ndarray,
     params: Dict[str, Any],
-    start: Optional[Dict[str, Any]],
+    start: Any,
     seed: int,
-    alpha: Optional[np.ndarray],
+    previous: Optional[Tuple[Any, Optional[np.ndarray]]],
     n: float,
     first_epoch: int,
     total_epochs: int,
 ) -> Tuple[Optional[Dict[str, Any]], Optional[np.ndarray]]:
     """One partition's epochs of binary BSCA that keeps its dual variables
-    (on the worker that holds it, where they stay between rounds): the
+    (on the worker that holds it, where they stay between rounds), from
+    ``start`` (see ``_as_start``) and the dual variables of ``previous``, the
+    partition's result of the round before (None in the first round): the
     model it ends with, weighted by its points, and its dual variables; (None,
     alpha) for a partition with no points in the problem."""
+    alpha = None if previous is None else previous[1]
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
         return None, alpha
@@ -188,13 +194,40 @@ def _round_partition(
     if alpha is None:
         alpha = np.zeros(X.shape[0])
     p = dict(params, seed=int(seed))
-    result = _core.bsca_shard_round(X, y_index, p, start, alpha, n, first_epoch, total_epochs, factors)
+    result = _core.bsca_shard_round(X, y_index, p, _as_start(start, n), alpha, n, first_epoch, total_epochs, factors)
     return _part(result, float(result["n_ref"])), result["alpha"]
+
+
+def _model_of(part: Any) -> Any:
+    """A partition's model from what its task returned (a kept-dual round
+    returns (model, alpha)), or a mix as it is."""
+    return part[0] if isinstance(part, tuple) else part
+
+
+def _next_start(mixed: Optional[Dict[str, Any]], n: float) -> Optional[Dict[str, Any]]:
+    """The next round's starting point: a round's mixed model, for n points."""
+    if mixed is None:
+        return None
+    start = {key: mixed[key] for key in ("support_vectors", "dual_coef", "intercept", "steps")}
+    start.update(n_ref=n, n=n)
+    return start
+
+
+def _as_start(begin: Any, n: float) -> Optional[Dict[str, Any]]:
+    """A round's starting point on the worker: the fit's own start (a dict
+    with ``n``: cold, or a warm start's model) as it is, or the previous
+    round's mix (or a lone partition's result) as ``_next_start`` makes it.
+    The tasks read the mix itself, so that no task runs between a mix and
+    the next round's passes (each task costs a scheduler round trip)."""
+    if begin is None or (isinstance(begin, dict) and "n" in begin):
+        return begin
+    return _next_start(_model_of(begin), n)
 
 
 def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: Dict[str, Any], ovr: bool):
     """The weighted mix of two partition models (or of two mixes); the weight
     (rows), loss and counters below are carried up the tree."""
+    a, b = _model_of(a), _model_of(b)
     if a is None or b is None:
         return b if a is None else a
     mixed = _core.mix_budgeted([a, b], params, one_vs_rest=ovr)
@@ -512,7 +545,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         kept = params["solver"] == "bsca" and len(classes) == 2 and not warm
         rng = check_random_state(self.random_state)
         train = dask.delayed(_train_partition, pure=True)
-        step = dask.delayed(_round_partition, pure=True, nout=2)
+        step = dask.delayed(_round_partition, pure=True)
         n_points = float(X.shape[0])
         if w is not None or not np.all(class_weight == 1.0):
             count = dask.delayed(_partition_points, pure=True)
@@ -521,44 +554,53 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 raise ValueError("Invalid input - all samples have zero or negative weights.")
         if kept:
             start = dict(start, n=n_points)  # the points of the problem, as the in-process shards count them
-        alphas: List[Any] = [None] * len(xs)
+        previous: List[Any] = [None] * len(xs)  # kept: each partition's last (model, alpha), persisted
         per_round = params["epochs"]
         history: List[Dict[str, Any]] = []
         totals = {key: 0.0 for key in COUNTER_KEYS}
         began = time.perf_counter()
         mixed: Dict[str, Any] = {}
         stopped = False
-        for r in range(1, rounds + 1):
-            seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
-            start_d = dask.delayed(start, traverse=False)
-            if kept:
-                # One graph per round: the models go up the tree, the dual
-                # variables stay where their round computed them (persisted)
-                # as the next round's input there.
-                first = (r - 1) * per_round + 1
-                begin = start_d if r > 1 else None
-                steps = [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), alphas[k],
-                              n_points, first, rounds * per_round) for k in range(len(xs))]
-                top, *alphas = dask.persist(_tree_mix([t[0] for t in steps], params, ovr), *[t[1] for t in steps])
-                (mixed,) = dask.compute(top)
-            else:
-                parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, start_d, int(seeds[k]))
-                         for k in range(len(xs))]
-                (mixed,) = dask.compute(_tree_mix(parts, params, ovr))
+        # Round r + 1 is submitted before round r's mix is read, starting from
+        # that mix where it is computed: the workers go on without waiting for
+        # the client's round trip. A callback may stop after any round, so
+        # with one the rounds go one at a time.
+        ahead = 1 if self.callback is None else 0
+        begin = dask.delayed(start, traverse=False)
+        queued: List[Any] = []  # persisted mixes of submitted rounds, not read yet
+        submitted = 0
+        while True:
+            while submitted < rounds and len(queued) <= ahead:
+                submitted += 1
+                r = submitted
+                seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
+                if kept:
+                    # The models go up the tree, the dual variables stay
+                    # where their round computed them (persisted) as the
+                    # next round's input there.
+                    first = (r - 1) * per_round + 1
+                    steps = [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin if r > 1 else None,
+                                  int(seeds[k]), previous[k], n_points, first, rounds * per_round)
+                             for k in range(len(xs))]
+                    top, *previous = dask.persist(_tree_mix(steps, params, ovr), *steps)
+                else:
+                    parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), start["n"])
+                             for k in range(len(xs))]
+                    (top,) = dask.persist(_tree_mix(parts, params, ovr))
+                queued.append(top)
+                begin = top
+            if not queued:
+                break
+            (mixed,) = dask.compute(queued.pop(0))
+            mixed = _model_of(mixed)
             if mixed is None:
                 raise ValueError("X has no rows.")
+            r = len(history) + 1
             for key in COUNTER_KEYS:
                 totals[key] += mixed["counters"][key]
             stats = self._round_stats(r, totals, mixed, time.perf_counter() - began)
             history.append(stats)
-            start = {
-                "support_vectors": mixed["support_vectors"],
-                "dual_coef": mixed["dual_coef"],
-                "intercept": mixed["intercept"],
-                "steps": mixed["steps"],
-                "n_ref": start["n"],
-                "n": start["n"],
-            }
+            start = _next_start(mixed, start["n"])
             if verbose:
                 print(f"round {r}/{rounds} SVs {stats['n_support']} merges {int(totals['merges'])} "
                       f"elapsed {stats['seconds']:.2f}s", file=sys.stderr, flush=True)
