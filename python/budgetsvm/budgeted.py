@@ -551,7 +551,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         )
         X = as_supported(X)
         check_classification_targets(y)
-        unknown = np.setdiff1d(np.unique(y), known)
+        unknown = np.setdiff1d(encode_labels(y)[0], known)
         if unknown.size:
             raise ValueError(
                 f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
