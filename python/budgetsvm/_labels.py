@@ -1,10 +1,10 @@
 """Class labels to class indices, shared by every estimator's ``fit``.
 
-``np.unique(y, return_inverse=True)`` sorts all ``n`` labels (``O(n log n)``:
-6 ms of a 0.26 s two-thread fit on ijcnn1's 50k rows, more at a million).
-Numeric labels of a few classes are found in ``O(n k)`` instead: take the
-first label left, drop its rows, repeat; then each row's index by a binary
-search among the ``k`` sorted classes. Anything else (strings, objects, more
+``np.unique(y, return_inverse=True)`` sorts all ``n`` labels (``O(n log n)``,
+a noticeable part of a short multi-threaded fit; docs/scale.md). Numeric
+labels of a few classes are found in ``O(n k)`` instead: take the first
+label left, drop its rows, repeat; then each row's index by a binary search
+among the ``k`` sorted classes. Anything else (strings, objects, more
 than ``FEW_CLASSES`` classes) goes to ``np.unique``, with the same result.
 """
 
