@@ -208,6 +208,53 @@ def test_mix_keeps_a_part_when_merging_loses_the_average():
     assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
 
 
+def test_mix_of_shards_from_one_start_keeps_the_reduced_model():
+    """mix.hpp, "Reducing": two BSCA shards continuing one common model end
+    with support vectors that pair up across the parts, so reducing the whole
+    union merges each with its counterpart and the reduced model is closer to
+    the exact average than either part (brute force in the feature space);
+    only the growing pass (round 1, no common start) falls back to a part.
+    Reducing while loading fell back in every round here."""
+    rng = np.random.default_rng(0)
+    n, d, budget, gamma = 20000, 18, 100, 1.0 / 18
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] * X[:, 1] + np.sin(X[:, 2]) + 0.5 * X[:, 3] > 0, 1, -1)
+    y[rng.random(n) < 0.2] *= -1  # noisy: every support vector is heavy, the hard case
+    p = params(budget, gamma=gamma, C=1.0, solver="bsca", epochs=1)
+    parts = [(np.ascontiguousarray(X[k::2]), (y[k::2] > 0).astype(np.int32)) for k in (0, 1)]
+    alphas = [np.zeros(len(yk)) for _, yk in parts]
+    start, fallbacks = None, []
+    for r in range(3):
+        models = []
+        for k, (Xk, yk) in enumerate(parts):
+            out = _core.bsca_shard_round(Xk, yk, dict(p, seed=7 * r + k), start, alphas[k], float(n), r + 1, 3)
+            alphas[k] = out["alpha"]
+            models.append(dict(out, weight=float(out["n_ref"]), steps=out["steps_total"]))
+        mixed = _core.mix_budgeted(models, p)
+        fallbacks.append(mixed["mix_fallbacks"])
+        start = dict(support_vectors=mixed["support_vectors"], dual_coef=mixed["dual_coef"],
+                     intercept=mixed["intercept"], steps=mixed["steps_total"], n_ref=float(n), n=float(n))
+    assert fallbacks == [1, 0, 0]
+    Z = [m["support_vectors"] for m in models]
+    assert all(z.shape[0] == budget for z in Z)
+    # each support vector's nearest neighbour is its counterpart in the other part
+    d2 = ((Z[0][:, None, :] - Z[1][None, :, :]) ** 2).sum(-1)
+    own = ((Z[0][:, None, :] - Z[0][None, :, :]) ** 2).sum(-1) + np.diag(np.full(budget, np.inf))
+    assert np.median(d2.min(1)) < 0.01 * np.median(own.min(1))
+    # ||f - f_avg||^2 for the reduced model and each part, from the kernel matrix of all their points
+    S = np.vstack([mixed["support_vectors"], *Z])
+    K = np.exp(-gamma * ((S[:, None, :] - S[None, :, :]) ** 2).sum(-1))
+    m = mixed["support_vectors"].shape[0]
+    avg = np.concatenate([np.zeros(m), *(0.5 * mk["dual_coef"].ravel() for mk in models)])
+    candidates = [np.concatenate([mixed["dual_coef"].ravel(), np.zeros(2 * budget)])]
+    for k in (0, 1):
+        c = np.zeros(m + 2 * budget)
+        c[m + budget * k : m + budget * (k + 1)] = models[k]["dual_coef"].ravel()
+        candidates.append(c)
+    dist = [(c - avg) @ K @ (c - avg) for c in candidates]
+    assert dist[0] < 0.5 * min(dist[1:])
+
+
 def test_bsca_shard_round_checks_its_arguments():
     """The kept-dual round's binding (used by budgetsvm.dask): alpha and
     sample_weight are 1-D float64 arrays of one entry per row, named in the

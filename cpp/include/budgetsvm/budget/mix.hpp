@@ -11,10 +11,20 @@
 // Algorithm: the union is built support vector by support vector; equal
 // points (the support vectors of the common start that no shard merged, and
 // duplicates in the data) are combined exactly first, so they cost no
-// merge; then the union is loaded through the budget maintenance of the
-// solver's parameters (start.hpp), which merges (or removes, or projects)
-// back to B as it loads. The union is centred first at its mean, so that the
-// kernel values the merges use are computed from short vectors.
+// merge; then the whole union is loaded into one model and the budget
+// maintenance of the solver's parameters (start.hpp) merges (or removes, or
+// projects) it back to B, each step taking the support vector of least
+// weight and, for merging, its best partner among all that remain. The
+// union is centred first at its mean, so that the kernel values the merges
+// use are computed from short vectors.
+// Reducing while loading (the union's support vectors one by one into a
+// model of B, as a start is loaded) was the first version: once the first
+// part filled the budget, each support vector of the second part forced a
+// merge of the lightest one so far, whose nearest counterpart in the other
+// part was often not loaded yet, so heavy support vectors of one part were
+// merged with each other. Loading everything first lets a support vector
+// meet its counterpart: shard models that moved apart from one common
+// start stay close support vector by support vector (docs/scale.md).
 // Reducing can fail: merging K B support vectors down to B at once, with
 // no data steps between the merges to correct them, can lose the model (on
 // a 20-dimensional problem with a narrow kernel, the merged average of two
@@ -157,15 +167,17 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   detail::with_maintenance(params, [&](auto make) -> Result {
     for (int m = 0; m < n_machines; ++m) {
       const int column = one_vs_rest ? m : -1;
-      BudgetModel model(d, std::max<Index>(2, std::min(params.budget, start_size(all, column))),
-                        one_vs_rest ? 1 : n_outputs, params.kernel);
+      // The whole union is loaded first, then reduced (see "Reducing" above).
+      const Index union_size = start_size(all, column);
+      BudgetModel model(d, std::max<Index>(2, union_size), one_vs_rest ? 1 : n_outputs, params.kernel);
       auto maintenance = make(model);
-      load_start(model, maintenance, result.totals, all, centre, column, 1.0, params.budget);
+      load_start(model, maintenance, result.totals, all, centre, column, 1.0, std::max(params.budget, union_size));
+      while (model.size() > params.budget) maintenance.reduce(model, result.totals, nullptr);
       MatrixXd& out_sv = sv[static_cast<std::size_t>(m)];
       MatrixXd& out_coef = coef[static_cast<std::size_t>(m)];
       model.export_to(out_sv, out_coef);
       centre.unshift_rows(out_sv);
-      if (start_size(all, column) <= params.budget) continue;  // nothing was reduced: the exact average
+      if (union_size <= params.budget) continue;  // nothing was reduced: the exact average
       // The guard (see "Reducing can fail" above): the candidate closest to
       // the exact average f_avg = sum_k w_k f_k goes on. Up to the common
       // ||f_avg||^2, ||c - f_avg||^2 = <c, c> - 2 sum_k w_k <c, f_k>, so the
