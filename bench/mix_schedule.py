@@ -25,7 +25,6 @@ the speed-up and accuracy differences (points) against one thread.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -52,7 +51,7 @@ def main() -> None:
 
     if not Path(budgetsvm.__file__).resolve().is_relative_to(Path(args.package).resolve()):
         raise SystemExit(f"budgetsvm was imported from {budgetsvm.__file__}, not from --package")
-    from scale import problems  # after budgetsvm: bench/scale.py puts this checkout's python/ first
+    from scale import emit, problems  # after budgetsvm: bench/scale.py puts this checkout's python/ first
 
     for name, X, y, Xt, yt, (gamma, C) in problems(args.problems.split(",")):
         times = {v: [] for v in VARIANTS}
@@ -67,8 +66,7 @@ def main() -> None:
                 clf.fit(X, y)
                 times[v].append(time.perf_counter() - start)
                 accuracy[v].append(float(clf.score(Xt, yt)))
-        row = {"problem": name, "budget": args.budget, "epochs": args.epochs, "seeds": args.seeds,
-               "load": os.getloadavg()[0]}
+        row = {"problem": name, "budget": args.budget, "epochs": args.epochs, "seeds": args.seeds}
         base = "one thread"
         for v in VARIANTS:
             row[v] = {"min_seconds": min(times[v]), "median_accuracy": float(np.median(accuracy[v])),
@@ -77,11 +75,7 @@ def main() -> None:
                 row[v]["speedup"] = min(times[base]) / min(times[v])
                 row[v]["median_points"] = 100 * (row[v]["median_accuracy"] - row[base]["median_accuracy"])
                 row[v]["mean_points"] = 100 * (row[v]["mean_accuracy"] - row[base]["mean_accuracy"])
-        line = json.dumps(row)
-        print(line, flush=True)
-        if args.out:
-            with open(args.out, "a") as f:
-                f.write(line + "\n")
+        emit(row, args.out)
 
 
 if __name__ == "__main__":
