@@ -14,6 +14,8 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
+from ._params import plain
+
 FEW_CLASSES = 16
 
 
@@ -41,3 +43,27 @@ def encode_labels(y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
             return classes, np.searchsorted(classes, y)
     classes, index = np.unique(y, return_inverse=True)
     return classes, index.reshape(-1)
+
+
+def index_in_classes(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The position of each label of the 1-D ``y`` among the sorted
+    ``classes`` (a chunk or partition of an incremental or distributed fit);
+    a ``ValueError`` naming the labels that are not among them.
+
+    Examples
+    --------
+    >>> index_in_classes(np.array([1, -1, 1]), np.array([-1, 1])).tolist()
+    [1, 0, 1]
+    >>> index_in_classes(np.array([1, 2]), np.array([-1, 1]))
+    Traceback (most recent call last):
+        ...
+    ValueError: y has labels that are not in classes: [2] (classes: [-1, 1]).
+    """
+    found, index = encode_labels(y)
+    unknown = np.setdiff1d(found, classes)
+    if unknown.size:
+        raise ValueError(
+            f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
+            f"(classes: {[plain(c) for c in classes]})."
+        )
+    return np.searchsorted(classes, found)[index]

@@ -22,7 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._labels import encode_labels
+from ._labels import encode_labels, index_in_classes
 from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
@@ -551,13 +551,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         )
         X = as_supported(X)
         check_classification_targets(y)
-        unknown = np.setdiff1d(encode_labels(y)[0], known)
-        if unknown.size:
-            raise ValueError(
-                f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
-                f"(classes: {[plain(c) for c in known]})."
-            )
-        y_index = np.searchsorted(known, y)
+        y_index = index_in_classes(y, known)
         if isinstance(self.class_weight, str):
             raise ValueError(
                 "class_weight='balanced' is not supported for partial_fit (the class counts of the stream are not "

@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 from . import _core
 from ._atomic import atomic_fit
 from ._data import as_supported
-from ._labels import encode_labels
+from ._labels import index_in_classes
 from ._magnitude import DBL_MAX, check_kernel_magnitude
 from ._params import check_class_weight_spec, check_class_weights, check_number, plain
 from .budgeted import TOTAL_KEYS
@@ -98,13 +98,7 @@ def _partition_inputs(
         check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
     else:
         check_kernel_magnitude(X, params["kernel"], params["gamma"], params["degree"], params["coef0"], DBL_MAX)
-    unknown = np.setdiff1d(encode_labels(y)[0], classes)
-    if unknown.size:
-        raise ValueError(
-            f"y has labels that are not in classes: {[plain(c) for c in unknown]} "
-            f"(classes: {[plain(c) for c in classes]})."
-        )
-    y_index = np.searchsorted(classes, y).astype(np.int32)
+    y_index = index_in_classes(y, classes).astype(np.int32)
     factors = None
     if w is not None or not np.all(class_weight == 1.0):
         factors = class_weight[y_index].astype(np.float64)
