@@ -41,7 +41,7 @@ def decision(Z: np.ndarray, coef: np.ndarray, b: float, X: np.ndarray, gamma: fl
     return np.concatenate([rbf(X[i : i + 20000], Z, gamma) @ coef for i in range(0, len(X), 20000)]) + b
 
 
-def rounds(core, parts, params, n: float, R: int, gamma: float):
+def rounds(core, parts, params, n: float, R: int):
     """Yields (round, the two shard models, the mix) for R rounds."""
     alphas = [np.zeros(len(y)) for _, y in parts]
     start = None
@@ -57,9 +57,15 @@ def rounds(core, parts, params, n: float, R: int, gamma: float):
                      intercept=mixed["intercept"], steps=mixed["steps_total"], n_ref=n, n=n)
 
 
+def shares(models) -> np.ndarray:
+    """Each model's weight share in the mix."""
+    w = np.array([m["weight"] for m in models])
+    return w / w.sum()
+
+
 def report(models, mixed, gamma: float) -> dict:
     Z = [np.asarray(m["support_vectors"], dtype=np.float64) for m in models]
-    w = np.array([m["weight"] for m in models]) / sum(m["weight"] for m in models)
+    w = shares(models)
     S = np.vstack([mixed["support_vectors"], *Z])
     K = rbf(S, S, gamma)
     sizes = [len(mixed["support_vectors"])] + [len(z) for z in Z]
@@ -104,13 +110,12 @@ def main() -> None:
     labels = np.where(yt > 0, 1, -1)
     print(machine_line())
     for label, core in cores.items():
-        for r, models, mixed in rounds(core, parts, params, float(len(y)), args.rounds, gamma):
+        for r, models, mixed in rounds(core, parts, params, float(len(y)), args.rounds):
             row = {"problem": name, "build": label, "round": r, **report(models, mixed, gamma)}
             if r == args.rounds:
                 f = decision(mixed["support_vectors"], mixed["dual_coef"].ravel(), mixed["intercept"][0], Xt, gamma)
-                w = np.array([m["weight"] for m in models]) / sum(m["weight"] for m in models)
                 g = sum(wk * decision(m["support_vectors"], m["dual_coef"].ravel(), m["intercept"][0], Xt, gamma)
-                        for wk, m in zip(w, models))
+                        for wk, m in zip(shares(models), models))
                 row["accuracy_mix"] = float(np.mean(np.where(f > 0, 1, -1) == labels))
                 row["accuracy_exact_average"] = float(np.mean(np.where(g > 0, 1, -1) == labels))
             emit(row, args.out)

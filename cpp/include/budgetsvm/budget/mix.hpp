@@ -171,7 +171,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       const Index union_size = start_size(all, column);
       BudgetModel model(d, std::max<Index>(2, union_size), one_vs_rest ? 1 : n_outputs, params.kernel);
       auto maintenance = make(model);
-      load_start(model, maintenance, result.totals, all, centre, column, 1.0, std::max(params.budget, union_size));
+      load_start(model, maintenance, result.totals, all, centre, column, 1.0, union_size);  // no reduction
       while (model.size() > params.budget) maintenance.reduce(model, result.totals, nullptr);
       MatrixXd& out_sv = sv[static_cast<std::size_t>(m)];
       MatrixXd& out_coef = coef[static_cast<std::size_t>(m)];
