@@ -546,6 +546,37 @@ TEST_CASE("float kernels: every level's dots and Gaussian values match double ar
   }
 }
 
+TEST_CASE("float kernels: the Gaussian values' relative error over the exp's whole range") {
+  // Kernel values from distances 0 .. 90 / gamma (exp down to e^-90, past
+  // the cut at -86.6), each level against exp in double of the same float
+  // distance. The float argument's own rounding (epsilon times |gamma d|,
+  // as any float exp has) is allowed for; the polynomial and the scaling
+  // must add at most a few ulps on top. Below e^-87: 0 in the vector levels,
+  // the rounded double in scalar code.
+  const float gamma = 0.37f;
+  const Index B = 4001;
+  std::vector<float> acc(static_cast<std::size_t>(B), 0.0f), znorm(static_cast<std::size_t>(B)), out(znorm.size());
+  for (Index j = 0; j < B; ++j) znorm[static_cast<std::size_t>(j)] = static_cast<float>(90.0 / 0.37 * j / (B - 1));
+  const double eps = std::numeric_limits<float>::epsilon();
+  for (auto level : simd::supported_levels()) {
+    const auto fk = simd::float_kernels_for(level);
+    fk.rbf_from_dots(acc.data(), znorm.data(), 0.0f, gamma, B, out.data());
+    double worst = 0.0;
+    for (Index j = 0; j < B; ++j) {
+      const double x = static_cast<double>(gamma) * znorm[static_cast<std::size_t>(j)];
+      const double ref = std::exp(-x), got = out[static_cast<std::size_t>(j)];
+      if (x > 87.0) {
+        CHECK(got < 1.7e-38);
+      } else if (x < 86.0) {
+        const double rel = std::abs(got - ref) / ref;
+        CHECK(rel <= 2.5 * eps + 1.5 * eps * x);
+        worst = std::max(worst, rel / (2.5 * eps + 1.5 * eps * x));
+      }
+    }
+    CHECK(worst > 0.0);  // the values were compared
+  }
+}
+
 TEST_CASE("kernel_expansion: float32 query rows match double arithmetic, far from the origin too") {
   const Index n = 131, m = 300, d = 9;
   for (double offset : {0.0, 1e3, 1e5}) {
