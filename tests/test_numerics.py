@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from budgetsvm import SVC, BudgetedSVC, kernel_matrix
+from budgetsvm import SVC, BudgetedSVC, _core, kernel_matrix
 
 
 def blobs(n, d=5, seed=0):
@@ -171,3 +171,17 @@ def test_float32_prediction_matches_float64_of_same_values(offset, sparse):
         assert np.abs(f32 - f64).max() <= 1e-6 * scale
         # Not the same bits: the float path ran (double would agree to ~1e-15).
         assert np.abs(f32 - f64).max() > 1e-13 * scale
+
+
+def test_float32_prediction_with_gamma_times_norms_past_float():
+    # Rows spread at 1e10 (squared norms about 1e20 after the shift to their
+    # centre) and gamma = 1e20: the float path's exponent parts (gamma times
+    # squared norms and dot products) would overflow float, so these float32
+    # rows run in double, where each row meets only itself: the kernel is 1
+    # on the diagonal, 0 elsewhere, and the decision value the row's own
+    # coefficient.
+    rng = np.random.default_rng(3)
+    S = (rng.standard_normal((40, 5)) * 1e10).astype(np.float32).astype(np.float64)
+    coef = rng.standard_normal((40, 1))
+    out = _core.decision_function(S.astype(np.float32), S, coef, "rbf", 1e20, 3, 0.0, 1)
+    np.testing.assert_allclose(out, coef, rtol=1e-12, atol=0)

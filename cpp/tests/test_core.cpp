@@ -496,26 +496,32 @@ TEST_CASE("kernel_expansion: sparse query rows read as stored entries, shifted, 
 TEST_CASE("float kernels: every level's dots and Gaussian values match double arithmetic") {
   const Index d = 13, rows = 7, B = 75;  // off the 4-row groups and the 16/32-column tiles
   Random rng(5);
-  std::vector<float> X(static_cast<std::size_t>(rows * d)), Zt(static_cast<std::size_t>(d * B)), norms(B);
+  std::vector<float> X(static_cast<std::size_t>(rows * d)), Zt(static_cast<std::size_t>(d * B));
   for (auto& v : X) v = static_cast<float>(rng.uniform() * 2.0 - 1.0);
   for (auto& v : Zt) v = static_cast<float>(rng.uniform() * 2.0 - 1.0);
   std::vector<const float*> x;
   for (Index r = 0; r < rows; ++r) x.push_back(X.data() + r * d);
+  // The Gaussian's parts as expansion.hpp scales them: g = gamma log2(e),
+  // dots with 2 g z, -g |z|^2 per support vector, -g |x|^2 per row.
+  const double gamma = 0.3, g = gamma * 1.4426950408889634;
+  std::vector<float> zpart(static_cast<std::size_t>(B));
   for (Index j = 0; j < B; ++j) {
     double s = 0.0;
     for (Index k = 0; k < d; ++k) s += static_cast<double>(Zt[static_cast<std::size_t>(k * B + j)]) * Zt[static_cast<std::size_t>(k * B + j)];
-    norms[static_cast<std::size_t>(j)] = static_cast<float>(s);
+    zpart[static_cast<std::size_t>(j)] = static_cast<float>(-g * s);
   }
   for (auto level : simd::supported_levels()) {
     const auto fk = simd::float_kernels_for(level);
-    std::vector<float> G(static_cast<std::size_t>(rows * (B + 3)), -7.0f), K(static_cast<std::size_t>(B));
+    std::vector<float> G(static_cast<std::size_t>(rows * (B + 3)), -7.0f), K(static_cast<std::size_t>(B)), acc(K.size());
     fk.dense_dots(x.data(), rows, d, Zt.data(), B, B, G.data(), B + 3);
     for (Index r = 0; r < rows; ++r) {
       double xn = 0.0;
       for (Index k = 0; k < d; ++k) xn += static_cast<double>(X[static_cast<std::size_t>(r * d + k)]) * X[static_cast<std::size_t>(r * d + k)];
-      const float* g = G.data() + r * (B + 3);
-      CHECK(g[B] == -7.0f && g[B + 2] == -7.0f);  // the padding is left alone
-      fk.rbf_from_dots(g, norms.data(), static_cast<float>(xn), 0.3f, B, K.data());
+      const float* dots = G.data() + r * (B + 3);
+      CHECK(dots[B] == -7.0f && dots[B + 2] == -7.0f);  // the padding is left alone
+      for (Index j = 0; j < B; ++j) acc[static_cast<std::size_t>(j)] = static_cast<float>(2.0 * g * dots[j]);
+      const auto xpart = static_cast<float>(-g * xn);
+      fk.rbf_from_parts(acc.data(), zpart.data(), xpart, B, K.data());
       for (Index j = 0; j < B; ++j) {
         double dot = 0.0, dist = 0.0;
         for (Index k = 0; k < d; ++k) {
@@ -523,47 +529,50 @@ TEST_CASE("float kernels: every level's dots and Gaussian values match double ar
           dot += a * b;
           dist += (a - b) * (a - b);
         }
-        CHECK_CLOSE(g[j], dot, 1e-5);
-        CHECK_CLOSE(K[static_cast<std::size_t>(j)], std::exp(-0.3 * dist), 1e-5);
+        CHECK_CLOSE(dots[j], dot, 1e-5);
+        CHECK_CLOSE(K[static_cast<std::size_t>(j)], std::exp(-gamma * dist), 1e-5);
       }
-      // rbf_dot: the same kernel values against coefficients, every length
-      // (the tails of the 8- and 16-lane loops)
+      // rbf_dot_parts: the same kernel values against coefficients, every
+      // length (the tails of the 8- and 16-lane loops)
       std::vector<float> coef(static_cast<std::size_t>(B));
       for (Index j = 0; j < B; ++j) coef[static_cast<std::size_t>(j)] = static_cast<float>(0.5 - 0.013 * static_cast<double>(j));
       for (Index len : {Index{0}, Index{1}, Index{7}, Index{16}, Index{17}, Index{33}, B}) {
         double ref = 0.0;
         for (Index j = 0; j < len; ++j) ref += static_cast<double>(coef[static_cast<std::size_t>(j)]) * K[static_cast<std::size_t>(j)];
-        CHECK_CLOSE(fk.rbf_dot(g, norms.data(), static_cast<float>(xn), 0.3f, len, coef.data()), ref, 1e-5);
+        CHECK_CLOSE(fk.rbf_dot_parts(acc.data(), zpart.data(), xpart, len, coef.data()), ref, 1e-5);
       }
     }
-    // The exp at the ends of its range: 0 below -87 / large distances, 1 at distance 0.
-    const float far_dot = -200.0f, zero_dot = 0.5f, one = 1.0f;
+    // The ends of the range: 0 far below -125, 1 where the parts sum to 0
+    // or (rounded) above it.
+    const float far = -200.0f, zero = 0.0f, half = 0.5f, minus_one = -1.0f;
     float out = -1.0f;
-    fk.rbf_from_dots(&far_dot, &one, 1.0f, 1.0f, 1, &out);
+    fk.rbf_from_parts(&far, &zero, 0.0f, 1, &out);
     CHECK(out == 0.0f);
-    fk.rbf_from_dots(&zero_dot, &one, 0.0f, 1.0f, 1, &out);  // 0 + 1 - 2 * 0.5 = 0
+    fk.rbf_from_parts(&half, &minus_one, 0.5f, 1, &out);  // 0.5 - 1 + 0.5 = 0
     CHECK_CLOSE(out, 1.0, 1e-7);
+    fk.rbf_from_parts(&half, &zero, 0.0f, 1, &out);  // above 0: capped
+    CHECK(out == 1.0f);
   }
 }
 
 TEST_CASE("float kernels: the Gaussian values' relative error over the exp's whole range") {
-  // Kernel values from distances 0 .. 90 / gamma (exp down to e^-90, past
-  // the cut at -86.6), each level against exp in double of the same float
-  // distance. The float argument's own rounding (epsilon times |gamma d|,
-  // as any float exp has) is allowed for; the polynomial and the scaling
-  // must add at most a few ulps on top. Below e^-87: 0 in the vector levels,
-  // the rounded double in scalar code.
-  const float gamma = 0.37f;
+  // 2^u for u = -log2(e) x, x = 0 .. 90 (exp down to e^-90, past the cut at
+  // -86.6), each level against exp in double of the same float u. u's own
+  // rounding (epsilon times |u|, as any float exp's argument has) is
+  // allowed for; the polynomial and the scaling must add at most a few
+  // ulps on top. Below e^-87: 0 in the vector levels, the rounded double in
+  // scalar code.
   const Index B = 4001;
-  std::vector<float> acc(static_cast<std::size_t>(B), 0.0f), znorm(static_cast<std::size_t>(B)), out(znorm.size());
-  for (Index j = 0; j < B; ++j) znorm[static_cast<std::size_t>(j)] = static_cast<float>(90.0 / 0.37 * j / (B - 1));
-  const double eps = std::numeric_limits<float>::epsilon();
+  std::vector<float> acc(static_cast<std::size_t>(B), 0.0f), zpart(acc.size()), out(acc.size());
+  for (Index j = 0; j < B; ++j)
+    zpart[static_cast<std::size_t>(j)] = static_cast<float>(-1.4426950408889634 * 90.0 * static_cast<double>(j) / (B - 1));
+  const double eps = std::numeric_limits<float>::epsilon(), ln2 = 0.69314718055994530942;
   for (auto level : simd::supported_levels()) {
     const auto fk = simd::float_kernels_for(level);
-    fk.rbf_from_dots(acc.data(), znorm.data(), 0.0f, gamma, B, out.data());
+    fk.rbf_from_parts(acc.data(), zpart.data(), 0.0f, B, out.data());
     double worst = 0.0;
     for (Index j = 0; j < B; ++j) {
-      const double x = static_cast<double>(gamma) * znorm[static_cast<std::size_t>(j)];
+      const double x = -ln2 * zpart[static_cast<std::size_t>(j)];
       const double ref = std::exp(-x), got = out[static_cast<std::size_t>(j)];
       if (x > 87.0) {
         CHECK(got < 1.7e-38);

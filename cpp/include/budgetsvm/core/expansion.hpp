@@ -59,19 +59,21 @@ constexpr Index kExpansionTask = 256;  // query rows per task of the thread pool
 inline bool fused_expansion_fits(Index m, Index d) { return d <= 4096 && m * d <= (Index{1} << 24); }
 
 /// Whether float arithmetic is safe for this call: gamma within [1e-30, 1e30]
-/// and every squared norm of X and SV at most 1e30. Where the kernel value
-/// is neither about 0 nor about 1, a squared distance is about 1 / gamma,
-/// which float then holds to its precision; squared norms stay far from
-/// float's overflow. Otherwise (data at the scale of 1e-20, or 1e20) the
-/// float32 rows are computed in double.
+/// and every squared norm of X and SV at most 1e30, and gamma times it too.
+/// Where the kernel value is neither about 0 nor about 1, a squared distance
+/// is about 1 / gamma, which float then holds to its precision; squared
+/// norms, and the parts of the exponent (simd_float.hpp: gamma times squared
+/// norms and dot products), stay far from float's overflow. Otherwise (data
+/// at the scale of 1e-20, or 1e20) the float32 rows are computed in double.
 template <class RowsX, class ViewSV>
 bool float_arithmetic_fits(const Kernel& kernel, const RowsX& X, const ViewSV& SV) {
   constexpr double kLimit = 1e30;
   if (!(kernel.gamma >= 1.0 / kLimit && kernel.gamma <= kLimit)) return false;
+  const double bound = kLimit / std::max(1.0, kernel.gamma);
   for (Index j = 0; j < SV.rows(); ++j)
-    if (!(SV.squared_norm(j) <= kLimit)) return false;
+    if (!(SV.squared_norm(j) <= bound)) return false;
   for (Index i = 0; i < X.rows(); ++i)
-    if (!(X.squared_norm(i) <= kLimit)) return false;
+    if (!(X.squared_norm(i) <= bound)) return false;
   return true;
 }
 
@@ -98,8 +100,10 @@ bool single_precision(const Rows& X) {
 }
 
 /// The support vectors of the fused path in precision T, built once:
-/// Zt[k * m + j] = (z_j - c)_k (feature-major, shifted by the centre),
-/// norms[j] = |z_j - c|^2 and the coefficients.
+/// Zt[k * m + j] = dot_scale (z_j - c)_k (feature-major, shifted by the
+/// centre), norms[j] = norm_scale |z_j - c|^2 and the coefficients. The
+/// scales are 1 but for float's Gaussian values (simd_float.hpp: 2 g and
+/// -g, applied in double before the rounding to float).
 template <class T>
 struct FusedSupport {
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -112,7 +116,8 @@ struct FusedSupport {
   /// SV is read through rows() / cols() / copy_row() only; c is the centre
   /// (inactive for kernels other than rbf).
   template <class RowsSV>
-  FusedSupport(Centre c, const RowsSV& SV, const Eigen::Ref<const MatrixXd>& coefficients)
+  FusedSupport(Centre c, const RowsSV& SV, const Eigen::Ref<const MatrixXd>& coefficients, double dot_scale = 1.0,
+               double norm_scale = 1.0)
       : centre(std::move(c)), coef(coefficients.template cast<T>()), m(SV.rows()) {
     const Index d = SV.cols();
     Zt.assign(static_cast<std::size_t>(m * d), T{0});
@@ -124,9 +129,9 @@ struct FusedSupport {
       double s = 0.0;
       for (Index k = 0; k < d; ++k) {
         s += row[static_cast<std::size_t>(k)] * row[static_cast<std::size_t>(k)];
-        Zt[static_cast<std::size_t>(k * m + j)] = static_cast<T>(row[static_cast<std::size_t>(k)]);
+        Zt[static_cast<std::size_t>(k * m + j)] = static_cast<T>(dot_scale * row[static_cast<std::size_t>(k)]);
       }
-      norms[static_cast<std::size_t>(j)] = static_cast<T>(s);
+      norms[static_cast<std::size_t>(j)] = static_cast<T>(norm_scale * s);
     }
   }
 };
@@ -285,17 +290,19 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
     if constexpr (std::is_same_v<T, float>) {
       const simd::FloatKernels& fk = simd::active_float_kernels();
       fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
+      // sv holds 2 g z and -g |z|^2 (expansion_fused); a row's part is -g |x|^2.
+      const double g_log2 = kernel.gamma * simd::detail::kLog2e;
       if (sv.coef.cols() == 1) {
         // One output: kernel values summed against the coefficients as they
         // are made (never stored), the tile's share added in double.
         for (Index r = 0; r < count; ++r)
-          out(start + r, 0) += fk.rbf_dot(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(w.norm_x[r]),
-                                          static_cast<float>(kernel.gamma), width, sv.coef.data() + j0);
+          out(start + r, 0) += fk.rbf_dot_parts(g + r * kExpansionTile, sv.norms.data() + j0,
+                                                static_cast<float>(-g_log2 * w.norm_x[r]), width, sv.coef.data() + j0);
         continue;
       }
       for (Index r = 0; r < count; ++r)
-        fk.rbf_from_dots(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(w.norm_x[r]),
-                         static_cast<float>(kernel.gamma), width, g + r * kExpansionTile);
+        fk.rbf_from_parts(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(-g_log2 * w.norm_x[r]), width,
+                          g + r * kExpansionTile);
       // The tile's share summed in float (at most kExpansionTile terms), added in double.
       out.middleRows(start, count) +=
           (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
@@ -375,7 +382,10 @@ template <class T, class RowsX, class ViewSV>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
                      RunControl& control, Centre centre, bool sparse) {
-  const FusedSupport<T> sv(std::move(centre), SV, coef);
+  // float: the Gaussian value as 2^u, its parts scaled here once (simd_float.hpp).
+  const double g_log2 = kernel.gamma * simd::detail::kLog2e;
+  const bool parts = std::is_same_v<T, float>;
+  const FusedSupport<T> sv(std::move(centre), SV, coef, parts ? 2.0 * g_log2 : 1.0, parts ? -g_log2 : 1.0);
   out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {

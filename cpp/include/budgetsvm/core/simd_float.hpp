@@ -1,27 +1,30 @@
-// Single-precision versions of two of simd.hpp's kernels, for predicting
-// float32 data with the Gaussian kernel (expansion.hpp):
+// Single-precision kernels for predicting float32 data with the Gaussian
+// kernel (expansion.hpp):
 //
-//   dense_dots:     G[r * ldg + j] = sum_k x_r[k] Zt[k * ld + j]  (float)
-//   rbf_from_dots:  out[j] = exp(-gamma * max(0, xnorm + znorm[j] - 2 acc[j]))
-//   rbf_dot:        sum_j coef[j] exp(...) of the same values, summed in
-//                   float lanes (a model with one output: the kernel values
-//                   are never stored)
+//   dense_dots:      G[r * ldg + j] = sum_k x_r[k] Zt[k * ld + j]  (float)
+//   rbf_from_parts:  out[j] = 2^min(0, acc[j] + zpart[j] + xpart)
+//   rbf_dot_parts:   sum_j coef[j] 2^(...) of the same values, summed in
+//                    float lanes (a model with one output: the kernel values
+//                    are never stored)
 //
-// Twice the lanes of the double kernels per instruction. The kernel value
-// is computed as a power of two, 2^u with u = -gamma log2(e) distance, and u
-// straight from the dot product: u = a_j - 2 g acc with g = gamma log2(e) and
-// a_j = -g (xnorm + znorm[j]), two multiply-adds, capped at 0 (a distance
-// rounded below 0). Then u = n + r with n = round(u) and r in [-1/2, 1/2],
-// 2^r by a degree-6 polynomial (the least relative error on that interval,
-// found by the Remez exchange: 1.9e-9, below float's half ulp), scaled by
-// 2^n. Arguments below -125 give 0 (exp below -86.6; the result stays a
-// normal float). In base 2 the reduction needs no split constant of ln 2
-// (u - n is exact) and the polynomial one degree less than exp's on
-// [-ln 2 / 2, ln 2 / 2] to the same error: four multiply-adds fewer per
-// value than exp of -gamma times the distance, the unit this loop waits on.
-// The rounding of u itself (float's epsilon times |u|) is the same as that
-// of exp's argument. Same instruction sets and dispatch as simd.hpp (the
-// level is shared).
+// Twice the lanes of the double kernels per instruction. The Gaussian value
+// exp(-gamma |x - z|^2) is computed as a power of two, 2^u with
+// u = -g |x - z|^2 = 2 g <x, z> - g |z|^2 - g |x|^2 and g = gamma log2(e), and
+// the caller scales the three parts once: the support vectors by 2 g before
+// the dot products (so acc = <x, 2 g z>), zpart[j] = -g |z_j|^2 per support
+// vector, xpart = -g |x|^2 per row. u is then two additions, capped at 0 (a
+// distance rounded below 0), and needs no multiply: the unit these loops
+// wait on is the multiply-add one, which the dot products fill. Then
+// u = n + r with n = round(u) and r in [-1/2, 1/2] (exactly), 2^r by a
+// degree-6 polynomial (the least relative error on that interval, found by
+// the Remez exchange: 1.9e-9, below float's half ulp), scaled by 2^n.
+// Arguments below -125 give 0 (exp below -86.6; a result stays a normal
+// float). Against exp of -gamma times a distance from the dots (the first
+// version): no split constant of ln 2 in the reduction, the polynomial one
+// degree less for the same error, no multiplies to form u; six multiply-adds
+// fewer per value. The rounding of u (float's epsilon times |u|) is that of
+// any float exp's argument. Same instruction sets and dispatch as simd.hpp
+// (the level is shared).
 #pragma once
 
 #include "simd.hpp"
@@ -33,17 +36,8 @@ constexpr float kExp2MinF = -125.0f;
 // 2^r on [-1/2, 1/2]: coefficients of r^k for k = 6 .. 0 (Horner order).
 constexpr float kExp2F[7] = {1.53458122e-4f, 1.33999312e-3f, 9.61848896e-3f, 5.55032878e-2f,
                              2.40226469e-1f, 6.93147206e-1f, 1.0f};
+constexpr double kLn2 = 0.69314718055994530942;
 
-/// The float constants of u = a_j - 2 g acc (see above): -g, -g xnorm, 2 g.
-struct Exp2Args {
-  float neg_g, neg_g_xnorm, two_g;
-  Exp2Args(float gamma, float xnorm) {
-    const double g = static_cast<double>(gamma) * kLog2e;
-    neg_g = static_cast<float>(-g);
-    neg_g_xnorm = static_cast<float>(-g * static_cast<double>(xnorm));
-    two_g = static_cast<float>(2.0 * g);
-  }
-};
 }  // namespace detail
 
 namespace scalar {
@@ -61,19 +55,21 @@ inline void dense_dots_f(const float* const* x, Index rows, Index d, const float
   }
 }
 
-inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, float* out) {
-  for (Index j = 0; j < B; ++j) {
-    const float d = xnorm + znorm[j] - 2.0f * acc[j];
-    out[j] = static_cast<float>(detail::exp_scalar(-static_cast<double>(gamma) * (d > 0.0f ? d : 0.0f)));
-  }
+/// u = min(0, acc + zpart + xpart), added in the vector kernels' order.
+inline float pow2_argument_f(float acc, float zpart, float xpart) {
+  const float u = (acc + zpart) + xpart;
+  return u < 0.0f ? u : 0.0f;
 }
 
-inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
+inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, Index B, float* out) {
+  for (Index j = 0; j < B; ++j)
+    out[j] = static_cast<float>(detail::exp_scalar(detail::kLn2 * pow2_argument_f(acc[j], zpart[j], xpart)));
+}
+
+inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, Index B, const float* coef) {
   float s = 0.0f;
-  for (Index j = 0; j < B; ++j) {
-    const float d = xnorm + znorm[j] - 2.0f * acc[j];
-    s += coef[j] * static_cast<float>(detail::exp_scalar(-static_cast<double>(gamma) * (d > 0.0f ? d : 0.0f)));
-  }
+  for (Index j = 0; j < B; ++j)
+    s += coef[j] * static_cast<float>(detail::exp_scalar(detail::kLn2 * pow2_argument_f(acc[j], zpart[j], xpart)));
   return s;
 }
 
@@ -96,33 +92,32 @@ BUDGETSVM_TARGET("avx2,fma") inline __m256 exp2_nonpositive_f(__m256 u) {
   return _mm256_and_ps(ok, _mm256_mul_ps(p, _mm256_castsi256_ps(bits)));
 }
 
-/// u = min(0, a_j - 2 g acc[j]) for the 8 values at j.
+/// u = min(0, acc[j] + zpart[j] + xpart) for the 8 values at j.
 BUDGETSVM_TARGET("avx2,fma")
-inline __m256 exp2_argument_f(const detail::Exp2Args& e, const float* acc, const float* znorm) {
-  const __m256 a = _mm256_fmadd_ps(_mm256_set1_ps(e.neg_g), _mm256_loadu_ps(znorm), _mm256_set1_ps(e.neg_g_xnorm));
-  const __m256 u = _mm256_fmadd_ps(_mm256_set1_ps(e.two_g), _mm256_loadu_ps(acc), a);
+inline __m256 pow2_argument_f(const float* acc, const float* zpart, __m256 xpart) {
+  const __m256 u = _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(acc), _mm256_loadu_ps(zpart)), xpart);
   return _mm256_min_ps(u, _mm256_setzero_ps());
 }
 
 BUDGETSVM_TARGET("avx2,fma")
-inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, float* out) {
-  const detail::Exp2Args e(gamma, xnorm);
+inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, Index B, float* out) {
+  const __m256 xp = _mm256_set1_ps(xpart);
   Index j = 0;
-  for (; j + 8 <= B; j += 8) _mm256_storeu_ps(out + j, exp2_nonpositive_f(exp2_argument_f(e, acc + j, znorm + j)));
-  scalar::rbf_from_dots_f(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+  for (; j + 8 <= B; j += 8) _mm256_storeu_ps(out + j, exp2_nonpositive_f(pow2_argument_f(acc + j, zpart + j, xp)));
+  scalar::rbf_from_parts_f(acc + j, zpart + j, xpart, B - j, out + j);
 }
 
 BUDGETSVM_TARGET("avx2,fma")
-inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
-  const detail::Exp2Args e(gamma, xnorm);
+inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, Index B, const float* coef) {
+  const __m256 xp = _mm256_set1_ps(xpart);
   __m256 sum = _mm256_setzero_ps();
   Index j = 0;
   for (; j + 8 <= B; j += 8)
-    sum = _mm256_fmadd_ps(exp2_nonpositive_f(exp2_argument_f(e, acc + j, znorm + j)), _mm256_loadu_ps(coef + j), sum);
+    sum = _mm256_fmadd_ps(exp2_nonpositive_f(pow2_argument_f(acc + j, zpart + j, xp)), _mm256_loadu_ps(coef + j), sum);
   float t[8];
   _mm256_storeu_ps(t, sum);
   return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7])) +
-         scalar::rbf_dot_f(acc + j, znorm + j, xnorm, gamma, B - j, coef + j);
+         scalar::rbf_dot_parts_f(acc + j, zpart + j, xpart, B - j, coef + j);
 }
 
 BUDGETSVM_TARGET("avx2,fma")
@@ -173,33 +168,31 @@ BUDGETSVM_TARGET("avx512f") inline __m512 exp2_nonpositive_f(__m512 u) {
   return _mm512_maskz_scalef_ps(ok, p, n);  // 2^n p
 }
 
-/// u = min(0, a_j - 2 g acc[j]) for the lanes of m at j (0 - 0 elsewhere:
-/// u = -g xnorm, finite).
+/// u = min(0, acc[j] + zpart[j] + xpart) for the lanes of m at j (lanes
+/// outside m read 0: u = xpart, finite).
 BUDGETSVM_TARGET("avx512f")
-inline __m512 exp2_argument_f(const detail::Exp2Args& e, __mmask16 m, const float* acc, const float* znorm) {
-  const __m512 a =
-      _mm512_fmadd_ps(_mm512_set1_ps(e.neg_g), _mm512_maskz_loadu_ps(m, znorm), _mm512_set1_ps(e.neg_g_xnorm));
-  const __m512 u = _mm512_fmadd_ps(_mm512_set1_ps(e.two_g), _mm512_maskz_loadu_ps(m, acc), a);
+inline __m512 pow2_argument_f(__mmask16 m, const float* acc, const float* zpart, __m512 xpart) {
+  const __m512 u = _mm512_add_ps(_mm512_add_ps(_mm512_maskz_loadu_ps(m, acc), _mm512_maskz_loadu_ps(m, zpart)), xpart);
   return _mm512_mask_min_ps(u, static_cast<__mmask16>(0xFFFF), u, _mm512_setzero_ps());
 }
 
 BUDGETSVM_TARGET("avx512f")
-inline void rbf_from_dots_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, float* out) {
-  const detail::Exp2Args e(gamma, xnorm);
+inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, Index B, float* out) {
+  const __m512 xp = _mm512_set1_ps(xpart);
   const __mmask16 all = 0xFFFF;
   Index j = 0;
-  for (; j + 16 <= B; j += 16) _mm512_storeu_ps(out + j, exp2_nonpositive_f(exp2_argument_f(e, all, acc + j, znorm + j)));
-  scalar::rbf_from_dots_f(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
+  for (; j + 16 <= B; j += 16) _mm512_storeu_ps(out + j, exp2_nonpositive_f(pow2_argument_f(all, acc + j, zpart + j, xp)));
+  scalar::rbf_from_parts_f(acc + j, zpart + j, xpart, B - j, out + j);
 }
 
 BUDGETSVM_TARGET("avx512f")
-inline float rbf_dot_f(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef) {
+inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, Index B, const float* coef) {
   // Masked tail: lanes past B carry a coefficient of 0.
-  const detail::Exp2Args e(gamma, xnorm);
+  const __m512 xp = _mm512_set1_ps(xpart);
   __m512 sum = _mm512_setzero_ps();
   for (Index j = 0; j < B; j += 16) {
     const __mmask16 m = static_cast<__mmask16>(B - j >= 16 ? 0xFFFFu : (1u << (B - j)) - 1u);
-    sum = _mm512_fmadd_ps(exp2_nonpositive_f(exp2_argument_f(e, m, acc + j, znorm + j)), _mm512_maskz_loadu_ps(m, coef + j),
+    sum = _mm512_fmadd_ps(exp2_nonpositive_f(pow2_argument_f(m, acc + j, zpart + j, xp)), _mm512_maskz_loadu_ps(m, coef + j),
                           sum);
   }
   float t[16];
@@ -247,8 +240,8 @@ inline void dense_dots_f(const float* const* x, Index rows, Index d, const float
 struct FloatKernels {
   void (*dense_dots)(const float* const* x, Index rows, Index d, const float* Zt, Index ld, Index B, float* G,
                      Index ldg);
-  void (*rbf_from_dots)(const float* acc, const float* znorm, float xnorm, float gamma, Index B, float* out);
-  float (*rbf_dot)(const float* acc, const float* znorm, float xnorm, float gamma, Index B, const float* coef);
+  void (*rbf_from_parts)(const float* acc, const float* zpart, float xpart, Index B, float* out);
+  float (*rbf_dot_parts)(const float* acc, const float* zpart, float xpart, Index B, const float* coef);
 };
 
 /// The single-precision kernels of a given level (which must not exceed
@@ -256,14 +249,14 @@ struct FloatKernels {
 inline FloatKernels float_kernels_for(Level level) {
 #if defined(BUDGETSVM_SIMD_X86)
   switch (level) {
-    case Level::avx512: return {&avx512::dense_dots_f, &avx512::rbf_from_dots_f, &avx512::rbf_dot_f};
-    case Level::avx2: return {&avx2::dense_dots_f, &avx2::rbf_from_dots_f, &avx2::rbf_dot_f};
+    case Level::avx512: return {&avx512::dense_dots_f, &avx512::rbf_from_parts_f, &avx512::rbf_dot_parts_f};
+    case Level::avx2: return {&avx2::dense_dots_f, &avx2::rbf_from_parts_f, &avx2::rbf_dot_parts_f};
     default: break;
   }
 #else
   (void)level;
 #endif
-  return {&scalar::dense_dots_f, &scalar::rbf_from_dots_f, &scalar::rbf_dot_f};
+  return {&scalar::dense_dots_f, &scalar::rbf_from_parts_f, &scalar::rbf_dot_parts_f};
 }
 
 inline const FloatKernels& active_float_kernels() {
