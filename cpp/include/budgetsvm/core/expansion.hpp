@@ -101,9 +101,10 @@ bool single_precision(const Rows& X) {
 
 /// The support vectors of the fused path in precision T, built once:
 /// Zt[k * m + j] = dot_scale (z_j - c)_k (feature-major, shifted by the
-/// centre), norms[j] = norm_scale |z_j - c|^2 and the coefficients. The
-/// scales are 1 but for float's Gaussian values (simd_float.hpp: 2 g and
-/// -g, applied in double before the rounding to float).
+/// centre), norms[j] = norm_scale |z_j - c|^2 (norm_scale = scale_norms)
+/// and the coefficients. The scales are 1 but for float's Gaussian values
+/// (simd_float.hpp: 2 g and -g, applied in double before the rounding to
+/// float; a query row's part is norm_scale |x - c|^2 too).
 template <class T>
 struct FusedSupport {
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -112,13 +113,14 @@ struct FusedSupport {
   std::vector<T> norms;
   Matrix coef;
   Index m = 0;
+  double norm_scale = 1.0;
 
   /// SV is read through rows() / cols() / copy_row() only; c is the centre
   /// (inactive for kernels other than rbf).
   template <class RowsSV>
   FusedSupport(Centre c, const RowsSV& SV, const Eigen::Ref<const MatrixXd>& coefficients, double dot_scale = 1.0,
-               double norm_scale = 1.0)
-      : centre(std::move(c)), coef(coefficients.template cast<T>()), m(SV.rows()) {
+               double scale_norms = 1.0)
+      : centre(std::move(c)), coef(coefficients.template cast<T>()), m(SV.rows()), norm_scale(scale_norms) {
     const Index d = SV.cols();
     Zt.assign(static_cast<std::size_t>(m * d), T{0});
     norms.resize(static_cast<std::size_t>(m));
@@ -291,18 +293,18 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
       const simd::FloatKernels& fk = simd::active_float_kernels();
       fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
       // sv holds 2 g z and -g |z|^2 (expansion_fused); a row's part is -g |x|^2.
-      const double g_log2 = kernel.gamma * simd::detail::kLog2e;
       if (sv.coef.cols() == 1) {
         // One output: kernel values summed against the coefficients as they
         // are made (never stored), the tile's share added in double.
         for (Index r = 0; r < count; ++r)
           out(start + r, 0) += fk.rbf_dot_parts(g + r * kExpansionTile, sv.norms.data() + j0,
-                                                static_cast<float>(-g_log2 * w.norm_x[r]), width, sv.coef.data() + j0);
+                                                static_cast<float>(sv.norm_scale * w.norm_x[r]), width,
+                                                sv.coef.data() + j0);
         continue;
       }
       for (Index r = 0; r < count; ++r)
-        fk.rbf_from_parts(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(-g_log2 * w.norm_x[r]), width,
-                          g + r * kExpansionTile);
+        fk.rbf_from_parts(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(sv.norm_scale * w.norm_x[r]),
+                          width, g + r * kExpansionTile);
       // The tile's share summed in float (at most kExpansionTile terms), added in double.
       out.middleRows(start, count) +=
           (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();

@@ -21,8 +21,8 @@
 // Arguments below -125 give 0 (exp below -86.6; a result stays a normal
 // float). Against exp of -gamma times a distance from the dots (the first
 // version): no split constant of ln 2 in the reduction, the polynomial one
-// degree less for the same error, no multiplies to form u; six multiply-adds
-// fewer per value. The rounding of u (float's epsilon times |u|) is that of
+// degree less for the same error, no multiplies to form u: six instructions
+// fewer on the multiply-add unit per vector of values. The rounding of u (float's epsilon times |u|) is that of
 // any float exp's argument. Same instruction sets and dispatch as simd.hpp
 // (the level is shared).
 #pragma once
@@ -37,7 +37,6 @@ constexpr float kExp2MinF = -125.0f;
 constexpr float kExp2F[7] = {1.53458122e-4f, 1.33999312e-3f, 9.61848896e-3f, 5.55032878e-2f,
                              2.40226469e-1f, 6.93147206e-1f, 1.0f};
 constexpr double kLn2 = 0.69314718055994530942;
-
 }  // namespace detail
 
 namespace scalar {
