@@ -13,6 +13,7 @@
 #include <Eigen/LU>
 
 #include "budgetsvm/core/random.hpp"
+#include "budgetsvm/core/simd_subproblem.hpp"
 #include "budgetsvm/exact/fit.hpp"
 #include "check.hpp"
 
@@ -890,6 +891,90 @@ TEST_CASE("SIMD j search: every level picks the plain pair_gain argmax (ties, ta
         for (auto level : simd::supported_levels())
           CHECK(simd::best_partner_for(level)(q.data(), diag.data(), Ki.data(), place.data(), n, qi, Kii, min_b,
                                               kTau) == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("SIMD sub-problem steps: every level picks the plain rule's pair and updates the same bits") {
+  // The plain rule of an SMO step on the sub-problem (the loop the kernels
+  // replaced): i = the first largest -y_t G_t over I_up; over I_low, the
+  // smallest q and j = the first largest b^2 / pair_curvature with b > 0.
+  Random rng(23);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (Index m : {1, 2, 3, 7, 8, 9, 16, 33, 64, 67}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      std::vector<double> y(static_cast<std::size_t>(m)), a(y.size()), u(y.size()), G(y.size());
+      MatrixXd K(m, m);
+      for (Index r = 0; r < m; ++r)
+        for (Index c = 0; c <= r; ++c) K(r, c) = K(c, r) = r == c ? 1.0 : rng.uniform();
+      for (Index t = 0; t < m; ++t) {
+        const std::size_t k = static_cast<std::size_t>(t);
+        y[k] = rng.below(2) == 0 ? 1.0 : -1.0;
+        u[k] = 1.0 + static_cast<double>(rng.below(2));
+        const std::uint64_t where = rng.below(3);  // at 0, at the bound, free
+        a[k] = where == 0 ? 0.0 : where == 1 ? u[k] : u[k] * rng.uniform();
+        // variant 1: few distinct gradients (ties); 2: duplicate points (zero
+        // curvature: tau); 3: every variable at 0 with y = +1 (I_low empty)
+        G[k] = variant == 1 ? static_cast<double>(rng.below(3)) - 1.0 : rng.uniform() * 2.0 - 1.0;
+        if (variant == 3) {
+          y[k] = 1.0;
+          a[k] = 0.0;
+        }
+      }
+      if (variant == 2)
+        for (Index t = 1; t < m; t += 2) {
+          K.row(t) = K.row(t - 1);
+          K.col(t) = K.col(t - 1);
+          K(t, t) = K(t - 1, t - 1) = K(t, t - 1) = K(t - 1, t) = 1.0;
+        }
+      MatrixXd Q(m, m);
+      for (Index r = 0; r < m; ++r)
+        for (Index c = 0; c < m; ++c) Q(r, c) = y[static_cast<std::size_t>(r)] * y[static_cast<std::size_t>(c)] * K(r, c);
+      const VectorXd diag = Q.diagonal();
+      Index want_i = -1, want_j = -1;
+      double q_max = -inf, q_min = inf, best = -inf;
+      for (Index t = 0; t < m; ++t) {
+        const std::size_t k = static_cast<std::size_t>(t);
+        const bool up = y[k] > 0 ? a[k] < u[k] : a[k] > 0.0;
+        if (up && -y[k] * G[k] > q_max) {
+          q_max = -y[k] * G[k];
+          want_i = t;
+        }
+      }
+      if (want_i >= 0)
+        for (Index t = 0; t < m; ++t) {
+          const std::size_t k = static_cast<std::size_t>(t);
+          const bool low = y[k] > 0 ? a[k] > 0.0 : a[k] < u[k];
+          if (!low) continue;
+          const double q = -y[k] * G[k];
+          q_min = std::min(q_min, q);
+          const double b = q_max - q;
+          if (!(b > 0.0)) continue;
+          const double gain =
+              b * b / pair_curvature(Q(want_i, want_i), Q(t, t), y[static_cast<std::size_t>(want_i)] * y[k] * Q(want_i, t));
+          if (gain > best) {
+            best = gain;
+            want_j = t;
+          }
+        }
+      if (variant == 3) CHECK(want_j < 0);
+      const double di = 0.3, dj = -0.7;
+      const Index ui = m > 2 ? 2 : 0, uj = m - 1;
+      std::vector<double> want_G = G;
+      for (Index t = 0; t < m; ++t) want_G[static_cast<std::size_t>(t)] += Q(ui, t) * di + Q(uj, t) * dj;
+      for (auto level : simd::supported_levels()) {
+        const simd::SmoPair p =
+            simd::smo_pair_for(level)(y.data(), a.data(), u.data(), G.data(), Q.data(), diag.data(), m, kTau);
+        CHECK(p.i == want_i);
+        CHECK(p.j == want_j);
+        if (want_i >= 0) {
+          CHECK(p.q_max == q_max);
+          CHECK(p.q_min == q_min);
+        }
+        std::vector<double> got_G = G;
+        simd::smo_update_for(level)(got_G.data(), Q.data() + ui * m, Q.data() + uj * m, di, dj, m);
+        CHECK(got_G == want_G);
       }
     }
   }

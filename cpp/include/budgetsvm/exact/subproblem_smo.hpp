@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "../core/simd_subproblem.hpp"
 #include "alfpgm_subproblem.hpp"
 #include "dual_state.hpp"
 #include "smo.hpp"
@@ -47,39 +48,18 @@ inline SubproblemReport solve_subproblem_smo(const MatrixXd& Q, const VectorXd& 
   // whatever `pairs` a caller sets.
   const std::int64_t max_steps = std::min<std::int64_t>(
       std::max<std::int64_t>(10000, 20 * static_cast<std::int64_t>(m) * m), std::numeric_limits<int>::max());
-  constexpr double inf = std::numeric_limits<double>::infinity();
+  // The selection and the gradient update run in the kernels of the
+  // active instruction set (core/simd_subproblem.hpp: the same bits at
+  // every level).
+  static const simd::SmoPairKernel smo_pair = simd::smo_pair_for(simd::active_level());
+  static const simd::SmoUpdateKernel smo_update = simd::smo_update_for(simd::active_level());
+  const VectorXd diag = Q.diagonal();
   for (std::int64_t step = 0;; ++step) {
-    // i: the largest q_t = -y_t G_t over I_up.
-    Index i = -1;
-    double q_max = -inf;
-    for (Index t = 0; t < m; ++t) {
-      const bool up = y[t] > 0 ? a[t] < u[t] : a[t] > 0.0;
-      const double q = -y[t] * G[t];
-      if (up && q > q_max) {
-        q_max = q;
-        i = t;
-      }
-    }
-    // j: the largest gain b^2 / a over I_low with b = q_i - q_t > 0.
-    Index j = -1;
-    double q_min = inf, best = -inf;
-    if (i >= 0) {
-      const double* Qi = Q.data() + i * m;  // row i (Q is symmetric; rows and columns agree)
-      for (Index t = 0; t < m; ++t) {
-        const bool low = y[t] > 0 ? a[t] > 0.0 : a[t] < u[t];
-        if (!low) continue;
-        const double q = -y[t] * G[t];
-        q_min = std::min(q_min, q);
-        const double b = q_max - q;
-        if (!(b > 0.0)) continue;
-        const double gain = b * b / pair_curvature(Q(i, i), Q(t, t), y[i] * y[t] * Qi[t]);
-        if (gain > best) {
-          best = gain;
-          j = t;
-        }
-      }
-    }
-    report.final_violation = i >= 0 && std::isfinite(q_min) ? q_max - q_min : 0.0;
+    // i: the largest q_t = -y_t G_t over I_up; j: the largest gain b^2 / c
+    // over I_low with b = q_i - q_t > 0.
+    const simd::SmoPair pair = smo_pair(y.data(), a.data(), u.data(), G.data(), Q.data(), diag.data(), m, kTau);
+    const Index i = pair.i, j = pair.j;
+    report.final_violation = i >= 0 && std::isfinite(pair.q_min) ? pair.q_max - pair.q_min : 0.0;
     if (j < 0 || report.final_violation < eps) break;
     if (step >= max_steps) break;
     ++report.inner_iterations;
@@ -90,9 +70,7 @@ inline SubproblemReport solve_subproblem_smo(const MatrixXd& Q, const VectorXd& 
     if (di == 0.0 && dj == 0.0) break;  // no representable move: the gap is rounding
     a[i] = s.alpha_i;
     a[j] = s.alpha_j;
-    const double* Qi = Q.data() + i * m;
-    const double* Qj = Q.data() + j * m;
-    for (Index t = 0; t < m; ++t) G[t] += Qi[t] * di + Qj[t] * dj;
+    smo_update(G.data(), Q.data() + i * m, Q.data() + j * m, di, dj, m);
   }
   return report;
 }
