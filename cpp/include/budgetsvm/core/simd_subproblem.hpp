@@ -1,9 +1,9 @@
 // Inner loops of the SMO steps that solve ALFPGM's working-set sub-problem
 // (exact/subproblem_smo.hpp), at each instruction set of simd.hpp. The
 // sub-problem has m = 2p variables (64 by default) and a dense m x m Q;
-// each step reads every variable twice and is over in well under a
-// microsecond, so the loops are short and run hundreds of times per
-// sub-problem, on the calling thread while the others wait:
+// each step reads every variable twice, so the loops are short and run
+// hundreds of times per sub-problem, on the calling thread while the others
+// wait (docs/exact.md gives the measurements):
 //
 //   smo_pair:   i = the first t of largest q_t = -y_t G_t over I_up
 //               (y_t > 0 ? a_t < u_t : a_t > 0); then, over I_low
@@ -13,7 +13,8 @@
 //   smo_update: G_t += Q_it d_i + Q_jt d_j.
 //
 // Same bits at every level: the lanes compute each value with the scalar
-// loop's operations in its order (no fused multiply-add), keep the first
+// loop's operations in its order (no fused multiply-add; the labels y_t are
+// exactly +1 or -1, so the lanes' 0 - y_t is the scalar -y_t), keep the first
 // of equal values per lane, and the lanes' winners are compared by value,
 // then index; a sub-problem's steps, hence the fit, do not depend on the
 // instruction set.
