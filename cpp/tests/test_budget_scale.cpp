@@ -139,6 +139,34 @@ TEST_CASE("the mix's guard: feature-space inner products against a brute-force s
   }
 }
 
+TEST_CASE("the mix reduces models far from the origin as it does near it") {
+  // Two parts of 30 support vectors in 3 features reduced to 20; then the same
+  // parts with feature 0 moved by 1e8 (the others stay near 0). Kernel values
+  // made from such rows without a reference point near them cancel (|x|^2 ~
+  // 1e16 against distances of ~1), so the merges would differ; with the
+  // union's centre they are the same up to the coordinates' rounding.
+  Random rng(21);
+  const double offset = 1e8;
+  MatrixXd S1 = MatrixXd::NullaryExpr(30, 3, [&]() { return rng.uniform(); });
+  MatrixXd S2 = MatrixXd::NullaryExpr(30, 3, [&]() { return rng.uniform(); });
+  const MatrixXd A1 = MatrixXd::NullaryExpr(30, 1, [&]() { return rng.uniform() - 0.3; });
+  const MatrixXd A2 = MatrixXd::NullaryExpr(30, 1, [&]() { return rng.uniform() - 0.3; });
+  Params p = params(Solver::bsca);
+  p.budget = 20;
+  const Result near = mix({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 1.2, 0}}, p, false);
+  MatrixXd F1 = S1, F2 = S2;
+  F1.col(0).array() += offset;
+  F2.col(0).array() += offset;
+  const Result far = mix({{&F1, &A1, {}, 1.0, 0}, {&F2, &A2, {}, 1.2, 0}}, p, false);
+  CHECK(near.support_vectors.rows() == 20);
+  CHECK(far.support_vectors.rows() == 20);
+  if (far.support_vectors.rows() != near.support_vectors.rows()) return;
+  MatrixXd back = far.support_vectors;
+  back.col(0).array() -= offset;
+  CHECK((back - near.support_vectors).cwiseAbs().maxCoeff() < 1e-6);
+  CHECK((far.dual_coef - near.dual_coef).cwiseAbs().maxCoeff() < 1e-6);
+}
+
 TEST_CASE("the mix's result is never farther from the exact average than a part") {
   // ||c - f_avg||^2 by a brute-force kernel sum over c's and the parts' points, for
   // 2 and 3 parts of 40 random points merged to 40 with unequal weights, a wide and

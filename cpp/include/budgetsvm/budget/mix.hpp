@@ -150,7 +150,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   require(total_weight > 0.0, "mixing weights must not all be 0");
   MatrixXd S, A;
   detail::weighted_union(parts, total_weight, d, n_outputs, S, A);
-  const Centre centre = choose_centre(DenseView<double, Eigen::ColMajor>(S.data(), S.rows(), S.cols()));
+  const Centre centre = choose_centre(DenseView<double, Eigen::RowMajor>(S.data(), S.rows(), S.cols()));
 
   Result result;
   result.n_outputs = n_outputs;
