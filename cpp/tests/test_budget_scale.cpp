@@ -139,6 +139,38 @@ TEST_CASE("the mix's guard: feature-space inner products against a brute-force s
   }
 }
 
+TEST_CASE("the mix's guard: the models' Gram matrix against a brute-force sum") {
+  // feature_gram makes <f_a, f_a> by halves (down to blocks under 128 rows;
+  // each off-diagonal block once, counted twice) and <f_a, f_b> in blocks of
+  // 128 rows; every entry must agree with the brute-force double sum over all
+  // pairs, for sizes on both sides of the splits, and one, two and three
+  // threads give the same matrix.
+  Random rng(11);
+  const Kernel k{KernelType::rbf, 0.4, 0.0, 3};
+  for (const Index outputs : {Index{1}, Index{2}}) {
+    std::vector<MatrixXd> Z, B;
+    for (const Index m : {Index{0}, Index{1}, Index{127}, Index{128}, Index{300}, Index{517}}) {
+      Z.push_back(MatrixXd::NullaryExpr(m, 5, [&]() { return 1.5 * rng.uniform(); }));
+      B.push_back(MatrixXd::NullaryExpr(m, outputs, [&]() { return rng.uniform() - 0.3; }));
+    }
+    const MatrixXd G = budget::detail::feature_gram(Z, B, k, 1);
+    for (std::size_t a = 0; a < Z.size(); ++a)
+      for (std::size_t b = 0; b < Z.size(); ++b) {
+        double expected = 0.0, magnitude = 0.0;
+        for (Index i = 0; i < Z[a].rows(); ++i)
+          for (Index j = 0; j < Z[b].rows(); ++j) {
+            const double term =
+                B[a].row(i).dot(B[b].row(j)) * std::exp(-k.gamma * (Z[a].row(i) - Z[b].row(j)).squaredNorm());
+            expected += term;
+            magnitude += std::fabs(term);
+          }
+        CHECK_CLOSE(G(static_cast<Index>(a), static_cast<Index>(b)), expected, 1e-12 * magnitude + 1e-300);
+        if (a == b && Z[a].rows() > 0) CHECK(G(static_cast<Index>(a), static_cast<Index>(a)) > 0.0);  // a squared norm
+      }
+    for (const int threads : {2, 3}) CHECK(budget::detail::feature_gram(Z, B, k, threads) == G);
+  }
+}
+
 TEST_CASE("the mix reduces models far from the origin as it does near it") {
   // Two parts of 30 support vectors in 3 features reduced to 20; then the same
   // parts with feature 0 moved by 1e8 (the others stay near 0). Kernel values
