@@ -128,7 +128,7 @@ struct InnerBlock {
 /// The blocks of <f_a, f_a> for rows [r0, r0 + m): by halves, <f, f> =
 /// <f_1, f_1> + 2 <f_1, f_2> + <f_2, f_2>, each half split again down to
 /// blocks of 64 to 127 rows, so that most kernel values of the symmetric
-/// block are made once (at 500 rows, 56% of the full block's).
+/// block are made once (at 500 rows, 5/8 of the full block's).
 inline void self_blocks(std::size_t a, Index r0, Index m, std::vector<InnerBlock>& out) {
   if (m < 128) {
     out.push_back({a, a, r0, m, r0, m, 1.0});
@@ -155,8 +155,8 @@ inline MatrixXd feature_gram(const std::vector<MatrixXd>& Z, const std::vector<M
   }
   std::vector<std::size_t> order(blocks.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t p, std::size_t q) { return blocks[p].ma * blocks[p].mb > blocks[q].ma * blocks[q].mb; });
+  auto size = [&](std::size_t t) { return blocks[t].ma * blocks[t].mb; };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t p, std::size_t q) { return size(p) > size(q); });
   std::vector<double> value(blocks.size());
   RunControl none;
   parallel_tasks(static_cast<Index>(blocks.size()), n_threads, none, [&](Index task, RunControl&) {
