@@ -2,6 +2,7 @@
 // (budget/mix.hpp) and sharded training (budget/shards.hpp).
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "budgetsvm/budget/fit.hpp"
@@ -52,6 +53,20 @@ double accuracy(const Result& r, const Problem& P, double gamma) {
   for (Index i = 0; i < P.X.rows(); ++i)
     correct += (f(r, P.X.row(i).data(), gamma) > 0) == (P.y[static_cast<std::size_t>(i)] == 1);
   return static_cast<double>(correct) / static_cast<double>(P.X.rows());
+}
+
+/// <f_1, f_2> = sum_{i,j} <B_1(i, .), B_2(j, .)> exp(-gamma |z_1i - z_2j|^2)
+/// summed by hand in double, and the sum of its terms' sizes.
+std::pair<double, double> brute_inner(const MatrixXd& Z1, const MatrixXd& B1, const MatrixXd& Z2, const MatrixXd& B2,
+                                      double gamma) {
+  double sum = 0.0, magnitude = 0.0;
+  for (Index i = 0; i < Z1.rows(); ++i)
+    for (Index j = 0; j < Z2.rows(); ++j) {
+      const double term = B1.row(i).dot(B2.row(j)) * std::exp(-gamma * (Z1.row(i) - Z2.row(j)).squaredNorm());
+      sum += term;
+      magnitude += std::fabs(term);
+    }
+  return {sum, magnitude};
 }
 
 Result train(const Problem& P, const Params& p, const Start& start = Start{}) {
@@ -123,18 +138,15 @@ TEST_CASE("the mix's guard: feature-space inner products against a brute-force s
       MatrixXd Z2 = MatrixXd::NullaryExpr(260, 7, [&]() { return offset + 2.0 * rng.uniform(); });
       MatrixXd B1 = MatrixXd::NullaryExpr(300, outputs, [&]() { return rng.uniform() - 0.5; });
       MatrixXd B2 = MatrixXd::NullaryExpr(260, outputs, [&]() { return rng.uniform() - 0.5; });
-      double expected = 0.0, magnitude = 0.0;  // the sum, and the sum of its terms' sizes
-      for (Index i = 0; i < Z1.rows(); ++i)
-        for (Index j = 0; j < Z2.rows(); ++j) {
-          const double term = B1.row(i).dot(B2.row(j)) * std::exp(-k.gamma * (Z1.row(i) - Z2.row(j)).squaredNorm());
-          expected += term;
-          magnitude += std::fabs(term);
-        }
-      const double one = budget::detail::feature_inner(Z1, B1, Z2, B2, k, 1);
+      const auto [expected, magnitude] = brute_inner(Z1, B1, Z2, B2, k.gamma);
+      auto inner = [&](const MatrixXd& Za, const MatrixXd& Ba, int threads) {
+        return budget::detail::feature_inner(Za.data(), Ba, Z2.data(), B2, 7, k, threads);
+      };
+      const double one = inner(Z1, B1, 1);
       CHECK(std::fabs(expected) > 1e-3 * magnitude);  // not a sum that cancels to nothing
       CHECK_CLOSE(one, expected, 1e-12 * magnitude);
-      CHECK(budget::detail::feature_inner(Z1, B1, Z2, B2, k, 2) == one);
-      CHECK(budget::detail::feature_inner(MatrixXd(0, 7), MatrixXd(0, outputs), Z2, B2, k, 1) == 0.0);
+      CHECK(inner(Z1, B1, 2) == one);
+      CHECK(inner(MatrixXd(0, 7), MatrixXd(0, outputs), 1) == 0.0);
     }
   }
 }
@@ -156,14 +168,7 @@ TEST_CASE("the mix's guard: the models' Gram matrix against a brute-force sum") 
     const MatrixXd G = budget::detail::feature_gram(Z, B, k, 1);
     for (std::size_t a = 0; a < Z.size(); ++a)
       for (std::size_t b = 0; b < Z.size(); ++b) {
-        double expected = 0.0, magnitude = 0.0;
-        for (Index i = 0; i < Z[a].rows(); ++i)
-          for (Index j = 0; j < Z[b].rows(); ++j) {
-            const double term =
-                B[a].row(i).dot(B[b].row(j)) * std::exp(-k.gamma * (Z[a].row(i) - Z[b].row(j)).squaredNorm());
-            expected += term;
-            magnitude += std::fabs(term);
-          }
+        const auto [expected, magnitude] = brute_inner(Z[a], B[a], Z[b], B[b], k.gamma);
         CHECK_CLOSE(G(static_cast<Index>(a), static_cast<Index>(b)), expected, 1e-12 * magnitude + 1e-300);
         if (a == b && Z[a].rows() > 0) CHECK(G(static_cast<Index>(a), static_cast<Index>(a)) > 0.0);  // a squared norm
       }
@@ -212,10 +217,7 @@ TEST_CASE("the mix's result is never farther from the exact average than a part"
     double sum = 0.0;
     for (std::size_t a = 0; a < points.size(); ++a)
       for (std::size_t b = 0; b < points.size(); ++b)
-        for (Index i = 0; i < points[a]->rows(); ++i)
-          for (Index j = 0; j < points[b]->rows(); ++j)
-            sum += coef[a](i, 0) * coef[b](j, 0) *
-                   std::exp(-gamma * (points[a]->row(i) - points[b]->row(j)).squaredNorm());
+        sum += brute_inner(*points[a], coef[a], *points[b], coef[b], gamma).first;
     return sum;
   };
   Random rng(17);

@@ -112,11 +112,6 @@ inline double feature_inner(const double* Z1, const Eigen::Ref<const MatrixXd>& 
   return (B1.array() * E.array()).sum();
 }
 
-inline double feature_inner(const MatrixXd& Z1, const MatrixXd& B1, const MatrixXd& Z2, const MatrixXd& B2,
-                            const Kernel& kernel, int n_threads) {
-  return feature_inner(Z1.data(), B1, Z2.data(), B2, Z1.cols(), kernel, n_threads);
-}
-
 /// One block of a Gram matrix of models (feature_gram): rows [ra, ra + ma)
 /// of model a against rows [rb, rb + mb) of model b, times `factor`.
 struct InnerBlock {
