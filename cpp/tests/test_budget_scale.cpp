@@ -153,8 +153,8 @@ TEST_CASE("the mix's guard: feature-space inner products against a brute-force s
 
 TEST_CASE("the mix's guard: the models' Gram matrix against a brute-force sum") {
   // feature_gram makes <f_a, f_a> by halves (down to blocks under 128 rows;
-  // each off-diagonal block once, counted twice) and <f_a, f_b> in blocks of
-  // 128 rows; every entry must agree with the brute-force double sum over all
+  // each off-diagonal block once, counted twice) and <f_a, f_b> whole; every
+  // entry must agree with the brute-force double sum over all
   // pairs, for sizes on both sides of the splits, and one, two and three
   // threads give the same matrix.
   Random rng(11);
@@ -238,9 +238,14 @@ TEST_CASE("the mix's result is never farther from the exact average than a part"
         for (double& v : w) v /= total;
         Params p = params(Solver::bsgd);
         p.kernel.gamma = gamma;
-        for (const int threads : {1, 2}) {
+        p.n_jobs = 1;
+        const Result one = mix(parts, p, false);
+        for (const int threads : {1, 2, 3}) {
           p.n_jobs = threads;
           const Result m = mix(parts, p, false);
+          // The reduction runs beside the parts' inner products on other
+          // threads: the same model for every thread count.
+          CHECK(m.support_vectors == one.support_vectors && m.dual_coef == one.dual_coef);
           CHECK(m.support_vectors.rows() <= 40);
           const double d = distance(m.support_vectors, m.dual_coef, Z, B, w, gamma);
           bool is_part = false;

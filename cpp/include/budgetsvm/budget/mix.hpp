@@ -43,6 +43,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <string>
@@ -135,39 +136,61 @@ inline void self_blocks(std::size_t a, Index r0, Index m, std::vector<InnerBlock
   out.push_back({a, a, r0, h, r0 + h, m - h, 2.0});
 }
 
-/// G(a, b) = <f_a, f_b> for models f_a = sum_j B[a](j, .) k(Z[a](j), .), all
-/// pairs: the symmetric diagonal by self_blocks, each pair a < b once. The
-/// blocks run as tasks on n_threads threads, the largest first; each is
-/// summed alone and they are added in a fixed order, so the result does not
-/// depend on n_threads.
-inline MatrixXd feature_gram(const std::vector<MatrixXd>& Z, const std::vector<MatrixXd>& B, const Kernel& kernel,
-                             int n_threads) {
-  const std::size_t n = Z.size();
-  std::vector<InnerBlock> blocks;
-  for (std::size_t a = 0; a < n; ++a) {
-    self_blocks(a, 0, Z[a].rows(), blocks);
-    for (std::size_t b = a + 1; b < n; ++b) blocks.push_back({a, b, 0, Z[a].rows(), 0, Z[b].rows(), 1.0});
-  }
+/// The blocks of row `a` of the Gram matrix of models with rows Z[.]:
+/// <f_a, f_a> by self_blocks, then <f_a, f_b> for every b > a, whole.
+inline void gram_row_blocks(const std::vector<MatrixXd>& Z, std::size_t a, std::vector<InnerBlock>& out) {
+  self_blocks(a, 0, Z[a].rows(), out);
+  for (std::size_t b = a + 1; b < Z.size(); ++b) out.push_back({a, b, 0, Z[a].rows(), 0, Z[b].rows(), 1.0});
+}
+
+/// The inner products of `blocks` as tasks on n_threads threads, the
+/// largest first, each summed alone on one thread (so the values do not
+/// depend on n_threads). `lead`, when given, runs first as a task of its
+/// own beside them (mix: the reduction, which the parts' blocks do not
+/// wait for).
+inline std::vector<double> block_inners(const std::vector<InnerBlock>& blocks, const std::vector<MatrixXd>& Z,
+                                        const std::vector<MatrixXd>& B, const Kernel& kernel, int n_threads,
+                                        const std::function<void()>& lead) {
   std::vector<std::size_t> order(blocks.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto size = [&](std::size_t t) { return blocks[t].ma * blocks[t].mb; };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t p, std::size_t q) { return size(p) > size(q); });
   std::vector<double> value(blocks.size());
+  const Index first = lead ? 1 : 0;
   RunControl none;
-  parallel_tasks(static_cast<Index>(blocks.size()), n_threads, none, [&](Index task, RunControl&) {
-    const std::size_t t = order[static_cast<std::size_t>(task)];
+  parallel_tasks(first + static_cast<Index>(blocks.size()), n_threads, none, [&](Index task, RunControl&) {
+    if (task < first) {
+      lead();
+      return;
+    }
+    const std::size_t t = order[static_cast<std::size_t>(task - first)];
     const InnerBlock& k = blocks[t];
     const MatrixXd &Za = Z[k.a], &Zb = Z[k.b];
     value[t] =
         k.factor * feature_inner(Za.data() + k.ra * Za.cols(), B[k.a].middleRows(k.ra, k.ma),
                                  Zb.data() + k.rb * Zb.cols(), B[k.b].middleRows(k.rb, k.mb), Za.cols(), kernel, 1);
   });
-  MatrixXd G = MatrixXd::Zero(static_cast<Index>(n), static_cast<Index>(n));
+  return value;
+}
+
+/// G(a, b) += the blocks' values, in the blocks' order, and G(b, a) = G(a, b).
+inline void add_blocks(const std::vector<InnerBlock>& blocks, const std::vector<double>& value, MatrixXd& G) {
   for (std::size_t t = 0; t < blocks.size(); ++t)
     G(static_cast<Index>(blocks[t].a), static_cast<Index>(blocks[t].b)) += value[t];
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = a + 1; b < n; ++b)
-      G(static_cast<Index>(b), static_cast<Index>(a)) = G(static_cast<Index>(a), static_cast<Index>(b));
+  for (const InnerBlock& k : blocks)
+    G(static_cast<Index>(k.b), static_cast<Index>(k.a)) = G(static_cast<Index>(k.a), static_cast<Index>(k.b));
+}
+
+/// G(a, b) = <f_a, f_b> for models f_a = sum_j B[a](j, .) k(Z[a](j), .), all
+/// pairs: the symmetric diagonal by self_blocks, each pair a < b once, as
+/// one list of tasks (block_inners), added in a fixed order, so the result
+/// does not depend on n_threads.
+inline MatrixXd feature_gram(const std::vector<MatrixXd>& Z, const std::vector<MatrixXd>& B, const Kernel& kernel,
+                             int n_threads) {
+  std::vector<InnerBlock> blocks;
+  for (std::size_t a = 0; a < Z.size(); ++a) gram_row_blocks(Z, a, blocks);
+  MatrixXd G = MatrixXd::Zero(static_cast<Index>(Z.size()), static_cast<Index>(Z.size()));
+  add_blocks(blocks, block_inners(blocks, Z, B, kernel, n_threads, {}), G);
   return G;
 }
 
@@ -225,32 +248,45 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   std::vector<MatrixXd> sv(static_cast<std::size_t>(n_machines)), coef(static_cast<std::size_t>(n_machines));
   bool fallback = false;
   detail::with_maintenance(params, [&](auto make) -> Result {
+    const int threads = std::max(1, params.n_jobs);
+    const std::size_t K = parts.size();
     for (int m = 0; m < n_machines; ++m) {
       const int column = one_vs_rest ? m : -1;
-      // The whole union is loaded first, then reduced (see "Reducing" above).
       const Index union_size = start_size(all, column);
-      BudgetModel model(d, std::max<Index>(2, union_size), one_vs_rest ? 1 : n_outputs, params.kernel);
-      auto maintenance = make(model);
-      load_start(model, maintenance, result.totals, all, centre, column, 1.0, union_size);  // no reduction
-      while (model.size() > params.budget) maintenance.reduce(model, result.totals, nullptr);
       MatrixXd& out_sv = sv[static_cast<std::size_t>(m)];
       MatrixXd& out_coef = coef[static_cast<std::size_t>(m)];
-      model.export_to(out_sv, out_coef);
-      centre.unshift_rows(out_sv);
-      if (union_size <= params.budget) continue;  // nothing was reduced: the exact average
+      // The whole union is loaded first, then reduced (see "Reducing" above).
+      auto reduce = [&] {
+        BudgetModel model(d, std::max<Index>(2, union_size), one_vs_rest ? 1 : n_outputs, params.kernel);
+        auto maintenance = make(model);
+        load_start(model, maintenance, result.totals, all, centre, column, 1.0, union_size);  // no reduction
+        while (model.size() > params.budget) maintenance.reduce(model, result.totals, nullptr);
+        model.export_to(out_sv, out_coef);
+        centre.unshift_rows(out_sv);
+      };
+      if (union_size <= params.budget) {  // nothing to reduce: the exact average
+        reduce();
+        continue;
+      }
       // The guard (see "Reducing can fail" above): the candidate closest to
       // the exact average f_avg = sum_k w_k f_k goes on. Up to the common
       // ||f_avg||^2, ||c - f_avg||^2 = <c, c> - 2 sum_k w_k <c, f_k>, so the
       // inner products of the reduced model and the parts, each pair once,
       // decide it (K = 2: 6 blocks of kernel values, where distances to the
-      // union would take 9; the 3 symmetric ones mostly made once: feature_gram).
-      const int threads = std::max(1, params.n_jobs);
-      const std::size_t K = parts.size();
+      // union would take 9; the 3 symmetric ones mostly made once:
+      // self_blocks). The parts' inner products do not depend on the
+      // reduction, which is serial: they are made beside it, on the other
+      // threads, and the reduced model's after it.
       std::vector<MatrixXd> Z(K + 1), B(K + 1);  // 0: the reduced model, k + 1: part k
-      Z[0] = std::move(out_sv), B[0] = std::move(out_coef);
       for (std::size_t k = 0; k < K; ++k)
         detail::machine_rows(*parts[k].support_vectors, *parts[k].dual_coef, column, Z[k + 1], B[k + 1]);
-      const MatrixXd G = detail::feature_gram(Z, B, params.kernel, threads);
+      std::vector<detail::InnerBlock> part_blocks, reduced_blocks;
+      for (std::size_t a = 1; a <= K; ++a) detail::gram_row_blocks(Z, a, part_blocks);
+      MatrixXd G = MatrixXd::Zero(static_cast<Index>(K + 1), static_cast<Index>(K + 1));
+      detail::add_blocks(part_blocks, detail::block_inners(part_blocks, Z, B, params.kernel, threads, reduce), G);
+      Z[0] = std::move(out_sv), B[0] = std::move(out_coef);
+      detail::gram_row_blocks(Z, 0, reduced_blocks);
+      detail::add_blocks(reduced_blocks, detail::block_inners(reduced_blocks, Z, B, params.kernel, threads, {}), G);
       auto distance = [&](std::size_t c) {
         double cross = 0.0;
         for (std::size_t k = 0; k < K; ++k)
