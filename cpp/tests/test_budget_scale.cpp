@@ -204,6 +204,29 @@ TEST_CASE("the mix reduces models far from the origin as it does near it") {
   CHECK((far.dual_coef - near.dual_coef).cwiseAbs().maxCoeff() < 1e-6);
 }
 
+TEST_CASE("the mix keeps kernels that are not shift-invariant in the data's coordinates") {
+  // A linear kernel's model is <w, x> with w = sum_j beta_j z_j: reduced by
+  // projection (the union's points beyond the 3 features' span are projected
+  // onto it as they are loaded), the mix is the exact average, w and all, up
+  // to the projection's ridge (1e-8). Shifting the union to a
+  // reference point (as the Gaussian kernel's distances are) would project
+  // in the wrong space: <z - c, x - c> is another kernel.
+  Random rng(8);
+  MatrixXd S1 = MatrixXd::NullaryExpr(10, 3, [&]() { return 5.0 + rng.uniform(); });
+  MatrixXd S2 = MatrixXd::NullaryExpr(10, 3, [&]() { return 5.0 + rng.uniform(); });
+  const MatrixXd A1 = MatrixXd::NullaryExpr(10, 1, [&]() { return rng.uniform() - 0.3; });
+  const MatrixXd A2 = MatrixXd::NullaryExpr(10, 1, [&]() { return rng.uniform() - 0.3; });
+  Params p = params(Solver::bsgd);
+  p.kernel = Kernel{KernelType::linear, 1.0, 0.0, 3};
+  p.maintenance = Maintenance::project;
+  p.budget = 5;
+  const Result m = mix({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 3.0, 0}}, p, false);
+  CHECK(m.support_vectors.rows() <= 5);
+  const Eigen::VectorXd w = m.support_vectors.transpose() * m.dual_coef.col(0);
+  const Eigen::VectorXd expected = 0.25 * (S1.transpose() * A1.col(0)) + 0.75 * (S2.transpose() * A2.col(0));
+  CHECK((w - expected).cwiseAbs().maxCoeff() < 1e-6 * expected.cwiseAbs().maxCoeff());
+}
+
 TEST_CASE("the mix's result is never farther from the exact average than a part") {
   // ||c - f_avg||^2 by a brute-force kernel sum over c's and the parts' points, for
   // 2 and 3 parts of 40 random points merged to 40 with unequal weights, a wide and

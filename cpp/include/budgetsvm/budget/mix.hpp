@@ -233,7 +233,10 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   require(total_weight > 0.0, "mixing weights must not all be 0");
   MatrixXd S, A;
   detail::weighted_union(parts, total_weight, d, n_outputs, S, A);
-  const Centre centre = choose_centre(DenseView<double, Eigen::RowMajor>(S.data(), S.rows(), S.cols()));
+  // The Gaussian kernel's distances do not change under the shift; other kernels do.
+  const Centre centre = params.kernel.needs_norms()
+                            ? choose_centre(DenseView<double, Eigen::RowMajor>(S.data(), S.rows(), S.cols()))
+                            : Centre{};
 
   Result result;
   result.n_outputs = n_outputs;
