@@ -16,7 +16,8 @@
 // projects) it back to B, each step taking the support vector of least
 // weight and, for merging, its best partner among all that remain. The
 // union is centred first at its mean, so that the kernel values the merges
-// use are computed from short vectors.
+// use are computed from short vectors (the Gaussian kernel only: linear and
+// polynomial kernel values change under a shift).
 // Reducing while loading (the union's support vectors one by one into a
 // model of B, as a start is loaded) was the first version: once the first
 // part filled the budget, each support vector of the second part forced a
