@@ -144,14 +144,14 @@ inline void gram_row_blocks(const std::vector<MatrixXd>& Z, std::size_t a, std::
   for (std::size_t b = a + 1; b < Z.size(); ++b) out.push_back({a, b, 0, Z[a].rows(), 0, Z[b].rows(), 1.0});
 }
 
-/// The inner products of `blocks` as tasks on n_threads threads, the
-/// largest first, each summed alone on one thread (so the values do not
-/// depend on n_threads). `lead`, when given, runs first as a task of its
-/// own beside them (mix: the reduction, which the parts' blocks do not
-/// wait for).
-inline std::vector<double> block_inners(const std::vector<InnerBlock>& blocks, const std::vector<MatrixXd>& Z,
-                                        const std::vector<MatrixXd>& B, const Kernel& kernel, int n_threads,
-                                        const std::function<void()>& lead) {
+/// G(a, b) += the inner products of `blocks`, and G(b, a) = G(a, b). The
+/// blocks run as tasks on n_threads threads, the largest first, each summed
+/// alone on one thread and added in the blocks' order, so G does not depend
+/// on n_threads. `lead`, when given, runs first as a task of its own beside
+/// them (mix: the reduction, which the parts' blocks do not wait for).
+inline void add_block_inners(const std::vector<InnerBlock>& blocks, const std::vector<MatrixXd>& Z,
+                             const std::vector<MatrixXd>& B, const Kernel& kernel, int n_threads,
+                             const std::function<void()>& lead, MatrixXd& G) {
   std::vector<std::size_t> order(blocks.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto size = [&](std::size_t t) { return blocks[t].ma * blocks[t].mb; };
@@ -171,11 +171,6 @@ inline std::vector<double> block_inners(const std::vector<InnerBlock>& blocks, c
         k.factor * feature_inner(Za.data() + k.ra * Za.cols(), B[k.a].middleRows(k.ra, k.ma),
                                  Zb.data() + k.rb * Zb.cols(), B[k.b].middleRows(k.rb, k.mb), Za.cols(), kernel, 1);
   });
-  return value;
-}
-
-/// G(a, b) += the blocks' values, in the blocks' order, and G(b, a) = G(a, b).
-inline void add_blocks(const std::vector<InnerBlock>& blocks, const std::vector<double>& value, MatrixXd& G) {
   for (std::size_t t = 0; t < blocks.size(); ++t)
     G(static_cast<Index>(blocks[t].a), static_cast<Index>(blocks[t].b)) += value[t];
   for (const InnerBlock& k : blocks)
@@ -184,14 +179,14 @@ inline void add_blocks(const std::vector<InnerBlock>& blocks, const std::vector<
 
 /// G(a, b) = <f_a, f_b> for models f_a = sum_j B[a](j, .) k(Z[a](j), .), all
 /// pairs: the symmetric diagonal by self_blocks, each pair a < b once, as
-/// one list of tasks (block_inners), added in a fixed order, so the result
-/// does not depend on n_threads.
+/// one list of tasks (add_block_inners), added in a fixed order, so the
+/// result does not depend on n_threads.
 inline MatrixXd feature_gram(const std::vector<MatrixXd>& Z, const std::vector<MatrixXd>& B, const Kernel& kernel,
                              int n_threads) {
   std::vector<InnerBlock> blocks;
   for (std::size_t a = 0; a < Z.size(); ++a) gram_row_blocks(Z, a, blocks);
   MatrixXd G = MatrixXd::Zero(static_cast<Index>(Z.size()), static_cast<Index>(Z.size()));
-  add_blocks(blocks, block_inners(blocks, Z, B, kernel, n_threads, {}), G);
+  add_block_inners(blocks, Z, B, kernel, n_threads, {}, G);
   return G;
 }
 
@@ -287,10 +282,10 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       std::vector<detail::InnerBlock> part_blocks, reduced_blocks;
       for (std::size_t a = 1; a <= K; ++a) detail::gram_row_blocks(Z, a, part_blocks);
       MatrixXd G = MatrixXd::Zero(static_cast<Index>(K + 1), static_cast<Index>(K + 1));
-      detail::add_blocks(part_blocks, detail::block_inners(part_blocks, Z, B, params.kernel, threads, reduce), G);
+      detail::add_block_inners(part_blocks, Z, B, params.kernel, threads, reduce, G);
       Z[0] = std::move(out_sv), B[0] = std::move(out_coef);
       detail::gram_row_blocks(Z, 0, reduced_blocks);
-      detail::add_blocks(reduced_blocks, detail::block_inners(reduced_blocks, Z, B, params.kernel, threads, {}), G);
+      detail::add_block_inners(reduced_blocks, Z, B, params.kernel, threads, {}, G);
       auto distance = [&](std::size_t c) {
         double cross = 0.0;
         for (std::size_t k = 0; k < K; ++k)
