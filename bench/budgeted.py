@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 from _common import ROOT, cpu_model, data_dir, margin_floor_seconds
@@ -60,6 +61,12 @@ def log(*args):
     print(time.strftime("%H:%M:%S"), *args, file=sys.stderr, flush=True)
 
 
+def installed_as() -> str:
+    """Where the budgetsvm imported here comes from: the source tree's build or an installed package."""
+    where = Path(budgetsvm.__file__).resolve().parent
+    return "the source tree's build, python/budgetsvm" if where == ROOT / "python" / "budgetsvm" else "pip-installed"
+
+
 def machine():
     return {
         "cpu": cpu_model(),
@@ -69,6 +76,7 @@ def machine():
         "sklearn": __import__("sklearn").__version__,
         "budgetsvm": budgetsvm.__version__,
         "simd": budgetsvm._core.simd_level() if hasattr(budgetsvm._core, "simd_level") else "unknown",
+        "installed": installed_as(),
         "load_average_at_start": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
     }
 
@@ -401,7 +409,7 @@ def report(out, command):
     m = out["machine"]
     lines += [f"Date: {out['date']}. Machine: {m['cpu']}, {m['cores']} cores (shared with other jobs: timings are "
               f"noisy; all ratios come from one run). Python {m['python']}, numpy {m['numpy']}, scikit-learn "
-              f"{m['sklearn']}, budgetsvm {m['budgetsvm']} (pip-installed, SIMD level at run time: {m['simd']}). "
+              f"{m['sklearn']}, budgetsvm {m['budgetsvm']} ({m.get('installed', 'pip-installed')}, SIMD level at run time: {m['simd']}). "
               f"Load average at the start: {m.get('load_average_at_start', float('nan')):.1f} on {m['cores']} cores. "
               f"Wall time of the whole run: {out.get('wall_seconds', float('nan')) / 60:.1f} min.",
               "", f"Command: `{command}`" + (" (**QUICK smoke run on subsamples: not the real numbers**)" if out["quick"] else ""), "",
