@@ -251,8 +251,10 @@ TEST_CASE("pWSS: the j searches pick the pairs of the sequential rule, for any n
   // the free I_low candidate of largest b^2 / a (b > 0, then b > tol once a
   // pair is chosen; ties: the lower index). p = 150 makes many i share their
   // best partners.
+  // n = 6000 gives the j searches more candidates than kPipelineFrom, so
+  // that two or more jobs walk the pairs on two threads (pipelined_walk).
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const Index n = 1500;
+    const Index n = seed <= 2 ? 1500 : 6000;
     for (int p : {8, 32, 150}) {
       std::vector<std::vector<Index>> got_i, got_j;
       for (int jobs : {1, 2, 3}) {
@@ -888,9 +890,24 @@ TEST_CASE("SIMD j search: every level picks the plain pair_gain argmax (ties, ta
             want = r;
           }
         }
-        for (auto level : simd::supported_levels())
+        // The second: the first largest gain above 0 among the rest.
+        double second_gain = 0.0;
+        Index second = n;
+        for (Index r = 0; r < n; ++r) {
+          const double gain = pair_gain(qi, Kii, q[r], diag[r], static_cast<double>(Ki[place[r]]), min_b);
+          if (r != want && gain > second_gain) {
+            second_gain = gain;
+            second = r;
+          }
+        }
+        for (auto level : simd::supported_levels()) {
           CHECK(simd::best_partner_for(level)(q.data(), diag.data(), Ki.data(), place.data(), n, qi, Kii, min_b,
                                               kTau) == want);
+          const auto two = simd::best_two_partners_for(level)(q.data(), diag.data(), Ki.data(), place.data(), n, qi,
+                                                              Kii, min_b, kTau);
+          CHECK(two.first == want);
+          CHECK(two.second == second);
+        }
       }
     }
   }

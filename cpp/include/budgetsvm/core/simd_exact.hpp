@@ -15,6 +15,9 @@
 //                        2 K_i[place[r]] (tau where <= 0): ALFPGM's j
 //                        search for one i over its low candidates (wss.hpp),
 //                        the column read through the places (a gather)
+//   best_two_partners:   best_partner's r and the first of largest gain
+//                        among the others (n when none): the j search of
+//                        a pair whose predecessor's j is not known yet
 //
 // The baseline build converts, multiplies and divides one or two doubles per
 // instruction in these loops; AVX2 and AVX-512 do 4 / 8.
@@ -33,6 +36,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include "simd.hpp"
 
@@ -80,6 +84,30 @@ inline Index best_partner(const double* q, const double* diag, const float* Ki, 
   return found;
 }
 
+/// Keeps (gain, r) in a top-2 (best, second) under the order: larger gain
+/// first, then smaller r; gains <= 0 never enter. r must exceed every r
+/// offered to this pair before (each lane offers its candidates in order).
+struct TopTwo {
+  double g1 = 0.0, g2 = 0.0;
+  Index r1 = -1, r2 = -1;
+  void offer(double gain, Index r) {
+    if (gain > g1) {
+      g2 = g1, r2 = r1, g1 = gain, r1 = r;
+    } else if (gain > g2) {
+      g2 = gain, r2 = r;
+    }
+  }
+};
+
+inline std::pair<Index, Index> best_two_partners(const double* q, const double* diag, const float* Ki,
+                                                 const Index* place, Index n, double qi, double Kii, double min_b,
+                                                 double tau) {
+  TopTwo top;
+  for (Index r = 0; r < n; ++r)
+    top.offer(partner_gain(qi, Kii, q[r], diag[r], static_cast<double>(Ki[place[r]]), min_b, tau), r);
+  return {top.r1 < 0 ? n : top.r1, top.r2 < 0 ? n : top.r2};
+}
+
 /// rbf_column_to_float as the scalar level computes it (the SIMD levels'
 /// last elements): rbf_from_dots on dots - shift, one element at a time.
 inline void rbf_column_to_float(const double* dots, double shift, const double* znorm, double xnorm, double gamma,
@@ -108,6 +136,25 @@ inline Index first_largest(const double* gain, const double* index, int lanes, I
     }
   }
   return found;
+}
+
+/// The first two of the lanes' top-2 entries (gain, index; index < 0: none)
+/// under larger gain first, then smaller index; n where there are fewer.
+inline std::pair<Index, Index> first_two_largest(const double* gain, const double* index, int entries, Index n) {
+  Index r1 = n, r2 = n;
+  double g1 = 0.0, g2 = 0.0;
+  auto before = [&](double g, Index r, double gb, Index rb) { return rb == n || g > gb || (g == gb && r < rb); };
+  for (int e = 0; e < entries; ++e) {
+    if (index[e] < 0.0 || !(gain[e] > 0.0)) continue;
+    const double g = gain[e];
+    const Index r = static_cast<Index>(index[e]);
+    if (before(g, r, g1, r1)) {
+      g2 = g1, r2 = r1, g1 = g, r1 = r;
+    } else if (before(g, r, g2, r2)) {
+      g2 = g, r2 = r;
+    }
+  }
+  return {r1, r2};
 }
 }  // namespace detail
 
@@ -196,6 +243,46 @@ inline Index best_partner(const double* q, const double* diag, const float* Ki, 
   }
   return detail::first_largest(g, k, 5, n);
 }
+
+BUDGETSVM_TARGET("avx2,fma")
+inline std::pair<Index, Index> best_two_partners(const double* q, const double* diag, const float* Ki,
+                                                 const Index* place, Index n, double qi, double Kii, double min_b,
+                                                 double tau) {
+  const __m256d vqi = _mm256_set1_pd(qi), vKii = _mm256_set1_pd(Kii), vmin = _mm256_set1_pd(min_b),
+                vtau = _mm256_set1_pd(tau), two = _mm256_set1_pd(2.0), zero = _mm256_setzero_pd();
+  const __m256d iota = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);
+  __m256d g1 = zero, r1 = _mm256_set1_pd(-1.0), g2 = zero, r2 = r1;
+  Index r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(place + r));
+    const __m256d kit = _mm256_cvtps_pd(_mm256_i64gather_ps(Ki, at, 4));
+    const __m256d b = _mm256_sub_pd(vqi, _mm256_loadu_pd(q + r));
+    __m256d a = _mm256_sub_pd(_mm256_add_pd(vKii, _mm256_loadu_pd(diag + r)), _mm256_mul_pd(two, kit));
+    a = _mm256_blendv_pd(vtau, a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
+    const __m256d gain = _mm256_and_pd(_mm256_cmp_pd(b, vmin, _CMP_GT_OQ), _mm256_div_pd(_mm256_mul_pd(b, b), a));
+    const __m256d idx = _mm256_add_pd(_mm256_set1_pd(static_cast<double>(r)), iota);
+    const __m256d first = _mm256_cmp_pd(gain, g1, _CMP_GT_OQ);
+    const __m256d second = _mm256_cmp_pd(gain, g2, _CMP_GT_OQ);  // where not first: the new second
+    g2 = _mm256_blendv_pd(_mm256_blendv_pd(g2, gain, second), g1, first);
+    r2 = _mm256_blendv_pd(_mm256_blendv_pd(r2, idx, second), r1, first);
+    g1 = _mm256_blendv_pd(g1, gain, first);
+    r1 = _mm256_blendv_pd(r1, idx, first);
+  }
+  double g[10], k[10];
+  _mm256_storeu_pd(g, g1);
+  _mm256_storeu_pd(k, r1);
+  _mm256_storeu_pd(g + 4, g2);
+  _mm256_storeu_pd(k + 4, r2);
+  // the last few candidates as the scalar loop, as two more entries
+  const auto [t1, t2] = scalar::best_two_partners(q + r, diag + r, Ki, place + r, n - r, qi, Kii, min_b, tau);
+  int entries = 8;
+  for (const Index t : {t1, t2}) {
+    if (t >= n - r) continue;
+    g[entries] = scalar::partner_gain(qi, Kii, q[r + t], diag[r + t], static_cast<double>(Ki[place[r + t]]), min_b, tau);
+    k[entries++] = static_cast<double>(r + t);
+  }
+  return detail::first_two_largest(g, k, entries, n);
+}
 }  // namespace avx2
 
 namespace avx512 {
@@ -283,6 +370,40 @@ inline Index best_partner(const double* q, const double* diag, const float* Ki, 
   _mm512_storeu_pd(k, best_r);
   return detail::first_largest(g, k, 8, n);
 }
+
+BUDGETSVM_TARGET("avx512f")
+inline std::pair<Index, Index> best_two_partners(const double* q, const double* diag, const float* Ki,
+                                                 const Index* place, Index n, double qi, double Kii, double min_b,
+                                                 double tau) {
+  const __m512d vqi = _mm512_set1_pd(qi), vKii = _mm512_set1_pd(Kii), vmin = _mm512_set1_pd(min_b),
+                vtau = _mm512_set1_pd(tau), two = _mm512_set1_pd(2.0), zero = _mm512_setzero_pd();
+  const __m512d iota = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+  __m512d g1 = zero, r1 = _mm512_set1_pd(-1.0), g2 = zero, r2 = r1;
+  for (Index r = 0; r < n; r += 8) {
+    const int count = n - r >= 8 ? 8 : static_cast<int>(n - r);
+    const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
+    const __m512i at = _mm512_maskz_loadu_epi64(live, place + r);
+    const __m512d kit = _mm512_maskz_cvtps_pd(0xFF, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), live, at, Ki, 4));
+    const __m512d b = _mm512_sub_pd(vqi, _mm512_maskz_loadu_pd(live, q + r));
+    __m512d a = _mm512_sub_pd(_mm512_add_pd(vKii, _mm512_maskz_loadu_pd(live, diag + r)), _mm512_mul_pd(two, kit));
+    a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ), vtau, a);
+    const __mmask8 pays = _mm512_mask_cmp_pd_mask(live, b, vmin, _CMP_GT_OQ);
+    const __m512d gain = _mm512_maskz_div_pd(pays, _mm512_mul_pd(b, b), a);
+    const __m512d idx = _mm512_add_pd(_mm512_set1_pd(static_cast<double>(r)), iota);
+    const __mmask8 first = _mm512_mask_cmp_pd_mask(live, gain, g1, _CMP_GT_OQ);
+    const __mmask8 second = _mm512_mask_cmp_pd_mask(static_cast<__mmask8>(live & ~first), gain, g2, _CMP_GT_OQ);
+    g2 = _mm512_mask_mov_pd(_mm512_mask_mov_pd(g2, second, gain), first, g1);
+    r2 = _mm512_mask_mov_pd(_mm512_mask_mov_pd(r2, second, idx), first, r1);
+    g1 = _mm512_mask_mov_pd(g1, first, gain);
+    r1 = _mm512_mask_mov_pd(r1, first, idx);
+  }
+  double g[16], k[16];
+  _mm512_storeu_pd(g, g1);
+  _mm512_storeu_pd(k, r1);
+  _mm512_storeu_pd(g + 8, g2);
+  _mm512_storeu_pd(k + 8, r2);
+  return detail::first_two_largest(g, k, 16, n);
+}
 }  // namespace avx512
 
 #endif  // BUDGETSVM_SIMD_X86
@@ -326,6 +447,20 @@ inline BestPartner best_partner_for(Level level) {
 #endif
   (void)level;
   return &scalar::best_partner;
+}
+
+using BestTwoPartners = std::pair<Index, Index> (*)(const double* q, const double* diag, const float* Ki,
+                                                    const Index* place, Index n, double qi, double Kii, double min_b,
+                                                    double tau);
+
+/// best_two_partners for an instruction set (SSE2: the scalar loop).
+inline BestTwoPartners best_two_partners_for(Level level) {
+#if defined(BUDGETSVM_SIMD_X86)
+  if (level == Level::avx512) return &avx512::best_two_partners;
+  if (level == Level::avx2) return &avx2::best_two_partners;
+#endif
+  (void)level;
+  return &scalar::best_two_partners;
 }
 
 /// The gradient update's kernel of the active level.

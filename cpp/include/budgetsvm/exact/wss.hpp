@@ -20,12 +20,15 @@
 // stopping rule (b_ij > tol); a pair that cannot does nothing for
 // convergence but costs two kernel columns.
 // The j searches depend on the pairs before them; each is vectorised
-// (simd_exact.hpp, best_partner). With threads, each i's partner is first
-// guessed over all the candidates in parallel, and the serial walk takes a
-// guess unless an earlier pair took that j (then it searches again): the
-// same pairs as the serial rule. Ranking each i's best partners in parallel
-// (the design before) cost more than the vectorised search, and splitting
-// one search over the threads gained nothing measurable (docs/exact.md).
+// (simd_exact.hpp, best_partner). With two or more jobs and enough
+// candidates, two threads walk the pairs as a pipeline (pipelined_walk):
+// pair k searches while pair k - 1 is still open and keeps its two best
+// partners, so it needs pair k - 1's answer only to choose between them:
+// the same pairs as the serial rule. Tried before and dropped
+// (docs/exact.md): guessing every i's partner in parallel first (nearly
+// every guess after the first pair's was taken by an earlier pair),
+// ranking each i's best partners (cost more than the vectorised search),
+// splitting one search over the threads (nothing measurable).
 // The scan of the candidates for I_up and I_low (CandidateScan) is split
 // over the threads too: ranges scanned apart, their lists merged in order.
 //
@@ -34,7 +37,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -215,9 +220,82 @@ struct CandidateScan {
 struct PairsScratch {
   CandidateScan scan;
   std::vector<double> lq, ldiag;
-  std::vector<Index> lt, lplace, firsts, guess;
+  std::vector<Index> lt, lplace, firsts;
   std::vector<const float*> cols;
+  std::vector<double> lq_own[2];  // pipelined_walk: each task's copy of lq
+  std::vector<std::size_t> jr_of;  // pipelined_walk: each pair's j (n_low: none)
 };
+
+/// The j search's candidates below which the walk stays on one thread (a
+/// pair's hand-over between the threads costs about a search over a few
+/// hundred; 400 measured a little faster than 300, 1000 and 2000 on
+/// ijcnn1, a9a and cod-rna, bench/results/exact_jsearch_pipeline.md).
+constexpr double kPipelineFrom = 400.0;
+
+/// The walk over the pairs on two threads, with the serial walk's pairs:
+/// pair k's search runs while pair k - 1's is still open, over the
+/// candidates less the j of every pair before k - 1, and keeps its two best
+/// (best_two_partners); once pair k - 1 is settled, pair k takes its best
+/// unless pair k - 1 took that one, then its second. Removing one candidate
+/// leaves the first of the largest gains among the rest where it was, so
+/// this is the serial answer. Each task keeps its own copy of the
+/// candidates' q (the taken j set to +inf), pairs are handed out in order
+/// from a counter, and pair k is settled (used, the working set) only after
+/// pair k - 1: on one thread the tasks run one after the other and the walk
+/// is the serial one. A pair searched with min_b = tol whose pairs before it
+/// all found nothing (min_b must be 0 then) searches again.
+template <class Take>
+void pipelined_walk(const DualState& s, const std::vector<Index>& firsts, const std::vector<const float*>& cols,
+                    std::size_t n_low, double tol, const std::vector<char>& used, Take& take,
+                    PairsScratch& scratch) {
+  static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
+  static const simd::BestTwoPartners best_two = simd::best_two_partners_for(simd::active_level());
+  const std::size_t n_first = firsts.size();
+  std::vector<std::size_t>& jr_of = scratch.jr_of;
+  jr_of.assign(n_first, n_low);
+  std::atomic<std::size_t> next{0}, settled{0};
+  std::size_t accepted = 0;  // pairs taken; read and written by the settling task only
+  const auto wait_for = [&](std::size_t count) {
+    for (int spins = 0; settled.load(std::memory_order_acquire) < count; ++spins)
+      if (spins > 64) std::this_thread::yield();
+  };
+  RunControl none;
+  parallel_tasks(2, 2, none, [&](Index task, RunControl&) {
+    std::vector<double>& q = scratch.lq_own[task];
+    q = scratch.lq;
+    std::size_t applied = 0;  // pairs whose j is out of q
+    const auto apply_until = [&](std::size_t end) {
+      for (; applied < end; ++applied)
+        if (jr_of[applied] != n_low) q[jr_of[applied]] = std::numeric_limits<double>::infinity();
+    };
+    for (std::size_t k = next++; k < n_first; k = next++) {
+      const Index i = firsts[k];
+      const double qi = s.q(i), Kii = s.diag(i), min_b = k == 0 ? 0.0 : tol;
+      if (k >= 2) {
+        wait_for(k - 1);
+        apply_until(k - 1);
+      }
+      const auto [best, second] = best_two(q.data(), scratch.ldiag.data(), cols[k], scratch.lplace.data(),
+                                           static_cast<Index>(n_low), qi, Kii, min_b, kTau);
+      wait_for(k);
+      std::size_t jr = n_low;
+      if (!used[static_cast<std::size_t>(i)]) {
+        if (k > 0 && accepted == 0) {  // no pair yet: min_b = 0, a search of its own
+          apply_until(k);
+          jr = static_cast<std::size_t>(best_partner(q.data(), scratch.ldiag.data(), cols[k], scratch.lplace.data(),
+                                                     static_cast<Index>(n_low), qi, Kii, 0.0, kTau));
+        } else {
+          const std::size_t before = k > 0 ? jr_of[k - 1] : n_low;
+          jr = static_cast<std::size_t>(before != n_low && static_cast<std::size_t>(best) == before ? second : best);
+        }
+      }
+      if (jr != n_low) ++accepted;
+      jr_of[k] = jr;
+      take(i, jr);
+      settled.store(k + 1, std::memory_order_release);
+    }
+  });
+}
 
 /// pWSS: up to `pairs` pairs. fetch_columns(list, out) fills out with
 /// columns of the listed positions (one block). `used` is scratch of size n,
@@ -273,66 +351,50 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   const auto gain_of = [&](double qi, double Kii, const float* Ki, std::size_t r, double min_b) {
     return pair_gain(qi, Kii, lq[r], ldiag[r], static_cast<double>(Ki[lplace[r]]), min_b);
   };
-  // With threads, every i's partner is first searched over all the low
-  // candidates, in parallel (`guess`); the walk below takes a guess unless
-  // an earlier pair took that j, and searches again if so. A guess not
-  // taken is the walk's own answer: removing candidates cannot make another
-  // one the first of the largest gains. So the pairs are the serial rule's.
-  std::vector<Index>& guess = scratch.guess;
-  const int threads = min_alpha_check == 0 && n_first > 1
-                          ? threads_for(s.jobs(), 8.0 * static_cast<double>(n_first) * static_cast<double>(n_low))
-                          : 1;
-  guess.assign(n_first, -1);
-  if (threads > 1) {
-    RunControl none;
-    parallel_ranges(static_cast<Index>(n_first), threads, none, [&](Index begin, Index end, RunControl&) {
-      for (Index k = begin; k < end; ++k) {
-        const Index i = firsts[static_cast<std::size_t>(k)];
-        guess[static_cast<std::size_t>(k)] =
-            best_partner(lq.data(), ldiag.data(), cols[static_cast<std::size_t>(k)], lplace.data(),
-                         static_cast<Index>(n_low), s.q(i), s.diag(i), k == 0 ? 0.0 : tol, kTau);
-      }
-    });
-  }
-  for (std::size_t k = 0; k < n_first; ++k) {
-    const Index i = firsts[k];
-    if (used[static_cast<std::size_t>(i)]) continue;
-    const double qi = s.q(i), Kii = s.diag(i);
-    const float* Ki = cols[k];
-    const double min_b = ws.empty() ? 0.0 : tol;
-    std::size_t jr = n_low;
-    const Index g = guess[k];
-    if (g >= 0 && min_b == (k == 0 ? 0.0 : tol) &&  // a guess exists only without a limit
-        (g == static_cast<Index>(n_low) || lq[static_cast<std::size_t>(g)] != std::numeric_limits<double>::infinity())) {
-      jr = static_cast<std::size_t>(g);
-    } else if (min_alpha_check == 0) {
-      // Used j are out (their q set to +inf below); so are earlier i (the i
-      // come in descending q, so b <= 0 for them) and i itself (b = 0).
-      jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
-                                                 static_cast<Index>(n_low), qi, Kii, min_b, kTau));
-    } else {
-      // The min_alpha_check unused candidates with the smallest q.
-      double best = 0.0;
-      std::size_t checked = 0;
-      const std::size_t limit = static_cast<std::size_t>(min_alpha_check);
-      for (std::size_t r = 0; r < n_low && checked < limit; ++r) {
-        const Index t = lt[r];
-        if (used[static_cast<std::size_t>(t)] || t == i) continue;
-        ++checked;
-        const double gain = gain_of(qi, Kii, Ki, r, min_b);
-        if (gain > best) {
-          best = gain;
-          jr = r;
-        }
-      }
-    }
-    if (jr == n_low) continue;
+  // Records pair k: i with the low candidate jr (n_low: none).
+  const auto take = [&](Index i, std::size_t jr) {
+    if (jr == n_low) return;
     const Index j = lt[jr];
-    lq[jr] = std::numeric_limits<double>::infinity();
     used[static_cast<std::size_t>(i)] = 1;
     used[static_cast<std::size_t>(j)] = 1;
     ws.first.push_back(i);
     ws.second.push_back(j);
+  };
+  if (min_alpha_check == 0 && n_first > 1 && s.jobs() > 1 && static_cast<double>(n_low) >= kPipelineFrom) {
+    pipelined_walk(s, firsts, cols, n_low, tol, used, take, scratch);
+  } else {
+    for (std::size_t k = 0; k < n_first; ++k) {
+      const Index i = firsts[k];
+      if (used[static_cast<std::size_t>(i)]) continue;
+      const double qi = s.q(i), Kii = s.diag(i);
+      const float* Ki = cols[k];
+      const double min_b = ws.empty() ? 0.0 : tol;
+      std::size_t jr = n_low;
+      if (min_alpha_check == 0) {
+        // Used j are out (their q set to +inf below); so are earlier i (the i
+        // come in descending q, so b <= 0 for them) and i itself (b = 0).
+        jr = static_cast<std::size_t>(best_partner(lq.data(), ldiag.data(), Ki, lplace.data(),
+                                                   static_cast<Index>(n_low), qi, Kii, min_b, kTau));
+      } else {
+        // The min_alpha_check unused candidates with the smallest q.
+        double best = 0.0;
+        std::size_t checked = 0;
+        const std::size_t limit = static_cast<std::size_t>(min_alpha_check);
+        for (std::size_t r = 0; r < n_low && checked < limit; ++r) {
+          const Index t = lt[r];
+          if (used[static_cast<std::size_t>(t)] || t == i) continue;
+          ++checked;
+          const double gain = gain_of(qi, Kii, Ki, r, min_b);
+          if (gain > best) {
+            best = gain;
+            jr = r;
+          }
+        }
+      }
+      if (jr == n_low) continue;
+      lq[jr] = std::numeric_limits<double>::infinity();
+      take(i, jr);
+    }
   }
   for (Index t : ws.first) used[static_cast<std::size_t>(t)] = 0;
   for (Index t : ws.second) used[static_cast<std::size_t>(t)] = 0;
