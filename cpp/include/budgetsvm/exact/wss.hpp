@@ -39,10 +39,11 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "../core/errors.hpp"
+#include "../core/parallel.hpp"
 #include "../core/simd_exact.hpp"
 #include "dual_state.hpp"
 
@@ -254,13 +255,17 @@ void pipelined_walk(const DualState& s, const std::vector<Index>& firsts, const 
   std::vector<std::size_t>& jr_of = scratch.jr_of;
   jr_of.assign(n_first, n_low);
   std::atomic<std::size_t> next{0}, settled{0};
+  std::atomic<bool> failed{false};  // a task threw: the other one stops waiting for it
   std::size_t accepted = 0;  // pairs taken; read and written by the settling task only
   const auto wait_for = [&](std::size_t count) {
-    for (int spins = 0; settled.load(std::memory_order_acquire) < count; ++spins)
+    for (int spins = 0; settled.load(std::memory_order_acquire) < count; ++spins) {
+      if (failed.load(std::memory_order_relaxed)) throw Interrupted();  // parallel_tasks rethrows the first error
+#if defined(BUDGETSVM_HAS_THREADS)
       if (spins > 64) std::this_thread::yield();
+#endif
+    }
   };
-  RunControl none;
-  parallel_tasks(2, 2, none, [&](Index task, RunControl&) {
+  const auto walk = [&](Index task) {
     std::vector<double>& q = scratch.lq_own[task];
     q = scratch.lq;
     std::size_t applied = 0;  // pairs whose j is out of q
@@ -293,6 +298,15 @@ void pipelined_walk(const DualState& s, const std::vector<Index>& firsts, const 
       jr_of[k] = jr;
       take(i, jr);
       settled.store(k + 1, std::memory_order_release);
+    }
+  };
+  RunControl none;
+  parallel_tasks(2, 2, none, [&](Index task, RunControl&) {
+    try {
+      walk(task);
+    } catch (...) {
+      failed = true;
+      throw;
     }
   });
 }
