@@ -21,21 +21,11 @@ import argparse
 
 import numpy as np
 from _common import data_dir
+from _core_params import WithCoreParams
 
-from budgetsvm import BudgetedSVC, load_svmlight
+from budgetsvm import load_svmlight
 
 SETS = {"ijcnn1": (22, 2.0**5, 2.0**1), "a9a": (123, 2.0**5, 2.0**-7), "w8a": (300, 2.0**3, 2.0**-5)}
-
-
-class _WithCoreParams(BudgetedSVC):
-    """BudgetedSVC with extra core parameters (benchmarks only)."""
-
-    core_params: dict = {}
-
-    def _solver_params(self):
-        params = super()._solver_params()
-        params.update(self.core_params)
-        return params
 
 
 def main() -> None:
@@ -52,8 +42,8 @@ def main() -> None:
         runs: dict[int, list] = {}
         for seed in range(args.seeds):
             for s in args.snapshots if seed % 2 == 0 else args.snapshots[::-1]:  # interleaved
-                model = _WithCoreParams(solver="bsca", budget=500, C=C, gamma=gamma, epochs=args.epochs,
-                                        random_state=seed)
+                model = WithCoreParams(solver="bsca", budget=500, C=C, gamma=gamma, epochs=args.epochs,
+                                       random_state=seed)
                 model.core_params = {"average_snapshots": s}
                 model.fit(X, y)
                 st = model.fit_stats_

@@ -20,20 +20,8 @@ import os
 import sys
 
 from _common import ROOT, cpu_model
+from _core_params import WithCoreParams
 from datagen import default_gamma, make
-
-from budgetsvm import BudgetedSVC
-
-
-class _WithCoreParams(BudgetedSVC):
-    """BudgetedSVC with extra core parameters (instruments, benchmarks only)."""
-
-    core_params: dict = {}
-
-    def _solver_params(self):
-        params = super()._solver_params()
-        params.update(self.core_params)
-        return params
 
 
 def main() -> None:
@@ -45,8 +33,8 @@ def main() -> None:
         for C in (1.0, 10.0):
             cells = []
             for rule in ("keep", "reset"):
-                _WithCoreParams.core_params = {"after_merge": rule}
-                clf = _WithCoreParams(C=C, gamma=default_gamma(family), budget=500, epochs=3, random_state=1).fit(X, y)
+                WithCoreParams.core_params = {"after_merge": rule}
+                clf = WithCoreParams(C=C, gamma=default_gamma(family), budget=500, epochs=3, random_state=1).fit(X, y)
                 cells.append((100 * clf.score(Xt, yt), clf.fit_stats_["seconds"], clf.fit_stats_["averaged"]))
                 print(label, C, rule, cells[-1], file=sys.stderr, flush=True)
             rows.append((label, C, cells))

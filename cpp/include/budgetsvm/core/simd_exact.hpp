@@ -209,22 +209,30 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
   scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
+/// The gains of low candidates r..r+3 (partner_gain's operations in its
+/// order; 0 where b <= min_b).
+BUDGETSVM_TARGET("avx2,fma")
+inline __m256d partner_gains(const double* q, const double* diag, const float* Ki, const Index* place, Index r,
+                             double qi, double Kii, double min_b, double tau) {
+  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(place + r));
+  const __m256d kit = _mm256_cvtps_pd(_mm256_i64gather_ps(Ki, at, 4));
+  const __m256d b = _mm256_sub_pd(_mm256_set1_pd(qi), _mm256_loadu_pd(q + r));
+  __m256d a = _mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(Kii), _mm256_loadu_pd(diag + r)),
+                            _mm256_mul_pd(_mm256_set1_pd(2.0), kit));
+  a = _mm256_blendv_pd(_mm256_set1_pd(tau), a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
+  return _mm256_and_pd(_mm256_cmp_pd(b, _mm256_set1_pd(min_b), _CMP_GT_OQ), _mm256_div_pd(_mm256_mul_pd(b, b), a));
+}
+
 BUDGETSVM_TARGET("avx2,fma")
 inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
                           double Kii, double min_b, double tau) {
-  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
-  const __m256d vqi = _mm256_set1_pd(qi), vKii = _mm256_set1_pd(Kii), vmin = _mm256_set1_pd(min_b),
-                vtau = _mm256_set1_pd(tau), two = _mm256_set1_pd(2.0), zero = _mm256_setzero_pd();
   const __m256d iota = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);
-  __m256d best = zero, best_r = _mm256_set1_pd(-1.0);
+  __m256d best = _mm256_setzero_pd(), best_r = _mm256_set1_pd(-1.0);
   Index r = 0;
   for (; r + 4 <= n; r += 4) {
-    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(place + r));
-    const __m256d kit = _mm256_cvtps_pd(_mm256_i64gather_ps(Ki, at, 4));
-    const __m256d b = _mm256_sub_pd(vqi, _mm256_loadu_pd(q + r));
-    __m256d a = _mm256_sub_pd(_mm256_add_pd(vKii, _mm256_loadu_pd(diag + r)), _mm256_mul_pd(two, kit));
-    a = _mm256_blendv_pd(vtau, a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
-    const __m256d gain = _mm256_and_pd(_mm256_cmp_pd(b, vmin, _CMP_GT_OQ), _mm256_div_pd(_mm256_mul_pd(b, b), a));
+    const __m256d gain = partner_gains(q, diag, Ki, place, r, qi, Kii, min_b, tau);
     const __m256d better = _mm256_cmp_pd(gain, best, _CMP_GT_OQ);
     best = _mm256_blendv_pd(best, gain, better);
     best_r = _mm256_blendv_pd(best_r, _mm256_add_pd(_mm256_set1_pd(static_cast<double>(r)), iota), better);
@@ -248,18 +256,11 @@ BUDGETSVM_TARGET("avx2,fma")
 inline std::pair<Index, Index> best_two_partners(const double* q, const double* diag, const float* Ki,
                                                  const Index* place, Index n, double qi, double Kii, double min_b,
                                                  double tau) {
-  const __m256d vqi = _mm256_set1_pd(qi), vKii = _mm256_set1_pd(Kii), vmin = _mm256_set1_pd(min_b),
-                vtau = _mm256_set1_pd(tau), two = _mm256_set1_pd(2.0), zero = _mm256_setzero_pd();
   const __m256d iota = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);
-  __m256d g1 = zero, r1 = _mm256_set1_pd(-1.0), g2 = zero, r2 = r1;
+  __m256d g1 = _mm256_setzero_pd(), r1 = _mm256_set1_pd(-1.0), g2 = g1, r2 = r1;
   Index r = 0;
   for (; r + 4 <= n; r += 4) {
-    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(place + r));
-    const __m256d kit = _mm256_cvtps_pd(_mm256_i64gather_ps(Ki, at, 4));
-    const __m256d b = _mm256_sub_pd(vqi, _mm256_loadu_pd(q + r));
-    __m256d a = _mm256_sub_pd(_mm256_add_pd(vKii, _mm256_loadu_pd(diag + r)), _mm256_mul_pd(two, kit));
-    a = _mm256_blendv_pd(vtau, a, _mm256_cmp_pd(a, zero, _CMP_GT_OQ));
-    const __m256d gain = _mm256_and_pd(_mm256_cmp_pd(b, vmin, _CMP_GT_OQ), _mm256_div_pd(_mm256_mul_pd(b, b), a));
+    const __m256d gain = partner_gains(q, diag, Ki, place, r, qi, Kii, min_b, tau);
     const __m256d idx = _mm256_add_pd(_mm256_set1_pd(static_cast<double>(r)), iota);
     const __m256d first = _mm256_cmp_pd(gain, g1, _CMP_GT_OQ);
     const __m256d second = _mm256_cmp_pd(gain, g2, _CMP_GT_OQ);  // where not first: the new second
@@ -343,24 +344,37 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
   scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
+/// The gains of the `live` low candidates among r..r+7 (partner_gain's
+/// operations in its order; 0 where b <= min_b and in the other lanes).
+BUDGETSVM_TARGET("avx512f")
+inline __m512d partner_gains(const double* q, const double* diag, const float* Ki, const Index* place, Index r,
+                             __mmask8 live, double qi, double Kii, double min_b, double tau) {
+  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512i at = _mm512_maskz_loadu_epi64(live, place + r);
+  const __m512d kit = _mm512_maskz_cvtps_pd(0xFF, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), live, at, Ki, 4));
+  const __m512d b = _mm512_sub_pd(_mm512_set1_pd(qi), _mm512_maskz_loadu_pd(live, q + r));
+  __m512d a = _mm512_sub_pd(_mm512_add_pd(_mm512_set1_pd(Kii), _mm512_maskz_loadu_pd(live, diag + r)),
+                            _mm512_mul_pd(_mm512_set1_pd(2.0), kit));
+  a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ), _mm512_set1_pd(tau), a);
+  const __mmask8 pays = _mm512_mask_cmp_pd_mask(live, b, _mm512_set1_pd(min_b), _CMP_GT_OQ);
+  return _mm512_maskz_div_pd(pays, _mm512_mul_pd(b, b), a);
+}
+
+/// The lanes of candidates r..r+7 that exist (n - r of them, at most 8).
+inline __mmask8 live_lanes(Index r, Index n) {
+  const int count = n - r >= 8 ? 8 : static_cast<int>(n - r);
+  return static_cast<__mmask8>((1u << count) - 1u);
+}
+
 BUDGETSVM_TARGET("avx512f")
 inline Index best_partner(const double* q, const double* diag, const float* Ki, const Index* place, Index n, double qi,
                           double Kii, double min_b, double tau) {
-  static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
-  const __m512d vqi = _mm512_set1_pd(qi), vKii = _mm512_set1_pd(Kii), vmin = _mm512_set1_pd(min_b),
-                vtau = _mm512_set1_pd(tau), two = _mm512_set1_pd(2.0), zero = _mm512_setzero_pd();
   const __m512d iota = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-  __m512d best = zero, best_r = _mm512_set1_pd(-1.0);
+  __m512d best = _mm512_setzero_pd(), best_r = _mm512_set1_pd(-1.0);
   for (Index r = 0; r < n; r += 8) {
-    const int count = n - r >= 8 ? 8 : static_cast<int>(n - r);
-    const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
-    const __m512i at = _mm512_maskz_loadu_epi64(live, place + r);
-    const __m512d kit = _mm512_maskz_cvtps_pd(0xFF, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), live, at, Ki, 4));
-    const __m512d b = _mm512_sub_pd(vqi, _mm512_maskz_loadu_pd(live, q + r));
-    __m512d a = _mm512_sub_pd(_mm512_add_pd(vKii, _mm512_maskz_loadu_pd(live, diag + r)), _mm512_mul_pd(two, kit));
-    a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ), vtau, a);
-    const __mmask8 pays = _mm512_mask_cmp_pd_mask(live, b, vmin, _CMP_GT_OQ);
-    const __m512d gain = _mm512_maskz_div_pd(pays, _mm512_mul_pd(b, b), a);
+    const __mmask8 live = live_lanes(r, n);
+    const __m512d gain = partner_gains(q, diag, Ki, place, r, live, qi, Kii, min_b, tau);
     const __mmask8 better = _mm512_mask_cmp_pd_mask(live, gain, best, _CMP_GT_OQ);
     best = _mm512_mask_mov_pd(best, better, gain);
     best_r = _mm512_mask_mov_pd(best_r, better, _mm512_add_pd(_mm512_set1_pd(static_cast<double>(r)), iota));
@@ -375,20 +389,11 @@ BUDGETSVM_TARGET("avx512f")
 inline std::pair<Index, Index> best_two_partners(const double* q, const double* diag, const float* Ki,
                                                  const Index* place, Index n, double qi, double Kii, double min_b,
                                                  double tau) {
-  const __m512d vqi = _mm512_set1_pd(qi), vKii = _mm512_set1_pd(Kii), vmin = _mm512_set1_pd(min_b),
-                vtau = _mm512_set1_pd(tau), two = _mm512_set1_pd(2.0), zero = _mm512_setzero_pd();
   const __m512d iota = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-  __m512d g1 = zero, r1 = _mm512_set1_pd(-1.0), g2 = zero, r2 = r1;
+  __m512d g1 = _mm512_setzero_pd(), r1 = _mm512_set1_pd(-1.0), g2 = g1, r2 = r1;
   for (Index r = 0; r < n; r += 8) {
-    const int count = n - r >= 8 ? 8 : static_cast<int>(n - r);
-    const __mmask8 live = static_cast<__mmask8>((1u << count) - 1u);
-    const __m512i at = _mm512_maskz_loadu_epi64(live, place + r);
-    const __m512d kit = _mm512_maskz_cvtps_pd(0xFF, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), live, at, Ki, 4));
-    const __m512d b = _mm512_sub_pd(vqi, _mm512_maskz_loadu_pd(live, q + r));
-    __m512d a = _mm512_sub_pd(_mm512_add_pd(vKii, _mm512_maskz_loadu_pd(live, diag + r)), _mm512_mul_pd(two, kit));
-    a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ), vtau, a);
-    const __mmask8 pays = _mm512_mask_cmp_pd_mask(live, b, vmin, _CMP_GT_OQ);
-    const __m512d gain = _mm512_maskz_div_pd(pays, _mm512_mul_pd(b, b), a);
+    const __mmask8 live = live_lanes(r, n);
+    const __m512d gain = partner_gains(q, diag, Ki, place, r, live, qi, Kii, min_b, tau);
     const __m512d idx = _mm512_add_pd(_mm512_set1_pd(static_cast<double>(r)), iota);
     const __mmask8 first = _mm512_mask_cmp_pd_mask(live, gain, g1, _CMP_GT_OQ);
     const __mmask8 second = _mm512_mask_cmp_pd_mask(static_cast<__mmask8>(live & ~first), gain, g2, _CMP_GT_OQ);

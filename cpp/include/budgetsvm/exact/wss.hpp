@@ -227,10 +227,9 @@ struct PairsScratch {
   std::vector<std::size_t> jr_of;  // pipelined_walk: each pair's j (n_low: none)
 };
 
-/// The j search's candidates below which the walk stays on one thread (a
+/// The j search's candidates below which the walk stays on one thread: a
 /// pair's hand-over between the threads costs about a search over a few
-/// hundred; 400 measured a little faster than 300, 1000 and 2000 on
-/// ijcnn1, a9a and cod-rna, bench/results/exact_jsearch_pipeline.md).
+/// hundred (the choice of the value: docs/exact.md, "Threads").
 constexpr double kPipelineFrom = 400.0;
 
 /// The walk over the pairs on two threads, with the serial walk's pairs:
