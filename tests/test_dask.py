@@ -4,6 +4,8 @@ LocalCluster on loopback, compared with the in-process sharded training."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -121,6 +123,39 @@ def test_rounds_with_a_callback(client, solver):
     np.testing.assert_array_equal(stopped.support_vectors_, want["support_vectors"])
     np.testing.assert_array_equal(stopped.dual_coef_, want["dual_coef"].T)
     assert stopped.t_ == want["steps"]
+
+
+@pytest.mark.parametrize("solver,classes", [("bsca", 2), ("bsgd", 2), ("bsca", 3)])
+def test_tasks_that_mix_their_start_themselves(client, solver, classes, monkeypatch):
+    """With a thread for every partition (two on the two workers) and nothing
+    reading the rounds, each round's tasks make the previous round's top mix
+    themselves (no mix task between rounds) and the statistics of the rounds
+    travel up with the models: the same model and history as the rounds with
+    mix tasks (here forced by verbose), which three partitions on two
+    threads and a lone partition use too."""
+    from budgetsvm import dask as bdask
+
+    X, y = checkerboard(4000, 1) if classes == 2 else blobs(4000, 1)
+    Xd, yd = da.from_array(X, chunks=2000), da.from_array(y, chunks=2000)
+    fused = []
+    decide = bdask._fused_top
+    monkeypatch.setattr(bdask, "_fused_top", lambda k: fused.append(decide(k)) or fused[-1])
+    params = dict(PARAMS, solver=solver)
+    a = DaskBudgetedSVC(**params).fit(Xd, yd)
+    b = DaskBudgetedSVC(verbose=1, **params).fit(Xd, yd)
+    assert fused == [True]  # verbose reads every round: no fused mixes, not even asked
+    np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    assert a.t_ == b.t_ and a.fit_stats_["merges"] == b.fit_stats_["merges"]
+    assert [h["epoch"] for h in a.history_] == [1, 2, 3]
+    for ha, hb in zip(a.history_, b.history_):
+        same = [k for k in ha if not k.endswith("seconds") and not (isinstance(ha[k], float) and math.isnan(ha[k]))]
+        assert {k: ha[k] for k in same} == {k: hb[k] for k in same}
+    assert all(0 <= h["seconds"] <= a.fit_stats_["seconds"] + 1.0 for h in a.history_)
+    fused.clear()
+    DaskBudgetedSVC(**params).fit(da.from_array(X, chunks=1500), da.from_array(y, chunks=1500))
+    DaskBudgetedSVC(**params).fit(da.from_array(X, chunks=4000), da.from_array(y, chunks=4000))
+    assert fused == [False, False]
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])

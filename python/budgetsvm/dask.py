@@ -12,12 +12,17 @@ all rows and the common step count; the partitions' models (never their
 rows) travel, and are mixed pairwise up a tree (``_core.mix_budgeted``:
 weighted average, merged back to the budget), each mix weighted by the rows
 below it. The mixed model starts the next round, which is submitted before
-the client reads the mix (unless a callback may stop the rounds).
+the client reads the mix (unless a callback may stop the rounds). Where the
+workers have a thread for every partition, each round's tasks make the top
+mix of the tree themselves (``_fused_top``), so no mix task stands between
+two rounds.
 
 Binary BSCA from a cold start keeps each partition's dual variables from
-round to round on the worker that holds the partition (persisted next to
-it, never sent): the in-process shards' algorithm (box ``C n / n_k``,
-points-weighted mix; ``_core.bsca_shard_round``).
+round to round on the worker that holds the partition (the next round's
+input there; with two or three partitions whose tasks mix their start
+themselves they go along with the model they came with, 8 bytes per row):
+the in-process shards' algorithm (box ``C n / n_k``, points-weighted mix;
+``_core.bsca_shard_round``).
 
 Departures from the in-process shards: the shards are the partitions as
 given (contiguous rows, not a random split), each round's random stream is
@@ -107,10 +112,12 @@ def _partition_inputs(
     return X, y_index, factors
 
 
-def _part(result: Dict[str, Any], weight: float) -> Dict[str, Any]:
+def _part(result: Dict[str, Any], weight: float, rounds: List[Dict[str, Any]]) -> Dict[str, Any]:
     """What a partition's task sends up the mixing tree: its model, its mixing
-    weight and its statistics."""
+    weight, its statistics, and the summaries of the earlier rounds' mixes
+    that the tasks made themselves (``_start_of``)."""
     part = {key: result[key] for key in ("support_vectors", "dual_coef", "intercept")}
+    part["rounds"] = rounds
     part["weight"] = weight
     part["steps"] = int(result["steps_total"])
     part["loss"] = float(result["history"][-1]["progressive_loss"]) if result["history"] else 0.0
@@ -131,15 +138,16 @@ def _train_partition(
     n: float,
 ) -> Optional[Dict[str, Any]]:
     """One partition's pass (on the worker that holds it) from ``start`` (see
-    ``_as_start``): the model it ends with and its statistics; None for an
+    ``_start_of``): the model it ends with and its statistics; None for an
     empty partition."""
+    begin, rounds = _start_of(start, n, params, len(classes))
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
         return None
     X, y_index, factors = inputs
     p = dict(params, seed=int(seed))
-    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, _as_start(start, n))
-    return _part(result, float(X.shape[0]))
+    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, begin)
+    return _part(result, float(X.shape[0]), rounds)
 
 
 def _label_counts(y: Any) -> Tuple[np.ndarray, np.ndarray, bool]:
@@ -175,11 +183,12 @@ def _round_partition(
 ) -> Tuple[Optional[Dict[str, Any]], Optional[np.ndarray]]:
     """One partition's epochs of binary BSCA that keeps its dual variables
     (on the worker that holds it, where they stay between rounds), from
-    ``start`` (see ``_as_start``) and the dual variables of ``previous``, the
+    ``start`` (see ``_start_of``) and the dual variables of ``previous``, the
     partition's result of the round before (None in the first round): the
     model it ends with, weighted by its points, and its dual variables; (None,
     alpha) for a partition with no points in the problem."""
     alpha = None if previous is None else previous[1]
+    begin, rounds = _start_of(start, n, params, len(classes))
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
         return None, alpha
@@ -189,8 +198,8 @@ def _round_partition(
     if alpha is None:
         alpha = np.zeros(X.shape[0])
     p = dict(params, seed=int(seed))
-    result = _core.bsca_shard_round(X, y_index, p, _as_start(start, n), alpha, n, first_epoch, total_epochs, factors)
-    return _part(result, float(result["n_ref"])), result["alpha"]
+    result = _core.bsca_shard_round(X, y_index, p, begin, alpha, n, first_epoch, total_epochs, factors)
+    return _part(result, float(result["n_ref"]), rounds), result["alpha"]
 
 
 def _model_of(part: Any) -> Any:
@@ -208,15 +217,34 @@ def _next_start(mixed: Optional[Dict[str, Any]], n: float) -> Optional[Dict[str,
     return start
 
 
-def _as_start(begin: Any, n: float) -> Optional[Dict[str, Any]]:
-    """A round's starting point on the worker: the fit's own start (a dict
-    with ``n``: cold, or a warm start's model) as it is, or the previous
-    round's mix (or a lone partition's result) as ``_next_start`` makes it.
-    The tasks read the mix itself, so that no task runs between a mix and
-    the next round's passes (each task costs a scheduler round trip)."""
+def _start_of(
+    begin: Any, n: float, params: Dict[str, Any], n_classes: int
+) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]:
+    """A round's starting point on the worker, and the summaries of the
+    earlier rounds' mixes that the tasks made themselves.
+
+    ``begin`` is the fit's own start (a dict with ``n``: cold, or a warm
+    start's model), used as it is; the previous round's mix (or a lone
+    partition's result), made a start by ``_next_start``; or a list of the
+    two halves of the previous round's mixing tree, which the task mixes
+    itself (``_fused_top``): every task of the round makes the same top mix,
+    in place of a mix task that the round would wait for. Its summary (the
+    statistics of ``history_``, not the model) then travels up the next
+    round's tree with the models, so that the client reads every round from
+    the last mix. The tasks read the mix themselves, so that no task runs
+    between a mix and the next round's passes (each task costs a scheduler
+    round trip)."""
     if begin is None or (isinstance(begin, dict) and "n" in begin):
-        return begin
-    return _next_start(_model_of(begin), n)
+        return begin, []
+    if isinstance(begin, list):
+        ovr = params["solver"] == "bsca" and n_classes > 2
+        begin = _mix_pair(begin[0], begin[1], params, ovr)
+        if begin is not None:
+            summary = {key: value for key, value in begin.items() if key not in ("support_vectors", "dual_coef",
+                                                                              "intercept", "rounds")}
+            summary.update(n_support=int(begin["support_vectors"].shape[0]), finished=time.time())
+            return _next_start(begin, n), begin["rounds"] + [summary]
+    return _next_start(_model_of(begin), n), []
 
 
 def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: Dict[str, Any], ovr: bool):
@@ -232,18 +260,39 @@ def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: 
     out["loss"] = a["loss"] + b["loss"]
     out["averaged"] = a["averaged"] + b["averaged"]
     out["counters"] = {key: a["counters"][key] + b["counters"][key] + float(mixed[key]) for key in COUNTER_KEYS}
+    out["rounds"] = a["rounds"]  # the same in every part
     return out
 
 
-def _tree_mix(parts: List[Any], params: Dict[str, Any], ovr: bool) -> Any:
-    """Delayed pairwise reduction of the partitions' models, in partition order."""
+def _tree_mix(parts: List[Any], params: Dict[str, Any], ovr: bool, down_to: int = 1) -> List[Any]:
+    """Delayed pairwise reduction of the partitions' models, in partition
+    order, until ``down_to`` (1 or 2) parts are left: the top of the tree
+    (one part), or its two halves (the last pair it would mix)."""
     mix = dask.delayed(_mix_pair, pure=True)
-    while len(parts) > 1:
+    while len(parts) > down_to:
         paired = [mix(parts[i], parts[i + 1], params, ovr) for i in range(0, len(parts) - 1, 2)]
         if len(parts) % 2:
             paired.append(parts[-1])
         parts = paired
-    return parts[0]
+    return parts
+
+
+def _fused_top(partitions: int) -> bool:
+    """Whether each round's tasks make the top mix of the previous round
+    themselves: under a distributed client whose workers have a thread for
+    every partition. The mix is then made once per partition, side by side
+    on the workers, and saves each round the scheduler's round trip to a
+    mix task and back (docs/dask.md); with more partitions than threads the
+    copies would queue up behind each other. Never changes the model: the
+    same mix is made from the same parts."""
+    if partitions < 2:
+        return False
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - distributed comes with the extra
+        return False
+    client = getattr(dask.base.get_scheduler(), "__self__", None)
+    return isinstance(client, Client) and partitions <= sum(client.nthreads().values())
 
 
 def _block_decision(X: Any, model: _LocalBudgetedSVC) -> np.ndarray:
@@ -549,53 +598,74 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 raise ValueError("Invalid input - all samples have zero or negative weights.")
         if kept:
             start = dict(start, n=n_points)  # the points of the problem, as the in-process shards count them
-        previous: List[Any] = [None] * len(xs)  # kept: each partition's last (model, alpha), persisted
+        previous: List[Any] = [None] * len(xs)  # kept: each partition's last (model, alpha)
         per_round = params["epochs"]
+
+        def round_tasks(r: int, begin: Any) -> List[Any]:
+            """Round r's partition tasks (delayed), from ``begin``."""
+            seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
+            if kept:
+                # The models go up the tree, the dual variables stay where
+                # their round computed them as the next round's input there.
+                first = (r - 1) * per_round + 1
+                return [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin if r > 1 else None,
+                             int(seeds[k]), previous[k], n_points, first, rounds * per_round)
+                        for k in range(len(xs))]
+            return [train(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), start["n"])
+                    for k in range(len(xs))]
+
         history: List[Dict[str, Any]] = []
         totals = {key: 0.0 for key in COUNTER_KEYS}
-        began = time.perf_counter()
+        began, began_wall = time.perf_counter(), time.time()
         mixed: Dict[str, Any] = {}
         stopped = False
-        # Round r + 1 is submitted before round r's mix is read, starting from
-        # that mix where it is computed: the workers go on without waiting for
-        # the client's round trip. A callback may stop after any round, so
-        # with one the rounds go one at a time.
-        ahead = 1 if self.callback is None else 0
         begin = dask.delayed(start, traverse=False)
-        queued: List[Any] = []  # persisted mixes of submitted rounds, not read yet
+        queued: List[Any] = []  # the rounds' mixes (or their summaries), not read yet
         submitted = 0
+        if self.callback is None and not verbose and _fused_top(len(xs)):
+            # Nothing reads a round before the end: every round is submitted
+            # at once, each round's tasks mixing the two halves of the round
+            # before themselves (_start_of); the last round's mix, a task,
+            # brings the earlier rounds' summaries.
+            for r in range(1, rounds + 1):
+                previous = round_tasks(r, begin)
+                begin = _tree_mix(previous, params, ovr, down_to=2)
+            (last,) = dask.compute(dask.delayed(_mix_pair, pure=True)(begin[0], begin[1], params, ovr))
+            queued = ([] if last is None else last["rounds"]) + [last]
+            submitted = rounds
+        # Otherwise round r + 1 is submitted before round r's mix is read,
+        # starting from that mix where it is computed: the workers go on
+        # without waiting for the client's round trip. A callback may stop
+        # after any round, so with one the rounds go one at a time.
+        ahead = 1 if self.callback is None else 0
         while True:
             while submitted < rounds and len(queued) <= ahead:
                 submitted += 1
-                r = submitted
-                seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
-                if kept:
-                    # The models go up the tree, the dual variables stay
-                    # where their round computed them (persisted) as the
-                    # next round's input there.
-                    first = (r - 1) * per_round + 1
-                    steps = [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin if r > 1 else None,
-                                  int(seeds[k]), previous[k], n_points, first, rounds * per_round)
-                             for k in range(len(xs))]
-                    top, *previous = dask.persist(_tree_mix(steps, params, ovr), *steps)
+                steps = round_tasks(submitted, begin)
+                if kept:  # the dual variables persisted where they are
+                    top, *previous = dask.persist(_tree_mix(steps, params, ovr)[0], *steps)
                 else:
-                    parts = [train(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), start["n"])
-                             for k in range(len(xs))]
-                    (top,) = dask.persist(_tree_mix(parts, params, ovr))
+                    (top,) = dask.persist(_tree_mix(steps, params, ovr)[0])
                 queued.append(top)
                 begin = top
             if not queued:
                 break
-            (mixed,) = dask.compute(queued.pop(0))
+            mixed = queued.pop(0)
+            if dask.is_dask_collection(mixed):
+                (mixed,) = dask.compute(mixed)
             mixed = _model_of(mixed)
             if mixed is None:
                 raise ValueError("X has no rows.")
             r = len(history) + 1
             for key in COUNTER_KEYS:
                 totals[key] += mixed["counters"][key]
-            stats = self._round_stats(r, totals, mixed, time.perf_counter() - began)
+            seconds = time.perf_counter() - began
+            if "finished" in mixed:  # the worker's clock
+                seconds = min(max(mixed["finished"] - began_wall, 0.0), seconds)
+            stats = self._round_stats(r, totals, mixed, seconds)
             history.append(stats)
-            start = _next_start(mixed, start["n"])
+            if "support_vectors" in mixed:
+                start = _next_start(mixed, start["n"])
             if verbose:
                 print(f"round {r}/{rounds} SVs {stats['n_support']} merges {int(totals['merges'])} "
                       f"elapsed {stats['seconds']:.2f}s", file=sys.stderr, flush=True)
@@ -612,7 +682,8 @@ class BudgetedSVC(_LocalBudgetedSVC):
     def _round_stats(r: int, totals: Dict[str, float], mixed: Dict[str, Any], seconds: float) -> Dict[str, Any]:
         stats: Dict[str, Any] = {"epoch": r}
         stats.update({k: (v if k.endswith("seconds") or k.startswith("merge_") else int(v)) for k, v in totals.items()})
-        stats.update(progressive_loss=mixed["loss"], n_support=int(mixed["support_vectors"].shape[0]),
+        n_support = mixed["n_support"] if "n_support" in mixed else mixed["support_vectors"].shape[0]
+        stats.update(progressive_loss=mixed["loss"], n_support=int(n_support),
                      seconds=seconds, objective=math.nan, sq_norm=math.nan,
                      alpha_zero=-1, alpha_bound=-1, alpha_free=-1)
         return stats
