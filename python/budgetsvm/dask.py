@@ -34,6 +34,7 @@ never on the number of workers.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import sys
@@ -268,9 +269,9 @@ def _tree_mix(parts: List[Any], params: Dict[str, Any], ovr: bool, down_to: int 
     """Delayed pairwise reduction of the partitions' models, in partition
     order, until ``down_to`` (1 or 2) parts are left: the top of the tree
     (one part), or its two halves (the last pair it would mix)."""
-    mix = dask.delayed(_mix_pair, pure=True)
+    mix = dask.delayed(functools.partial(_mix_pair, params=params, ovr=ovr), pure=True)
     while len(parts) > down_to:
-        paired = [mix(parts[i], parts[i + 1], params, ovr) for i in range(0, len(parts) - 1, 2)]
+        paired = [mix(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         if len(parts) % 2:
             paired.append(parts[-1])
         parts = paired
@@ -588,8 +589,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
         ovr = params["solver"] == "bsca" and len(classes) > 2
         kept = params["solver"] == "bsca" and len(classes) == 2 and not warm
         rng = check_random_state(self.random_state)
-        train = dask.delayed(_train_partition, pure=True)
-        step = dask.delayed(_round_partition, pure=True)
+        # The arguments every task shares are bound once: a delayed call
+        # tokenizes and walks each argument it is given.
+        shared = dict(classes=classes, class_weight=class_weight, params=params)
+        train = dask.delayed(functools.partial(_train_partition, **shared), pure=True)
+        step = dask.delayed(functools.partial(_round_partition, **shared), pure=True)
         n_points = float(X.shape[0])
         if w is not None or not np.all(class_weight == 1.0):
             count = dask.delayed(_partition_points, pure=True)
@@ -608,10 +612,10 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 # The models go up the tree, the dual variables stay where
                 # their round computed them as the next round's input there.
                 first = (r - 1) * per_round + 1
-                return [step(xs[k], ys[k], ws[k], classes, class_weight, params, begin if r > 1 else None,
-                             int(seeds[k]), previous[k], n_points, first, rounds * per_round)
+                return [step(xs[k], ys[k], ws[k], start=begin if r > 1 else None, seed=int(seeds[k]),
+                             previous=previous[k], n=n_points, first_epoch=first, total_epochs=rounds * per_round)
                         for k in range(len(xs))]
-            return [train(xs[k], ys[k], ws[k], classes, class_weight, params, begin, int(seeds[k]), start["n"])
+            return [train(xs[k], ys[k], ws[k], start=begin, seed=int(seeds[k]), n=start["n"])
                     for k in range(len(xs))]
 
         history: List[Dict[str, Any]] = []
@@ -630,7 +634,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             for r in range(1, rounds + 1):
                 previous = round_tasks(r, begin)
                 begin = _tree_mix(previous, params, ovr, down_to=2)
-            (last,) = dask.compute(dask.delayed(_mix_pair, pure=True)(begin[0], begin[1], params, ovr))
+            (last,) = dask.compute(_tree_mix(begin, params, ovr)[0])
             queued = ([] if last is None else last["rounds"]) + [last]
             submitted = rounds
         # Otherwise round r + 1 is submitted before round r's mix is read,
