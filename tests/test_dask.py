@@ -159,6 +159,22 @@ def test_tasks_that_mix_their_start_themselves(client, solver, classes, monkeypa
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_tasks_that_mix_their_start_themselves_with_a_partition_left_out(client, solver):
+    """A partition whose rows all weigh 0 sends no model up the tree; the
+    tasks that mix their start themselves take the other partition's model
+    as the tree does."""
+    X, y = checkerboard(4000, 2)
+    w = np.r_[np.ones(2000), np.zeros(2000)]
+    Xd, yd, wd = (da.from_array(v, chunks=2000) for v in (X, y, w))
+    a = DaskBudgetedSVC(**dict(PARAMS, solver=solver)).fit(Xd, yd, sample_weight=wd)
+    b = DaskBudgetedSVC(verbose=1, **dict(PARAMS, solver=solver)).fit(Xd, yd, sample_weight=wd)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
+    assert [h["n_support"] for h in a.history_] == [h["n_support"] for h in b.history_]
+    assert a.score(X[:2000], y[:2000]) > 0.9
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_accuracy_as_in_process_shards(client, solver):
     """Two partitions on two workers against the in-process run with n_jobs=2
     (two shards, another split of the rows and other random streams; the same
