@@ -65,6 +65,7 @@ from .budgeted import TOTAL_KEYS
 from .budgeted import BudgetedSVC as _LocalBudgetedSVC
 
 COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
+MODEL_KEYS = ("support_vectors", "dual_coef", "intercept")  # a model's arrays, as tasks pass them on
 
 # The estimator's parameters: those of budgetsvm.BudgetedSVC, in its order,
 # then rounds. scikit-learn (get_params, clone, repr) and the documentation
@@ -117,7 +118,7 @@ def _part(result: Dict[str, Any], weight: float, rounds: List[Dict[str, Any]]) -
     """What a partition's task sends up the mixing tree: its model, its mixing
     weight, its statistics, and the summaries of the earlier rounds' mixes
     that the tasks made themselves (``_start_of``)."""
-    part = {key: result[key] for key in ("support_vectors", "dual_coef", "intercept")}
+    part = {key: result[key] for key in MODEL_KEYS}
     part["rounds"] = rounds
     part["weight"] = weight
     part["steps"] = int(result["steps_total"])
@@ -213,9 +214,15 @@ def _next_start(mixed: Optional[Dict[str, Any]], n: float) -> Optional[Dict[str,
     """The next round's starting point: a round's mixed model, for n points."""
     if mixed is None:
         return None
-    start = {key: mixed[key] for key in ("support_vectors", "dual_coef", "intercept", "steps")}
+    start = {key: mixed[key] for key in (*MODEL_KEYS, "steps")}
     start.update(n_ref=n, n=n)
     return start
+
+
+def _one_vs_rest(params: Dict[str, Any], n_classes: int) -> bool:
+    """Whether the model is one machine per class, each mixed on its own
+    budget (BSCA with more than two classes)."""
+    return params["solver"] == "bsca" and n_classes > 2
 
 
 def _start_of(
@@ -238,11 +245,9 @@ def _start_of(
     if begin is None or (isinstance(begin, dict) and "n" in begin):
         return begin, []
     if isinstance(begin, list):
-        ovr = params["solver"] == "bsca" and n_classes > 2
-        begin = _mix_pair(begin[0], begin[1], params, ovr)
+        begin = _mix_pair(begin[0], begin[1], params, _one_vs_rest(params, n_classes))
         if begin is not None:
-            summary = {key: value for key, value in begin.items() if key not in ("support_vectors", "dual_coef",
-                                                                              "intercept", "rounds")}
+            summary = {key: value for key, value in begin.items() if key not in (*MODEL_KEYS, "rounds")}
             summary.update(n_support=int(begin["support_vectors"].shape[0]), finished=time.time())
             return _next_start(begin, n), begin["rounds"] + [summary]
     return _next_start(_model_of(begin), n), []
@@ -255,7 +260,7 @@ def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: 
     if a is None or b is None:
         return b if a is None else a
     mixed = _core.mix_budgeted([a, b], params, one_vs_rest=ovr)
-    out = {key: mixed[key] for key in ("support_vectors", "dual_coef", "intercept")}
+    out = {key: mixed[key] for key in MODEL_KEYS}
     out["weight"] = a["weight"] + b["weight"]
     out["steps"] = int(mixed["steps_total"])
     out["loss"] = a["loss"] + b["loss"]
@@ -586,7 +591,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         xs = X.to_delayed().ravel()
         ys = y.to_delayed().ravel()
         ws = [None] * len(xs) if w is None else list(w.to_delayed().ravel())
-        ovr = params["solver"] == "bsca" and len(classes) > 2
+        ovr = _one_vs_rest(params, len(classes))
         kept = params["solver"] == "bsca" and len(classes) == 2 and not warm
         rng = check_random_state(self.random_state)
         # The arguments every task shares are bound once: a delayed call
@@ -676,7 +681,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             if self.callback is not None and bool(self.callback(dict(stats))):
                 stopped = r < rounds
                 break
-        result = {key: start[key] for key in ("support_vectors", "dual_coef", "intercept")}
+        result = {key: start[key] for key in MODEL_KEYS}
         result.update(totals, seconds=time.perf_counter() - began, history=history, epochs_run=len(history),
                       stopped_early=stopped, averaged=mixed["averaged"], steps_total=start["steps"],
                       n_ref=start["n"])
