@@ -159,6 +159,45 @@ def test_tasks_that_mix_their_start_themselves(client, solver, classes, monkeypa
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_classes_found_by_a_task_of_the_rounds(client, solver, monkeypatch):
+    """Where the rounds are submitted at once, a fit with no classes given
+    submits them for two classes with no round trip first, the classes found
+    by a task they all take: one call to the cluster for a binary fit, the
+    same model and classes_ as with the classes given (labels as strings
+    too); for three classes the guessed rounds stop at once and the fit runs
+    them again for the classes found, the same model as with them given."""
+    from budgetsvm import dask as bdask
+
+    calls = []
+    compute = bdask.dask.compute
+    monkeypatch.setattr(bdask.dask, "compute", lambda *a, **k: calls.append(len(a)) or compute(*a, **k))
+    X, y = checkerboard(4000, 3)
+    labels = np.where(y > 0, "yes", "no")
+    Xd = da.from_array(X, chunks=2000)
+    params = dict(PARAMS, solver=solver)
+    for yy, classes in ((y, [-1, 1]), (labels, ["no", "yes"])):
+        yd = da.from_array(yy, chunks=2000)
+        calls.clear()
+        found = DaskBudgetedSVC(**params).fit(Xd, yd)
+        assert calls == [2]  # the last mix and the classes, together
+        given = DaskBudgetedSVC(**params).fit(Xd, yd, classes=classes)
+        assert found.classes_.tolist() == given.classes_.tolist() == classes
+        np.testing.assert_array_equal(found.dual_coef_, given.dual_coef_)
+        np.testing.assert_array_equal(found.support_vectors_, given.support_vectors_)
+        assert found.t_ == given.t_ and len(found.history_) == PARAMS["epochs"]
+        assert np.mean(found.predict(X) == yy) > 0.9
+    X3, y3 = blobs(4000, 2)
+    X3d, y3d = da.from_array(X3, chunks=2000), da.from_array(y3, chunks=2000)
+    calls.clear()
+    found = DaskBudgetedSVC(**params).fit(X3d, y3d)
+    assert calls == [2, 2]  # the guessed rounds stopped, then the rounds of three classes
+    given = DaskBudgetedSVC(**params).fit(X3d, y3d, classes=[0, 1, 2])
+    assert found.classes_.tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(found.dual_coef_, given.dual_coef_)
+    np.testing.assert_array_equal(found.intercept_, given.intercept_)
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_tasks_that_mix_their_start_themselves_with_a_partition_left_out(client, solver):
     """A partition whose rows all weigh 0 sends no model up the tree; the
     tasks that mix their start themselves take the other partition's model

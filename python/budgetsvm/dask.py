@@ -39,7 +39,7 @@ import inspect
 import math
 import sys
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -66,6 +66,9 @@ from .budgeted import BudgetedSVC as _LocalBudgetedSVC
 
 COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
 MODEL_KEYS = ("support_vectors", "dual_coef", "intercept")  # a model's arrays, as tasks pass them on
+# What every task returns, instead of a model, in a fit that guessed two
+# classes where y has more (``BudgetedSVC._rounds``).
+NOT_BINARY = "not binary"
 
 # The estimator's parameters: those of budgetsvm.BudgetedSVC, in its order,
 # then rounds. scikit-learn (get_params, clone, repr) and the documentation
@@ -132,16 +135,18 @@ def _train_partition(
     X: Any,
     y: Any,
     w: Any,
-    classes: np.ndarray,
-    class_weight: np.ndarray,
+    labels: Tuple[np.ndarray, Optional[np.ndarray]],
     params: Dict[str, Any],
     start: Any,
     seed: int,
     n: float,
-) -> Optional[Dict[str, Any]]:
+) -> Union[Dict[str, Any], str, None]:
     """One partition's pass (on the worker that holds it) from ``start`` (see
     ``_start_of``): the model it ends with and its statistics; None for an
-    empty partition."""
+    empty partition; ``NOT_BINARY`` where ``labels`` say so (``_binary_labels``)."""
+    classes, class_weight = labels
+    if class_weight is None:
+        return NOT_BINARY
     begin, rounds = _start_of(start, n, params, len(classes))
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
@@ -160,6 +165,35 @@ def _label_counts(y: Any) -> Tuple[np.ndarray, np.ndarray, bool]:
     return values, counts, finite
 
 
+def _found_labels(per_chunk: Tuple[Tuple[np.ndarray, np.ndarray, bool], ...]) -> Tuple[np.ndarray, np.ndarray]:
+    """The distinct labels of all partitions and their counts, from each
+    partition's ``_label_counts``."""
+    if not all(finite for _, _, finite in per_chunk):
+        raise ValueError("y contains NaN or infinity; class labels must be finite.")
+    seen = np.concatenate([values for values, _, _ in per_chunk])
+    found, where = np.unique(seen, return_inverse=True)
+    tally = np.bincount(where.ravel(), weights=np.concatenate([c for _, c, _ in per_chunk]), minlength=found.size)
+    return found, tally
+
+
+def _check_two_or_more(classes: np.ndarray) -> None:
+    if classes.size < 2:
+        raise ValueError(
+            f"BudgetedSVC needs samples of at least 2 classes in the data; got {classes.size} class(es) "
+            f"({[plain(c) for c in classes]})."
+        )
+
+
+def _binary_labels(*per_chunk: Tuple[np.ndarray, np.ndarray, bool]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """A task: the classes found in y and, if there are two, their factors of
+    C (1, no class_weight); (classes, None) for more than two. The fit that
+    guesses a binary problem (``BudgetedSVC._rounds``) gives it to every
+    partition task, which stops at once on None."""
+    classes, _ = _found_labels(per_chunk)
+    _check_two_or_more(classes)
+    return classes, (np.ones(2) if classes.size == 2 else None)
+
+
 def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndarray) -> int:
     """The rows of a partition in the problem (factor of C > 0)."""
     y = np.asarray(y).ravel()
@@ -173,8 +207,7 @@ def _round_partition(
     X: Any,
     y: Any,
     w: Any,
-    classes: np.ndarray,
-    class_weight: np.ndarray,
+    labels: Tuple[np.ndarray, Optional[np.ndarray]],
     params: Dict[str, Any],
     start: Any,
     seed: int,
@@ -182,13 +215,17 @@ def _round_partition(
     n: float,
     first_epoch: int,
     total_epochs: int,
-) -> Tuple[Optional[Dict[str, Any]], Optional[np.ndarray]]:
+) -> Tuple[Union[Dict[str, Any], str, None], Optional[np.ndarray]]:
     """One partition's epochs of binary BSCA that keeps its dual variables
     (on the worker that holds it, where they stay between rounds), from
     ``start`` (see ``_start_of``) and the dual variables of ``previous``, the
     partition's result of the round before (None in the first round): the
     model it ends with, weighted by its points, and its dual variables; (None,
-    alpha) for a partition with no points in the problem."""
+    alpha) for a partition with no points in the problem; (``NOT_BINARY``, None)
+    where ``labels`` say so (``_binary_labels``)."""
+    classes, class_weight = labels
+    if class_weight is None:
+        return NOT_BINARY, None
     alpha = None if previous is None else previous[1]
     begin, rounds = _start_of(start, n, params, len(classes))
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
@@ -202,6 +239,10 @@ def _round_partition(
     p = dict(params, seed=int(seed))
     result = _core.bsca_shard_round(X, y_index, p, begin, alpha, n, first_epoch, total_epochs, factors)
     return _part(result, float(result["n_ref"]), rounds), result["alpha"]
+
+
+def _not_binary(part: Any) -> bool:
+    return isinstance(part, str) and part == NOT_BINARY
 
 
 def _model_of(part: Any) -> Any:
@@ -259,6 +300,8 @@ def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: 
     a, b = _model_of(a), _model_of(b)
     if a is None or b is None:
         return b if a is None else a
+    if _not_binary(a) or _not_binary(b):
+        return NOT_BINARY
     mixed = _core.mix_budgeted([a, b], params, one_vs_rest=ovr)
     out = {key: mixed[key] for key in MODEL_KEYS}
     out["weight"] = a["weight"] + b["weight"]
@@ -467,7 +510,10 @@ class BudgetedSVC(_LocalBudgetedSVC):
         sample_weight : dask array or array-like of shape (n_samples,), default=None
             Per-sample factors of ``C`` (finite, >= 0).
         classes : array-like, default=None
-            All the classes; ``None``: found from ``y`` (one pass over it).
+            All the classes; ``None``: found from ``y`` (one task per
+            partition; where every round is submitted at once, by a task the
+            rounds of a binary problem take as their input, so no round trip
+            comes before them, docs/dask.md "Input").
 
         Returns
         -------
@@ -497,7 +543,18 @@ class BudgetedSVC(_LocalBudgetedSVC):
         if warm and X.shape[1] != expected:
             raise ValueError(f"X has {X.shape[1]} features, but BudgetedSVC is expecting {expected} features as input.")
         X, y, w = _persist(X, y, w)
-        classes, class_weight = self._classes(y, classes)
+        # Nothing reads a round before the end: every round is submitted at
+        # once (see _rounds).
+        fused = self.callback is None and not verbose and _fused_top(len(X.chunks[0]))
+        # Finding the classes takes a round trip to the cluster before the
+        # first round. Where they would only shape the rounds (fused, cold,
+        # no weights), the rounds are submitted at once for two classes with
+        # the classes' task as their input, and made again for the classes
+        # found if y has more (_rounds).
+        guess = fused and classes is None and self.class_weight is None and w is None and not warm
+        class_weight: Optional[np.ndarray] = None
+        if not guess:
+            classes, class_weight = self._classes(y, classes)
         if warm and not np.array_equal(classes, self.classes_):
             raise ValueError(
                 f"warm_start=True continues a model of the classes {[plain(c) for c in self.classes_]}; "
@@ -506,16 +563,23 @@ class BudgetedSVC(_LocalBudgetedSVC):
         params["gamma"] = self.gamma_ if warm and isinstance(self.gamma, str) else self._dask_gamma(X)
         params.update(epochs=per_round, shards=1, instruments=False)
         n_total = float(X.shape[0])
-        n_outputs = 1 if len(classes) == 2 else len(classes)
-        start = self._start(n_total) if warm else {
-            "support_vectors": np.zeros((0, X.shape[1])),
-            "dual_coef": np.zeros((0, n_outputs)),
-            "intercept": np.zeros(n_outputs),
-            "steps": 0,
-            "n_ref": 0.0,
-            "n": n_total,
-        }
-        result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, warm)
+        while True:
+            n_outputs = 1 if classes is None or len(classes) == 2 else len(classes)
+            start = self._start(n_total) if warm else {
+                "support_vectors": np.zeros((0, X.shape[1])),
+                "dual_coef": np.zeros((0, n_outputs)),
+                "intercept": np.zeros(n_outputs),
+                "steps": 0,
+                "n_ref": 0.0,
+                "n": n_total,
+            }
+            result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, warm, fused)
+            if classes is not None:
+                break
+            classes, class_weight = self._classes(y, result["classes"])  # given: no round trip
+            if "not_binary" not in result:
+                break
+        assert class_weight is not None
         self.n_features_in_ = int(X.shape[1])
         if names is not None:
             self.feature_names_in_ = names
@@ -534,12 +598,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             # partition and one round trip (da.unique and a separate check
             # for NaN took three).
             per_chunk = dask.compute(*[dask.delayed(_label_counts, pure=True)(b) for b in y.to_delayed().ravel()])
-            if not all(finite for _, _, finite in per_chunk):
-                raise ValueError("y contains NaN or infinity; class labels must be finite.")
-            seen = np.concatenate([values for values, _, _ in per_chunk])
-            found, where = np.unique(seen, return_inverse=True)
-            tally = np.bincount(where.ravel(), weights=np.concatenate([c for _, c, _ in per_chunk]),
-                                minlength=found.size)
+            found, tally = _found_labels(per_chunk)
             if classes is None:
                 classes = found
             else:
@@ -550,11 +609,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 counts = np.where(found[at] == classes, tally[at], 0.0)
         else:
             classes = np.unique(np.asarray(classes))
-        if classes.size < 2:
-            raise ValueError(
-                f"BudgetedSVC needs samples of at least 2 classes in the data; got {classes.size} class(es) "
-                f"({[plain(c) for c in classes]})."
-            )
+        _check_two_or_more(classes)
         if balanced:  # "balanced": n / (n_classes * count)
             if np.any(counts == 0):
                 raise ValueError("class_weight='balanced' needs samples of every class in y.")
@@ -581,26 +636,40 @@ class BudgetedSVC(_LocalBudgetedSVC):
             )
         return value
 
-    def _rounds(self, X, y, w, classes, class_weight, params, start, rounds, verbose, warm) -> Dict[str, Any]:
+    def _rounds(self, X, y, w, classes, class_weight, params, start, rounds, verbose, warm, fused) -> Dict[str, Any]:
         """The rounds: per-partition passes, tree mix, the mixed model as the next start.
 
         Binary BSCA from a cold start with the growing first pass keeps each
         partition's dual variables from round to round on its worker (the
         in-process shards' algorithm, ``budget/shards.hpp``); every other
-        run starts each round's dual variables at 0."""
+        run starts each round's dual variables at 0.
+
+        ``classes=None`` (``fused`` only, no weights): the rounds of a binary
+        problem, every task taking the classes from a task that finds them in
+        y (``_binary_labels``); the result holds ``classes``, and
+        ``not_binary`` (no model) if y has more than two."""
         xs = X.to_delayed().ravel()
         ys = y.to_delayed().ravel()
         ws = [None] * len(xs) if w is None else list(w.to_delayed().ravel())
-        ovr = _one_vs_rest(params, len(classes))
-        kept = params["solver"] == "bsca" and len(classes) == 2 and not warm
+        guessed = classes is None
+        n_classes = 2 if guessed else len(classes)
+        ovr = _one_vs_rest(params, n_classes)
+        kept = params["solver"] == "bsca" and n_classes == 2 and not warm
         rng = check_random_state(self.random_state)
         # The arguments every task shares are bound once: a delayed call
         # tokenizes and walks each argument it is given.
-        shared = dict(classes=classes, class_weight=class_weight, params=params)
+        shared: Dict[str, Any] = dict(params=params)
+        labels: Any = None
+        if guessed:
+            count = dask.delayed(_label_counts, pure=True)
+            labels = dask.delayed(_binary_labels, pure=True)(*[count(b) for b in ys])
+        else:
+            shared["labels"] = (classes, class_weight)
+        given = {} if labels is None else {"labels": labels}
         train = dask.delayed(functools.partial(_train_partition, **shared), pure=True)
         step = dask.delayed(functools.partial(_round_partition, **shared), pure=True)
         n_points = float(X.shape[0])
-        if w is not None or not np.all(class_weight == 1.0):
+        if not guessed and (w is not None or not np.all(class_weight == 1.0)):
             count = dask.delayed(_partition_points, pure=True)
             n_points = float(sum(dask.compute(*[count(ys[k], ws[k], class_weight, classes) for k in range(len(xs))])))
             if n_points == 0:  # the in-process estimator's words
@@ -618,9 +687,10 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 # their round computed them as the next round's input there.
                 first = (r - 1) * per_round + 1
                 return [step(xs[k], ys[k], ws[k], start=begin if r > 1 else None, seed=int(seeds[k]),
-                             previous=previous[k], n=n_points, first_epoch=first, total_epochs=rounds * per_round)
+                             previous=previous[k], n=n_points, first_epoch=first, total_epochs=rounds * per_round,
+                             **given)
                         for k in range(len(xs))]
-            return [train(xs[k], ys[k], ws[k], start=begin, seed=int(seeds[k]), n=start["n"])
+            return [train(xs[k], ys[k], ws[k], start=begin, seed=int(seeds[k]), n=start["n"], **given)
                     for k in range(len(xs))]
 
         history: List[Dict[str, Any]] = []
@@ -631,7 +701,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         begin = dask.delayed(start, traverse=False)
         queued: List[Any] = []  # the rounds' mixes (or their summaries), not read yet
         submitted = 0
-        if self.callback is None and not verbose and _fused_top(len(xs)):
+        if fused:
             # Nothing reads a round before the end: every round is submitted
             # at once, each round's tasks mixing the two halves of the round
             # before themselves (_start_of); the last round's mix, a task,
@@ -639,7 +709,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
             for r in range(1, rounds + 1):
                 previous = round_tasks(r, begin)
                 begin = _tree_mix(previous, params, ovr, down_to=2)
-            (last,) = dask.compute(_tree_mix(begin, params, ovr)[0])
+            last, found = dask.compute(_tree_mix(begin, params, ovr)[0], labels)
+            if guessed:
+                classes = found[0]
+                if _not_binary(_model_of(last)):
+                    return {"classes": classes, "not_binary": True}
             queued = ([] if last is None else last["rounds"]) + [last]
             submitted = rounds
         # Otherwise round r + 1 is submitted before round r's mix is read,
@@ -684,7 +758,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         result = {key: start[key] for key in MODEL_KEYS}
         result.update(totals, seconds=time.perf_counter() - began, history=history, epochs_run=len(history),
                       stopped_early=stopped, averaged=mixed["averaged"], steps_total=start["steps"],
-                      n_ref=start["n"])
+                      n_ref=start["n"], classes=classes)
         return result
 
     @staticmethod
