@@ -15,7 +15,9 @@ below it. The mixed model starts the next round, which is submitted before
 the client reads the mix (unless a callback may stop the rounds). Where the
 workers have a thread for every partition, each round's tasks make the top
 mix of the tree themselves (``_fused_top``), so no mix task stands between
-two rounds.
+two rounds; there, a fit that is not told its classes submits the rounds of
+a binary problem at once with the task that finds the classes as their
+input, and makes them again for the classes found if ``y`` has more.
 
 Binary BSCA from a cold start keeps each partition's dual variables from
 round to round on the worker that holds the partition (the next round's
