@@ -654,6 +654,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         ys = y.to_delayed().ravel()
         ws = [None] * len(xs) if w is None else list(w.to_delayed().ravel())
         guessed = classes is None
+        assert fused or not guessed, "the classes are guessed only where every round is submitted at once"
         n_classes = 2 if guessed else len(classes)
         ovr = _one_vs_rest(params, n_classes)
         kept = params["solver"] == "bsca" and n_classes == 2 and not warm
