@@ -167,6 +167,12 @@ def _label_counts(y: Any) -> Tuple[np.ndarray, np.ndarray, bool]:
     return values, counts, finite
 
 
+def _label_count_tasks(y: da.Array) -> List[Any]:
+    """One delayed ``_label_counts`` per partition of y."""
+    count = dask.delayed(_label_counts, pure=True)
+    return [count(b) for b in y.to_delayed().ravel()]
+
+
 def _found_labels(per_chunk: Tuple[Tuple[np.ndarray, np.ndarray, bool], ...]) -> Tuple[np.ndarray, np.ndarray]:
     """The distinct labels of all partitions and their counts, from each
     partition's ``_label_counts``."""
@@ -565,7 +571,9 @@ class BudgetedSVC(_LocalBudgetedSVC):
         params["gamma"] = self.gamma_ if warm and isinstance(self.gamma, str) else self._dask_gamma(X)
         params.update(epochs=per_round, shards=1, instruments=False)
         n_total = float(X.shape[0])
-        while True:
+
+        def run(classes: Optional[np.ndarray], class_weight: Optional[np.ndarray]) -> Dict[str, Any]:
+            """The rounds from the fit's start (classes None: guessed binary)."""
             n_outputs = 1 if classes is None or len(classes) == 2 else len(classes)
             start = self._start(n_total) if warm else {
                 "support_vectors": np.zeros((0, X.shape[1])),
@@ -575,13 +583,14 @@ class BudgetedSVC(_LocalBudgetedSVC):
                 "n_ref": 0.0,
                 "n": n_total,
             }
-            result = self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, warm, fused)
-            if classes is not None:
-                break
+            return self._rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, warm, fused)
+
+        result = run(classes, class_weight)
+        if guess:
             classes, class_weight = self._classes(y, result["classes"])  # given: no round trip
-            if "not_binary" not in result:
-                break
-        assert class_weight is not None
+            if "not_binary" in result:
+                result = run(classes, class_weight)
+        assert class_weight is not None  # found above in either case
         self.n_features_in_ = int(X.shape[1])
         if names is not None:
             self.feature_names_in_ = names
@@ -599,7 +608,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             # Each partition's labels and counts, combined here: one task per
             # partition and one round trip (da.unique and a separate check
             # for NaN took three).
-            per_chunk = dask.compute(*[dask.delayed(_label_counts, pure=True)(b) for b in y.to_delayed().ravel()])
+            per_chunk = dask.compute(*_label_count_tasks(y))
             found, tally = _found_labels(per_chunk)
             if classes is None:
                 classes = found
@@ -664,8 +673,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         shared: Dict[str, Any] = dict(params=params)
         labels: Any = None
         if guessed:
-            count = dask.delayed(_label_counts, pure=True)
-            labels = dask.delayed(_binary_labels, pure=True)(*[count(b) for b in ys])
+            labels = dask.delayed(_binary_labels, pure=True)(*_label_count_tasks(y))
         else:
             shared["labels"] = (classes, class_weight)
         given = {} if labels is None else {"labels": labels}
