@@ -126,6 +126,38 @@ TEST_CASE("mixing without reduction is the weighted average of the decision func
   CHECK(small.support_vectors.rows() <= 4);
 }
 
+TEST_CASE("the mix's union combines exactly equal points, in order of first appearance") {
+  // Part 2 repeats two of part 1's rows (one with -0 where part 1 has 0,
+  // which == takes as equal) and has one row of its own; part 1 has a row
+  // twice. The union: part 1's distinct rows, then part 2's new one; each
+  // coefficient the weighted sum over its copies.
+  MatrixXd S1(4, 3), S2(3, 3), A1(4, 1), A2(3, 1);
+  S1 << 1, 0, 2,  //
+      3, 4, 5,    //
+      1, 0, 2,    //
+      6, 7, 8;
+  S2 << 3, 4, 5,  //
+      9, 9, 9,    //
+      1, -0.0, 2;
+  A1 << 1, 2, 4, 8;
+  A2 << 16, 32, 64;
+  MatrixXd S, A;
+  budget::detail::weighted_union({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 3.0, 0}}, 4.0, 3, 1, S, A);
+  CHECK(S.rows() == 4 && A.rows() == 4);
+  MatrixXd expected_S(4, 3);
+  expected_S << 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9;
+  CHECK((S.array() == expected_S.array()).all());
+  CHECK(A(0, 0) == 0.25 * 1 + 0.25 * 4 + 0.75 * 64);
+  CHECK(A(1, 0) == 0.25 * 2 + 0.75 * 16);
+  CHECK(A(2, 0) == 0.25 * 8);
+  CHECK(A(3, 0) == 0.75 * 32);
+  // Many rows that differ in one value only: all kept, none combined.
+  MatrixXd R(300, 3), C = MatrixXd::Ones(300, 1);
+  for (Index j = 0; j < 300; ++j) R(j, 0) = 0.0, R(j, 1) = static_cast<double>(j % 150), R(j, 2) = j < 150 ? 1.0 : -1.0;
+  budget::detail::weighted_union({{&R, &C, {}, 1.0, 0}}, 1.0, 3, 1, S, A);
+  CHECK(S.rows() == 300 && (S.array() == R.array()).all() && (A.array() == 1.0).all());
+}
+
 TEST_CASE("the mix's guard: feature-space inner products against a brute-force sum") {
   // <f_1, f_2> = sum_{i,j} <B_1(i, .), B_2(j, .)> k(z_1i, z_2j), summed in
   // double by hand; the guard computes it by the prediction's tiles (one and
