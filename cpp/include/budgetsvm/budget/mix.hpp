@@ -48,7 +48,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -73,53 +73,40 @@ struct MixPart {
 namespace detail {
 
 /// The weighted union of the parts' support vectors with exactly equal
-/// points combined (in order of first appearance: deterministic). Equal
-/// points are found by a hash of each row's values (0 and -0 alike, as ==
-/// compares them) and confirmed value by value; the map of whole rows that
-/// did it before allocated and compared ~1,000 rows of a9a in 0.7 ms, a
-/// serial step of every mix.
+/// points combined (in order of first appearance: deterministic). Rows are
+/// kept in a hash set of row indices: the hash mixes each value's bits (0 and
+/// -0 alike, as == compares them) with its place alone and xors them (no
+/// chain through the row), and equal hashes are confirmed value by value. A
+/// map of whole rows did this in 0.7 ms for a9a's ~1,000, a serial step of
+/// every mix.
 inline void weighted_union(const std::vector<MixPart>& parts, double total_weight, Index d, int n_outputs, MatrixXd& S,
                            MatrixXd& A) {
   Index m = 0;
   for (const MixPart& p : parts) m += p.support_vectors->rows();
-  S.resize(m, d);  // row-major: the rows of the union are its first `size` rows
+  S.resize(m, d);  // row-major: the union is its first `size` rows; row `size` holds the candidate
   A.setZero(m, n_outputs);
-  std::unordered_map<std::uint64_t, Index> first;  // hash -> the first union row with it
-  std::vector<Index> next;                         // union row -> the next with its hash, or -1
-  first.reserve(static_cast<std::size_t>(m));
-  next.reserve(static_cast<std::size_t>(m));
+  auto row_hash = [&](Index r) {
+    const double* row = S.row(r).data();
+    std::uint64_t h = 0;
+    for (Index k = 0; k < d; ++k) {
+      std::uint64_t bits;
+      const double v = row[k] + 0.0;  // -0 -> +0
+      std::memcpy(&bits, &v, sizeof bits);
+      const std::uint64_t x = (bits ^ (static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ULL)) * 0xFF51AFD7ED558CCDULL;
+      h ^= x ^ (x >> 32);
+    }
+    return static_cast<std::size_t>(h);
+  };
+  auto row_equal = [&](Index a, Index b) { return std::equal(S.row(a).data(), S.row(a).data() + d, S.row(b).data()); };
+  std::unordered_set<Index, decltype(row_hash), decltype(row_equal)> seen(static_cast<std::size_t>(m), row_hash,
+                                                                          row_equal);
   Index size = 0;
   for (const MixPart& p : parts) {
-    const MatrixXd& Z = *p.support_vectors;
     const double w = p.weight / total_weight;
-    for (Index j = 0; j < Z.rows(); ++j) {
-      double* row = S.row(size).data();  // the candidate, written where a new union row goes
-      std::uint64_t h = 0;  // each value's bits and place mixed alone, then xor-ed: no chain through the row
-      for (Index k = 0; k < d; ++k) {
-        row[k] = Z(j, k);
-        std::uint64_t bits;
-        const double v = row[k] + 0.0;  // -0 -> +0
-        std::memcpy(&bits, &v, sizeof bits);
-        const std::uint64_t x = (bits ^ (static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ULL)) * 0xFF51AFD7ED558CCDULL;
-        h ^= x ^ (x >> 32);
-      }
-      auto [it, fresh] = first.emplace(h, size);
-      Index at = -1;
-      if (!fresh) {
-        Index last = -1;
-        for (Index q = it->second; q >= 0; q = next[static_cast<std::size_t>(q)]) {
-          if (std::equal(row, row + d, S.row(q).data())) {
-            at = q;
-            break;
-          }
-          last = q;
-        }
-        if (at < 0) next[static_cast<std::size_t>(last)] = size;
-      }
-      if (at < 0) {
-        at = size++;
-        next.push_back(-1);
-      }
+    for (Index j = 0; j < p.support_vectors->rows(); ++j) {
+      S.row(size) = p.support_vectors->row(j);
+      const auto [it, fresh] = seen.insert(size);
+      const Index at = fresh ? size++ : *it;
       for (int o = 0; o < n_outputs; ++o) A(at, o) += w * (*p.dual_coef)(j, o);
     }
   }
