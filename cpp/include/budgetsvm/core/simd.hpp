@@ -34,7 +34,12 @@
 //
 // all vectorised along j (the support vectors), with our own vectorised
 // exp (Cody-Waite reduction, degree-12 Taylor polynomial, |error| < 1 ulp
-// relative on the reduced range; arguments below -708 give 0).
+// relative on the reduced range; arguments below -708 give 0). Its
+// polynomial is a chain of 12 dependent multiply-adds, so one register's exp
+// waits on the latency of each (about 5 ns per value on a Zen 1 core with
+// AVX2, where the core could retire several chains at once): the loops over
+// many values run four registers at a time, their chains interleaved
+// (exp_neg_n<4>), with the same operations lane by lane, so the same bits.
 //
 // Instruction sets: portable scalar code, SSE2, AVX2+FMA and AVX-512F. The
 // SIMD versions are ordinary inline functions carrying a target attribute
@@ -67,6 +72,16 @@
 #define BUDGETSVM_TARGET(isa) __attribute__((target(isa)))
 #else
 #define BUDGETSVM_TARGET(isa)
+#endif
+
+// Full unrolling of the short constant loops over the registers of
+// exp_neg_n (the compilers do it at -O3 anyway; this keeps it at -O2).
+#if defined(__clang__)
+#define BUDGETSVM_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define BUDGETSVM_UNROLL _Pragma("GCC unroll 16")
+#else
+#define BUDGETSVM_UNROLL
 #endif
 
 namespace budgetsvm::simd {
@@ -230,20 +245,36 @@ inline Index indices_at_least(const double* x, Index n, double scale, double cut
 // ---- SSE2 (every x86-64 CPU) -----------------------------------------------
 namespace sse2 {
 
-BUDGETSVM_TARGET("sse2") inline __m128d exp_neg(__m128d x) {
+/// x[i] <- exp(x[i]) for N registers, their polynomials interleaved (see
+/// "exp" at the top of this file).
+template <int N>
+BUDGETSVM_TARGET("sse2") inline void exp_neg_n(__m128d* x) {
   using namespace detail;
-  const __m128d too_small = _mm_cmplt_pd(x, _mm_set1_pd(kExpMin));
-  x = _mm_min_pd(_mm_max_pd(x, _mm_set1_pd(kExpMin)), _mm_set1_pd(kExpMax));
+  __m128d too_small[N], t[N], r[N], p[N];
   const __m128d magic = _mm_set1_pd(kRoundMagic);
-  const __m128d t = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd(kLog2e)), magic);
-  const __m128d n = _mm_sub_pd(t, magic);
-  __m128d r = _mm_sub_pd(x, _mm_mul_pd(n, _mm_set1_pd(kLn2Hi)));
-  r = _mm_sub_pd(r, _mm_mul_pd(n, _mm_set1_pd(kLn2Lo)));
-  __m128d p = _mm_set1_pd(kC[0]);
-  for (int k = 1; k < 13; ++k) p = _mm_add_pd(_mm_mul_pd(p, r), _mm_set1_pd(kC[k]));
-  __m128i bits = _mm_add_epi64(_mm_castpd_si128(t), _mm_set1_epi64x(1023));
-  bits = _mm_slli_epi64(bits, 52);
-  return _mm_andnot_pd(too_small, _mm_mul_pd(p, _mm_castsi128_pd(bits)));
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    too_small[i] = _mm_cmplt_pd(x[i], _mm_set1_pd(kExpMin));
+    const __m128d xi = _mm_min_pd(_mm_max_pd(x[i], _mm_set1_pd(kExpMin)), _mm_set1_pd(kExpMax));
+    t[i] = _mm_add_pd(_mm_mul_pd(xi, _mm_set1_pd(kLog2e)), magic);
+    const __m128d n = _mm_sub_pd(t[i], magic);
+    r[i] = _mm_sub_pd(xi, _mm_mul_pd(n, _mm_set1_pd(kLn2Hi)));
+    r[i] = _mm_sub_pd(r[i], _mm_mul_pd(n, _mm_set1_pd(kLn2Lo)));
+    p[i] = _mm_set1_pd(kC[0]);
+  }
+  BUDGETSVM_UNROLL for (int k = 1; k < 13; ++k) {
+    const __m128d c = _mm_set1_pd(kC[k]);
+    BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) p[i] = _mm_add_pd(_mm_mul_pd(p[i], r[i]), c);
+  }
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    __m128i bits = _mm_add_epi64(_mm_castpd_si128(t[i]), _mm_set1_epi64x(1023));
+    bits = _mm_slli_epi64(bits, 52);
+    x[i] = _mm_andnot_pd(too_small[i], _mm_mul_pd(p[i], _mm_castsi128_pd(bits)));
+  }
+}
+
+BUDGETSVM_TARGET("sse2") inline __m128d exp_neg(__m128d x) {
+  exp_neg_n<1>(&x);
+  return x;
 }
 
 BUDGETSVM_TARGET("sse2")
@@ -276,12 +307,18 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
                           Index B, double* out) {
   const __m128d xn = _mm_set1_pd(xnorm), ng = _mm_set1_pd(-gamma), two = _mm_set1_pd(2.0);
   const __m128d zero = _mm_setzero_pd();
+  auto argument = [&](Index j) BUDGETSVM_TARGET("sse2") {
+    const __m128d d = _mm_sub_pd(_mm_add_pd(xn, _mm_loadu_pd(znorm + j)), _mm_mul_pd(two, _mm_loadu_pd(acc + j)));
+    return _mm_mul_pd(ng, _mm_max_pd(d, zero));
+  };
   Index j = 0;
-  for (; j + 2 <= B; j += 2) {
-    __m128d d = _mm_sub_pd(_mm_add_pd(xn, _mm_loadu_pd(znorm + j)), _mm_mul_pd(two, _mm_loadu_pd(acc + j)));
-    d = _mm_max_pd(d, zero);
-    _mm_storeu_pd(out + j, exp_neg(_mm_mul_pd(ng, d)));
+  for (; j + 8 <= B; j += 8) {
+    __m128d v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = argument(j + 2 * i);
+    exp_neg_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm_storeu_pd(out + j + 2 * i, v[i]);
   }
+  for (; j + 2 <= B; j += 2) _mm_storeu_pd(out + j, exp_neg(argument(j)));
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
 }
 
@@ -391,20 +428,36 @@ inline Index indices_at_least(const double* x, Index n, double scale, double cut
 // ---- AVX2 + FMA --------------------------------------------------------------
 namespace avx2 {
 
-BUDGETSVM_TARGET("avx2,fma") inline __m256d exp_neg(__m256d x) {
+/// x[i] <- exp(x[i]) for N registers, their polynomials interleaved (see
+/// "exp" at the top of this file).
+template <int N>
+BUDGETSVM_TARGET("avx2,fma") inline void exp_neg_n(__m256d* x) {
   using namespace detail;
-  const __m256d too_small = _mm256_cmp_pd(x, _mm256_set1_pd(kExpMin), _CMP_LT_OQ);
-  x = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(kExpMin)), _mm256_set1_pd(kExpMax));
+  __m256d too_small[N], t[N], r[N], p[N];
   const __m256d magic = _mm256_set1_pd(kRoundMagic);
-  const __m256d t = _mm256_fmadd_pd(x, _mm256_set1_pd(kLog2e), magic);
-  const __m256d n = _mm256_sub_pd(t, magic);
-  __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Hi), x);
-  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Lo), r);
-  __m256d p = _mm256_set1_pd(kC[0]);
-  for (int k = 1; k < 13; ++k) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kC[k]));
-  __m256i bits = _mm256_add_epi64(_mm256_castpd_si256(t), _mm256_set1_epi64x(1023));
-  bits = _mm256_slli_epi64(bits, 52);
-  return _mm256_andnot_pd(too_small, _mm256_mul_pd(p, _mm256_castsi256_pd(bits)));
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    too_small[i] = _mm256_cmp_pd(x[i], _mm256_set1_pd(kExpMin), _CMP_LT_OQ);
+    const __m256d xi = _mm256_min_pd(_mm256_max_pd(x[i], _mm256_set1_pd(kExpMin)), _mm256_set1_pd(kExpMax));
+    t[i] = _mm256_fmadd_pd(xi, _mm256_set1_pd(kLog2e), magic);
+    const __m256d n = _mm256_sub_pd(t[i], magic);
+    r[i] = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Hi), xi);
+    r[i] = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Lo), r[i]);
+    p[i] = _mm256_set1_pd(kC[0]);
+  }
+  BUDGETSVM_UNROLL for (int k = 1; k < 13; ++k) {
+    const __m256d c = _mm256_set1_pd(kC[k]);
+    BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) p[i] = _mm256_fmadd_pd(p[i], r[i], c);
+  }
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    __m256i bits = _mm256_add_epi64(_mm256_castpd_si256(t[i]), _mm256_set1_epi64x(1023));
+    bits = _mm256_slli_epi64(bits, 52);
+    x[i] = _mm256_andnot_pd(too_small[i], _mm256_mul_pd(p[i], _mm256_castsi256_pd(bits)));
+  }
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline __m256d exp_neg(__m256d x) {
+  exp_neg_n<1>(&x);
+  return x;
 }
 
 BUDGETSVM_TARGET("avx2,fma")
@@ -446,12 +499,18 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
                           Index B, double* out) {
   const __m256d xn = _mm256_set1_pd(xnorm), ng = _mm256_set1_pd(-gamma);
   const __m256d mtwo = _mm256_set1_pd(-2.0), zero = _mm256_setzero_pd();
+  auto argument = [&](Index j) BUDGETSVM_TARGET("avx2,fma") {
+    const __m256d d = _mm256_fmadd_pd(mtwo, _mm256_loadu_pd(acc + j), _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
+    return _mm256_mul_pd(ng, _mm256_max_pd(d, zero));
+  };
   Index j = 0;
-  for (; j + 4 <= B; j += 4) {
-    __m256d d = _mm256_fmadd_pd(mtwo, _mm256_loadu_pd(acc + j), _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
-    d = _mm256_max_pd(d, zero);
-    _mm256_storeu_pd(out + j, exp_neg(_mm256_mul_pd(ng, d)));
+  for (; j + 16 <= B; j += 16) {
+    __m256d v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = argument(j + 4 * i);
+    exp_neg_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm256_storeu_pd(out + j + 4 * i, v[i]);
   }
+  for (; j + 4 <= B; j += 4) _mm256_storeu_pd(out + j, exp_neg(argument(j)));
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
 }
 
@@ -654,24 +713,41 @@ inline Index indices_at_least(const double* x, Index n, double scale, double cut
 // ---- AVX-512F ----------------------------------------------------------------
 namespace avx512 {
 
-BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
+/// x[i] <- exp(x[i]) for N registers, their polynomials interleaved (see
+/// "exp" at the top of this file).
+template <int N>
+BUDGETSVM_TARGET("avx512f") inline void exp_neg_n(__m512d* x) {
   using namespace detail;
-  const __mmask8 ok = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kExpMin), _CMP_GE_OQ);
+  __mmask8 ok[N];
+  __m512d t[N], r[N], p[N];
   // The masked forms with an explicit source: GCC 12 warns (wrongly) about
   // the undefined source register inside the unmasked _mm512_max_pd.
   const __mmask8 all = 0xFF;
-  x = _mm512_mask_max_pd(x, all, x, _mm512_set1_pd(kExpMin));
-  x = _mm512_mask_min_pd(x, all, x, _mm512_set1_pd(kExpMax));
   const __m512d magic = _mm512_set1_pd(kRoundMagic);
-  const __m512d t = _mm512_fmadd_pd(x, _mm512_set1_pd(kLog2e), magic);
-  const __m512d n = _mm512_sub_pd(t, magic);
-  __m512d r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Hi), x);
-  r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Lo), r);
-  __m512d p = _mm512_set1_pd(kC[0]);
-  for (int k = 1; k < 13; ++k) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kC[k]));
-  __m512i bits = _mm512_add_epi64(_mm512_castpd_si512(t), _mm512_set1_epi64(1023));
-  bits = _mm512_mask_slli_epi64(bits, all, bits, 52);
-  return _mm512_maskz_mul_pd(ok, p, _mm512_castsi512_pd(bits));
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    ok[i] = _mm512_cmp_pd_mask(x[i], _mm512_set1_pd(kExpMin), _CMP_GE_OQ);
+    __m512d xi = _mm512_mask_max_pd(x[i], all, x[i], _mm512_set1_pd(kExpMin));
+    xi = _mm512_mask_min_pd(xi, all, xi, _mm512_set1_pd(kExpMax));
+    t[i] = _mm512_fmadd_pd(xi, _mm512_set1_pd(kLog2e), magic);
+    const __m512d n = _mm512_sub_pd(t[i], magic);
+    r[i] = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Hi), xi);
+    r[i] = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Lo), r[i]);
+    p[i] = _mm512_set1_pd(kC[0]);
+  }
+  BUDGETSVM_UNROLL for (int k = 1; k < 13; ++k) {
+    const __m512d c = _mm512_set1_pd(kC[k]);
+    BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) p[i] = _mm512_fmadd_pd(p[i], r[i], c);
+  }
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    __m512i bits = _mm512_add_epi64(_mm512_castpd_si512(t[i]), _mm512_set1_epi64(1023));
+    bits = _mm512_mask_slli_epi64(bits, all, bits, 52);
+    x[i] = _mm512_maskz_mul_pd(ok[i], p[i], _mm512_castsi512_pd(bits));
+  }
+}
+
+BUDGETSVM_TARGET("avx512f") inline __m512d exp_neg(__m512d x) {
+  exp_neg_n<1>(&x);
+  return x;
 }
 
 // acc[j..j+8) += v0 z[0][j..] + v1 z[1][j..] + v2 z[2][j..] + v3 z[3][j..],
@@ -719,12 +795,18 @@ inline void rbf_from_dots(const double* acc, const double* znorm, double xnorm, 
                           Index B, double* out) {
   const __m512d xn = _mm512_set1_pd(xnorm), ng = _mm512_set1_pd(-gamma);
   const __m512d mtwo = _mm512_set1_pd(-2.0), zero = _mm512_setzero_pd();
+  auto argument = [&](Index j) BUDGETSVM_TARGET("avx512f") {
+    const __m512d d = _mm512_fmadd_pd(mtwo, _mm512_loadu_pd(acc + j), _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
+    return _mm512_mul_pd(ng, _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero));
+  };
   Index j = 0;
-  for (; j + 8 <= B; j += 8) {
-    __m512d d = _mm512_fmadd_pd(mtwo, _mm512_loadu_pd(acc + j), _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
-    d = _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero);
-    _mm512_storeu_pd(out + j, exp_neg(_mm512_mul_pd(ng, d)));
+  for (; j + 32 <= B; j += 32) {
+    __m512d v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = argument(j + 8 * i);
+    exp_neg_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm512_storeu_pd(out + j + 8 * i, v[i]);
   }
+  for (; j + 8 <= B; j += 8) _mm512_storeu_pd(out + j, exp_neg(argument(j)));
   scalar::rbf_from_dots(acc + j, znorm + j, xnorm, gamma, B - j, out + j);
 }
 

@@ -199,13 +199,19 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
                                 Index n, float* out) {
   const __m256d xn = _mm256_set1_pd(xnorm), ng = _mm256_set1_pd(-gamma), sh = _mm256_set1_pd(shift);
   const __m256d mtwo = _mm256_set1_pd(-2.0), zero = _mm256_setzero_pd();
-  Index j = 0;
-  for (; j + 4 <= n; j += 4) {
+  auto argument = [&](Index j) BUDGETSVM_TARGET("avx2,fma") {
     const __m256d a = _mm256_sub_pd(_mm256_loadu_pd(dots + j), sh);
-    __m256d d = _mm256_fmadd_pd(mtwo, a, _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
-    d = _mm256_max_pd(d, zero);
-    _mm_storeu_ps(out + j, _mm256_cvtpd_ps(exp_neg(_mm256_mul_pd(ng, d))));
+    const __m256d d = _mm256_fmadd_pd(mtwo, a, _mm256_add_pd(xn, _mm256_loadu_pd(znorm + j)));
+    return _mm256_mul_pd(ng, _mm256_max_pd(d, zero));
+  };
+  Index j = 0;
+  for (; j + 16 <= n; j += 16) {  // four registers' exps interleaved (simd.hpp)
+    __m256d v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = argument(j + 4 * i);
+    exp_neg_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm_storeu_ps(out + j + 4 * i, _mm256_cvtpd_ps(v[i]));
   }
+  for (; j + 4 <= n; j += 4) _mm_storeu_ps(out + j, _mm256_cvtpd_ps(exp_neg(argument(j))));
   scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
@@ -332,15 +338,23 @@ inline void rbf_column_to_float(const double* dots, double shift, const double* 
                                 Index n, float* out) {
   const __m512d xn = _mm512_set1_pd(xnorm), ng = _mm512_set1_pd(-gamma), sh = _mm512_set1_pd(shift);
   const __m512d mtwo = _mm512_set1_pd(-2.0), zero = _mm512_setzero_pd();
-  Index j = 0;
-  for (; j + 8 <= n; j += 8) {
+  auto argument = [&](Index j) BUDGETSVM_TARGET("avx512f") {
     const __m512d a = _mm512_sub_pd(_mm512_loadu_pd(dots + j), sh);
-    __m512d d = _mm512_fmadd_pd(mtwo, a, _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
-    d = _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero);
-    // the masked conversion with an explicit source (GCC 12's warning)
-    _mm256_storeu_ps(out + j, _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xFF),
-                                                   exp_neg(_mm512_mul_pd(ng, d))));
+    const __m512d d = _mm512_fmadd_pd(mtwo, a, _mm512_add_pd(xn, _mm512_loadu_pd(znorm + j)));
+    return _mm512_mul_pd(ng, _mm512_mask_max_pd(d, static_cast<__mmask8>(0xFF), d, zero));
+  };
+  // the masked conversion with an explicit source (GCC 12's warning)
+  auto store = [&](Index j, __m512d v) BUDGETSVM_TARGET("avx512f") {
+    _mm256_storeu_ps(out + j, _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xFF), v));
+  };
+  Index j = 0;
+  for (; j + 32 <= n; j += 32) {  // four registers' exps interleaved (simd.hpp)
+    __m512d v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = argument(j + 8 * i);
+    exp_neg_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) store(j + 8 * i, v[i]);
   }
+  for (; j + 8 <= n; j += 8) store(j, exp_neg(argument(j)));
   scalar::rbf_column_to_float(dots + j, shift, znorm + j, xnorm, gamma, n - j, out + j);
 }
 
