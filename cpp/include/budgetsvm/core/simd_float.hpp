@@ -77,18 +77,33 @@ inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, 
 #if defined(BUDGETSVM_SIMD_X86)
 namespace avx2 {
 
-/// 2^u for u <= 0 (0 below kExp2MinF; see the top of this file).
-BUDGETSVM_TARGET("avx2,fma") inline __m256 exp2_nonpositive_f(__m256 u) {
+/// u[i] <- 2^u[i] for N registers of u <= 0 (0 below kExp2MinF; see the top
+/// of this file), their polynomials interleaved (simd.hpp, "exp").
+template <int N>
+BUDGETSVM_TARGET("avx2,fma") inline void exp2_nonpositive_f_n(__m256* u) {
   using namespace detail;
   const __m256 lo = _mm256_set1_ps(kExp2MinF);
-  const __m256 ok = _mm256_cmp_ps(u, lo, _CMP_GE_OQ);
-  u = _mm256_max_ps(u, lo);
-  const __m256 n = _mm256_round_ps(u, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m256 r = _mm256_sub_ps(u, n);
-  __m256 p = _mm256_set1_ps(kExp2F[0]);
-  for (int k = 1; k < 7; ++k) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExp2F[k]));
-  const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_and_ps(ok, _mm256_mul_ps(p, _mm256_castsi256_ps(bits)));
+  __m256 ok[N], n[N], r[N], p[N];
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    ok[i] = _mm256_cmp_ps(u[i], lo, _CMP_GE_OQ);
+    const __m256 ui = _mm256_max_ps(u[i], lo);
+    n[i] = _mm256_round_ps(ui, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    r[i] = _mm256_sub_ps(ui, n[i]);
+    p[i] = _mm256_set1_ps(kExp2F[0]);
+  }
+  BUDGETSVM_UNROLL for (int k = 1; k < 7; ++k) {
+    const __m256 c = _mm256_set1_ps(kExp2F[k]);
+    BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) p[i] = _mm256_fmadd_ps(p[i], r[i], c);
+  }
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n[i]), _mm256_set1_epi32(127)), 23);
+    u[i] = _mm256_and_ps(ok[i], _mm256_mul_ps(p[i], _mm256_castsi256_ps(bits)));
+  }
+}
+
+BUDGETSVM_TARGET("avx2,fma") inline __m256 exp2_nonpositive_f(__m256 u) {
+  exp2_nonpositive_f_n<1>(&u);
+  return u;
 }
 
 /// u = min(0, acc[j] + zpart[j] + xpart) for the 8 values at j.
@@ -102,6 +117,12 @@ BUDGETSVM_TARGET("avx2,fma")
 inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, Index B, float* out) {
   const __m256 xp = _mm256_set1_ps(xpart);
   Index j = 0;
+  for (; j + 32 <= B; j += 32) {  // four registers' exps interleaved
+    __m256 v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = pow2_argument_f(acc + j + 8 * i, zpart + j + 8 * i, xp);
+    exp2_nonpositive_f_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm256_storeu_ps(out + j + 8 * i, v[i]);
+  }
   for (; j + 8 <= B; j += 8) _mm256_storeu_ps(out + j, exp2_nonpositive_f(pow2_argument_f(acc + j, zpart + j, xp)));
   scalar::rbf_from_parts_f(acc + j, zpart + j, xpart, B - j, out + j);
 }
@@ -111,6 +132,12 @@ inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, 
   const __m256 xp = _mm256_set1_ps(xpart);
   __m256 sum = _mm256_setzero_ps();
   Index j = 0;
+  for (; j + 32 <= B; j += 32) {  // four registers' exps interleaved, summed in order
+    __m256 v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = pow2_argument_f(acc + j + 8 * i, zpart + j + 8 * i, xp);
+    exp2_nonpositive_f_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) sum = _mm256_fmadd_ps(v[i], _mm256_loadu_ps(coef + j + 8 * i), sum);
+  }
   for (; j + 8 <= B; j += 8)
     sum = _mm256_fmadd_ps(exp2_nonpositive_f(pow2_argument_f(acc + j, zpart + j, xp)), _mm256_loadu_ps(coef + j), sum);
   float t[8];
@@ -153,18 +180,32 @@ inline void dense_dots_f(const float* const* x, Index rows, Index d, const float
 
 namespace avx512 {
 
-/// 2^u for u <= 0 (0 below kExp2MinF; see the top of this file).
-BUDGETSVM_TARGET("avx512f") inline __m512 exp2_nonpositive_f(__m512 u) {
+/// u[i] <- 2^u[i] for N registers of u <= 0 (0 below kExp2MinF; see the top
+/// of this file), their polynomials interleaved (simd.hpp, "exp").
+template <int N>
+BUDGETSVM_TARGET("avx512f") inline void exp2_nonpositive_f_n(__m512* u) {
   using namespace detail;
   const __mmask16 all = 0xFFFF;
   const __m512 lo = _mm512_set1_ps(kExp2MinF);
-  const __mmask16 ok = _mm512_cmp_ps_mask(u, lo, _CMP_GE_OQ);
-  u = _mm512_mask_max_ps(u, all, u, lo);
-  const __m512 n = _mm512_mask_roundscale_ps(u, all, u, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512 r = _mm512_sub_ps(u, n);
-  __m512 p = _mm512_set1_ps(kExp2F[0]);
-  for (int k = 1; k < 7; ++k) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExp2F[k]));
-  return _mm512_maskz_scalef_ps(ok, p, n);  // 2^n p
+  __mmask16 ok[N];
+  __m512 n[N], r[N], p[N];
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) {
+    ok[i] = _mm512_cmp_ps_mask(u[i], lo, _CMP_GE_OQ);
+    const __m512 ui = _mm512_mask_max_ps(u[i], all, u[i], lo);
+    n[i] = _mm512_mask_roundscale_ps(ui, all, ui, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    r[i] = _mm512_sub_ps(ui, n[i]);
+    p[i] = _mm512_set1_ps(kExp2F[0]);
+  }
+  BUDGETSVM_UNROLL for (int k = 1; k < 7; ++k) {
+    const __m512 c = _mm512_set1_ps(kExp2F[k]);
+    BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) p[i] = _mm512_fmadd_ps(p[i], r[i], c);
+  }
+  BUDGETSVM_UNROLL for (int i = 0; i < N; ++i) u[i] = _mm512_maskz_scalef_ps(ok[i], p[i], n[i]);  // 2^n p
+}
+
+BUDGETSVM_TARGET("avx512f") inline __m512 exp2_nonpositive_f(__m512 u) {
+  exp2_nonpositive_f_n<1>(&u);
+  return u;
 }
 
 /// u = min(0, acc[j] + zpart[j] + xpart) for the lanes of m at j (lanes
@@ -180,6 +221,12 @@ inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, 
   const __m512 xp = _mm512_set1_ps(xpart);
   const __mmask16 all = 0xFFFF;
   Index j = 0;
+  for (; j + 64 <= B; j += 64) {  // four registers' exps interleaved
+    __m512 v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = pow2_argument_f(all, acc + j + 16 * i, zpart + j + 16 * i, xp);
+    exp2_nonpositive_f_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) _mm512_storeu_ps(out + j + 16 * i, v[i]);
+  }
   for (; j + 16 <= B; j += 16) _mm512_storeu_ps(out + j, exp2_nonpositive_f(pow2_argument_f(all, acc + j, zpart + j, xp)));
   scalar::rbf_from_parts_f(acc + j, zpart + j, xpart, B - j, out + j);
 }
@@ -189,7 +236,15 @@ inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, 
   // Masked tail: lanes past B carry a coefficient of 0.
   const __m512 xp = _mm512_set1_ps(xpart);
   __m512 sum = _mm512_setzero_ps();
-  for (Index j = 0; j < B; j += 16) {
+  const __mmask16 all = 0xFFFF;
+  Index j = 0;
+  for (; j + 64 <= B; j += 64) {  // four registers' exps interleaved, summed in order
+    __m512 v[4];
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) v[i] = pow2_argument_f(all, acc + j + 16 * i, zpart + j + 16 * i, xp);
+    exp2_nonpositive_f_n<4>(v);
+    BUDGETSVM_UNROLL for (int i = 0; i < 4; ++i) sum = _mm512_fmadd_ps(v[i], _mm512_loadu_ps(coef + j + 16 * i), sum);
+  }
+  for (; j < B; j += 16) {
     const __mmask16 m = static_cast<__mmask16>(B - j >= 16 ? 0xFFFFu : (1u << (B - j)) - 1u);
     sum = _mm512_fmadd_ps(exp2_nonpositive_f(pow2_argument_f(m, acc + j, zpart + j, xp)), _mm512_maskz_loadu_ps(m, coef + j),
                           sum);
