@@ -11,6 +11,8 @@
 #include "budgetsvm/budget/model.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/core/simd.hpp"
+#include "budgetsvm/core/simd_exact.hpp"
+#include "budgetsvm/core/simd_float.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;
@@ -240,6 +242,55 @@ TEST_CASE("SIMD kernels: the elements past the last full register get the scalar
         CHECK(got_f[j] == want_f[j]);
       }
       CHECK(k.dot(a.data(), b.data(), n) == plain.dot(a.data(), b.data(), n));
+    }
+  }
+}
+
+// The loops over many values run four registers' exps interleaved; a call of
+// one register's length runs the single-register loop alone. Cut into such
+// calls, every length must give the same bits (the same operations lane by
+// lane), the tails past the last block of four included.
+TEST_CASE("SIMD kernels: the interleaved exps of four registers give one register's bits") {
+  const Index n = 75;
+  std::vector<double> acc(static_cast<std::size_t>(n)), znorm(acc.size()), dots(acc.size());
+  for (Index j = 0; j < n; ++j) {
+    acc[j] = 0.9 * std::sin(1.7 * static_cast<double>(j));
+    znorm[j] = 1.1 + 0.5 * std::cos(0.3 * static_cast<double>(j));
+    dots[j] = acc[j] + 0.25;
+  }
+  acc[5] = -1e6;  // below exp's range: 0
+  std::vector<float> part(acc.size()), zpart(acc.size()), coef(acc.size());
+  for (Index j = 0; j < n; ++j) {
+    part[j] = static_cast<float>(-3.0 * std::fabs(acc[j]));
+    zpart[j] = static_cast<float>(-0.5 * znorm[j]);
+    coef[j] = static_cast<float>(0.5 - 0.013 * static_cast<double>(j));
+  }
+  part[6] = -400.0f;
+  for (auto level : simd::supported_levels()) {
+    const simd::Kernels k = simd::kernels_for(level);
+    const simd::FloatKernels fk = simd::float_kernels_for(level);
+    const simd::RbfColumnToFloat column = simd::rbf_column_to_float_for(level);
+    const Index lanes = level == simd::Level::avx512 ? 8 : level == simd::Level::avx2 ? 4 : level == simd::Level::sse2 ? 2 : 1;
+    for (Index len : {Index{4} * lanes, Index{4} * lanes + 1, Index{8} * lanes + lanes - 1, n}) {
+      std::vector<double> whole(static_cast<std::size_t>(len)), pieces(whole.size());
+      std::vector<float> whole_f(whole.size()), pieces_f(whole.size());
+      k.rbf_from_dots(acc.data(), znorm.data(), 1.3, 0.37, len, whole.data());
+      for (Index j = 0; j < len; j += lanes)
+        k.rbf_from_dots(acc.data() + j, znorm.data() + j, 1.3, 0.37, std::min(lanes, len - j), pieces.data() + j);
+      for (Index j = 0; j < len; ++j) CHECK(whole[j] == pieces[j]);
+      if (column) {
+        column(dots.data(), 0.25, znorm.data(), 1.3, 0.37, len, whole_f.data());
+        for (Index j = 0; j < len; j += lanes)
+          column(dots.data() + j, 0.25, znorm.data() + j, 1.3, 0.37, std::min(lanes, len - j), pieces_f.data() + j);
+        for (Index j = 0; j < len; ++j) CHECK(whole_f[j] == pieces_f[j]);
+      }
+      // float: twice the lanes; rbf_dot_parts sums in order, so the pieces'
+      // kernel values summed in a float register's lane order are its value
+      const Index flanes = 2 * lanes;
+      fk.rbf_from_parts(part.data(), zpart.data(), -0.2f, len, whole_f.data());
+      for (Index j = 0; j < len; j += flanes)
+        fk.rbf_from_parts(part.data() + j, zpart.data() + j, -0.2f, std::min(flanes, len - j), pieces_f.data() + j);
+      for (Index j = 0; j < len; ++j) CHECK(whole_f[j] == pieces_f[j]);
     }
   }
 }
