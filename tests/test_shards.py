@@ -220,8 +220,41 @@ def test_mix_keeps_a_part_when_merging_loses_the_average():
             distances.append(diff @ K @ diff)
         kept = [np.array_equal(mixed["support_vectors"], p["support_vectors"]) for p in parts]
         assert sum(kept) == 1 and distances[kept.index(True)] <= min(distances) * (1 + 1e-9)
+        # so does the guard from the union's dot products (mix_gram.hpp; equal weights make a tie that rounding
+        # breaks either way)
+        again = _core.mix_budgeted(parts, params(budget=50, gamma=0.05), guard="dot_products")
+        kept = [np.array_equal(again["support_vectors"], p["support_vectors"]) for p in parts]
+        assert again["mix_fallbacks"] == 1
+        assert sum(kept) == 1 and distances[kept.index(True)] <= min(distances) * (1 + 1e-9)
     # with room for the union nothing is reduced and nothing falls back
     assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
+
+
+def test_mix_guard_paths_agree():
+    # mix_gram.hpp: the guard's inner products from the union's dot products (the automatic choice from 96
+    # features) give the model and the choice of those from the features; n_jobs = 2 runs the reduction beside
+    # the parts' inner products
+    rng = np.random.default_rng(3)
+    for d, gamma in ((120, 0.01), (20, 0.05)):
+        X = rng.normal(size=(4000, d))
+        y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+        models = [
+            BudgetedSVC(solver="bsca", budget=40, gamma=gamma, epochs=1, random_state=i).fit(X[i::2], y[i::2])
+            for i in (0, 1)
+        ]
+        parts = [
+            dict(support_vectors=m.support_vectors_, dual_coef=m.dual_coef_.T.copy(), intercept=m.intercept_,
+                 weight=w, steps=0)
+            for m, w in zip(models, (1.0, 1.3))
+        ]
+        p = params(budget=40, gamma=gamma, n_jobs=2)
+        mixes = {g: _core.mix_budgeted(parts, p, guard=g) for g in ("automatic", "features", "dot_products")}
+        assert mixes["features"]["support_vectors"].shape == (40, d)
+        for g in ("automatic", "dot_products"):
+            for key in ("support_vectors", "dual_coef", "mix_fallbacks"):
+                assert np.array_equal(mixes[g][key], mixes["features"][key])
+    with pytest.raises(ValueError, match="guard must be 'automatic', 'features' or 'dot_products'"):
+        _core.mix_budgeted(parts, p, guard="fast")
 
 
 def test_mix_of_shards_from_one_start_keeps_the_reduced_model():

@@ -294,13 +294,16 @@ TEST_CASE("the mix's result is never farther from the exact average than a part"
         Params p = params(Solver::bsgd);
         p.kernel.gamma = gamma;
         p.n_jobs = 1;
-        const Result one = mix(parts, p, false);
+        const Result one = mix(parts, p, false, GuardPath::features);
         for (const int threads : {1, 2, 3}) {
           p.n_jobs = threads;
-          const Result m = mix(parts, p, false);
           // The reduction runs beside the parts' inner products on other
-          // threads: the same model for every thread count.
+          // threads: the same model for every thread count. The guard's sums
+          // from the union's dot products choose as those from the features.
+          const GuardPath path = threads == 2 ? GuardPath::features : GuardPath::dot_products;
+          const Result m = mix(parts, p, false, path);
           CHECK(m.support_vectors == one.support_vectors && m.dual_coef == one.dual_coef);
+          CHECK(m.mix_fallbacks == one.mix_fallbacks);
           CHECK(m.support_vectors.rows() <= 40);
           const double d = distance(m.support_vectors, m.dual_coef, Z, B, w, gamma);
           bool is_part = false;
@@ -311,6 +314,114 @@ TEST_CASE("the mix's result is never farther from the exact average than a part"
           CHECK(is_part == (m.mix_fallbacks == 1));
         }
       }
+    }
+  }
+}
+
+TEST_CASE("the parts' inner products from the union's dot products, against a brute-force sum") {
+  // UnionGram's lower triangle, row block by row block, each block's kernel
+  // values against three parts' coefficients on the union's rows (a third of
+  // them 0: a point only some parts hold); 200 rows cross three 64-row
+  // blocks; near the origin and 1e3 away (the union's centre).
+  Random rng(41);
+  const Kernel k{KernelType::rbf, 0.3, 0.0, 3};
+  const Index m = 200, d = 9;
+  for (const double offset : {0.0, 1e3}) {
+    for (const Index outputs : {Index{1}, Index{2}}) {
+      MatrixXd U = MatrixXd::NullaryExpr(m, d, [&]() { return offset + 2.0 * rng.uniform(); });
+      std::vector<MatrixXd> coef;
+      for (int part = 0; part < 3; ++part)
+        coef.push_back(MatrixXd::NullaryExpr(m, outputs, [&]() { return rng.uniform() < 0.33 ? 0.0 : rng.uniform() - 0.4; }));
+      const Centre centre = choose_centre(Dense(U.data(), m, d));
+      auto sums = [&](int threads) {
+        budget::detail::UnionGram g(U, centre);
+        return budget::detail::blocked_sums(m, 9, threads, [&](Index start, Index count, std::vector<double>& out) {
+          g.make_rows(start, count);
+          budget::detail::add_part_block(g, start, count, coef, k, out);
+        });
+      };
+      const std::vector<double> one = sums(1);
+      for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = 0; b < 3; ++b) {
+          const auto [expected, magnitude] = brute_inner(U, coef[a], U, coef[b], k.gamma);
+          CHECK_CLOSE(one[a * 3 + b], expected, 1e-12 * magnitude);
+        }
+      for (const int threads : {2, 3}) CHECK(sums(threads) == one);
+    }
+  }
+}
+
+TEST_CASE("a reduction replayed on the union's dot products: each point's recipe and row") {
+  // 150 points of 70 features merged down to 60 with a MergeRecord
+  // listening; replayed on D = U U^T, every support vector left is its
+  // recipe's combination of union points, and its row holds its dot
+  // products with them, as computed from its features.
+  Random rng(31);
+  const Index m = 150, d = 70;
+  const MatrixXd U = MatrixXd::NullaryExpr(m, d, [&]() { return rng.uniform() - 0.5; });
+  const Kernel k{KernelType::rbf, 0.05, 0.0, 3};
+  BudgetModel model(d, m, 1, k);
+  MergeMaintenance<merge::LookupWdSolver> merger(model, merge::LookupWdSolver{&merge::lookup_table(400)});
+  budget::detail::MergeRecord record;
+  merger.listen(&record);
+  std::vector<Index> slots;
+  for (Index p = 0; p < m; ++p) {
+    const double beta = (rng.uniform() < 0.7 ? 1.0 : -1.0) * (0.1 + rng.uniform());
+    model.append(U.row(p).data(), U.row(p).squaredNorm(), &beta);
+    slots.push_back(p);
+  }
+  Counters counters;
+  while (model.size() > 60) merger.reduce(model, counters, nullptr);
+  CHECK(counters.merges > 0 && counters.merges + counters.removals == 90);
+  CHECK(static_cast<long long>(record.steps.size()) == 90);
+  budget::detail::UnionGram g(U, Centre{});
+  for (Index s = 0; s < m; s += 64) g.make_rows(s, std::min<Index>(64, m - s));
+  g.mirror(2);
+  CHECK((g.D - U * U.transpose()).cwiseAbs().maxCoeff() < 1e-13 * static_cast<double>(d));
+  budget::detail::MergeRowSource source(g.D, slots);
+  source.replay(record);
+  CHECK(source.size() == model.size());
+  if (source.size() != model.size()) return;
+  MatrixXd sv, coef;
+  model.export_to(sv, coef);
+  std::vector<Index> start, row;
+  std::vector<double> weight;
+  source.recipes(start, row, weight);
+  CHECK(static_cast<Index>(row.size()) == m);  // the recipes partition the union
+  for (Index i = 0; i < sv.rows(); ++i) {
+    Eigen::RowVectorXd made = Eigen::RowVectorXd::Zero(d);
+    for (Index q = start[static_cast<std::size_t>(i)]; q < start[static_cast<std::size_t>(i + 1)]; ++q)
+      made += weight[static_cast<std::size_t>(q)] * U.row(row[static_cast<std::size_t>(q)]);
+    CHECK((made - sv.row(i)).cwiseAbs().maxCoeff() < 1e-12);
+    const Eigen::RowVectorXd dots = sv.row(i) * U.transpose();
+    CHECK((Eigen::Map<const Eigen::RowVectorXd>(source.row(i), m) - dots).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("the mix's two guards agree for several outputs and one-vs-rest machines") {
+  // Multi-output models (BSGD's, merged by the multi-class rule) and
+  // one-vs-rest columns (each on its own budget): the dot products' guard
+  // gives the features' model and choice, on one and two threads.
+  Random rng(43);
+  for (const bool ovr : {false, true}) {
+    MatrixXd S1 = MatrixXd::NullaryExpr(60, 4, [&]() { return rng.uniform(); });
+    MatrixXd S2 = MatrixXd::NullaryExpr(50, 4, [&]() { return rng.uniform(); });
+    MatrixXd A1 = MatrixXd::NullaryExpr(60, 2, [&]() { return rng.uniform() - 0.4; });
+    MatrixXd A2 = MatrixXd::NullaryExpr(50, 2, [&]() { return rng.uniform() - 0.4; });
+    if (ovr) {  // each support vector in one machine
+      for (Index j = 0; j < 60; ++j) A1(j, j % 2) = 0.0;
+      for (Index j = 0; j < 50; ++j) A2(j, (j + 1) % 2) = 0.0;
+    }
+    Params p = params(ovr ? Solver::bsca : Solver::bsgd);
+    p.budget = 30;
+    p.kernel.gamma = 1.5;
+    const Result f = mix({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 1.3, 0}}, p, ovr, GuardPath::features);
+    CHECK(f.support_vectors.rows() <= (ovr ? 60 : 30));
+    for (const int threads : {1, 2}) {
+      p.n_jobs = threads;
+      const Result g = mix({{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 1.3, 0}}, p, ovr, GuardPath::dot_products);
+      CHECK(g.support_vectors == f.support_vectors && g.dual_coef == f.dual_coef);
+      CHECK(g.mix_fallbacks == f.mix_fallbacks);
     }
   }
 }

@@ -208,8 +208,16 @@ py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict
   return out;
 }
 
-py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_rest) {
+budget::GuardPath guard_path(const std::string& name) {
+  if (name == "automatic") return budget::GuardPath::automatic;
+  if (name == "features") return budget::GuardPath::features;
+  if (name == "dot_products") return budget::GuardPath::dot_products;
+  throw std::invalid_argument("guard must be 'automatic', 'features' or 'dot_products', got '" + name + "'");
+}
+
+py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_rest, const std::string& guard) {
   const budget::Params params = params_from_dict(params_dict);
+  const budget::GuardPath path = guard_path(guard);
   std::vector<MatrixXd> sv(parts_obj.size()), coef(parts_obj.size());
   std::vector<budget::MixPart> parts;
   for (std::size_t k = 0; k < parts_obj.size(); ++k) {
@@ -222,7 +230,7 @@ py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_r
   budget::Result result;
   {
     py::gil_scoped_release release;
-    result = budget::mix(parts, params, one_vs_rest);
+    result = budget::mix(parts, params, one_vs_rest, path);
   }
   return result_to_dict(result);
 }
@@ -263,7 +271,9 @@ void register_budget(py::module_& m) {
         "One shard's epochs of sharded binary BSCA whose dual variables the caller keeps; returns the shard's "
         "model, statistics and its updated dual variables (alpha)");
   m.def("mix_budgeted", &py_mix_budgeted, py::arg("parts"), py::arg("params"), py::arg("one_vs_rest") = false,
-        "The weighted average of budget models, merged back to the budget");
+        py::arg("guard") = "automatic",
+        "The weighted average of budget models, merged back to the budget (`guard`: how the guard's inner products "
+        "are made, 'automatic', 'features' or 'dot_products'; the same model either way)");
   m.def("simd_level", [] { return std::string(simd::level_name(simd::active_level())); },
         "The instruction set of the budgeted solvers' margin kernel in use");
 }

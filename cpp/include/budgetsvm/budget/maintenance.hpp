@@ -82,6 +82,23 @@ inline double inner_with_sv(BudgetModel& model, Index p, std::vector<double>& ro
 
 }  // namespace detail
 
+/// Hears every merge and removal of a MergeMaintenance (mix.hpp records
+/// the reduction's steps to replay them on dot products, mix_gram.hpp).
+class MergeListener {
+ public:
+  virtual ~MergeListener() = default;
+  /// Support vectors a and b become h z_a + (1 - h) z_b in slot `into`;
+  /// slot `gone` is removed (the last slot moves into it).
+  virtual void merged(Index a, Index b, double h, Index into, Index gone) = 0;
+  /// Support vector `gone` is removed (the last slot moves into it).
+  virtual void removed(Index gone) = 0;
+
+ protected:
+  MergeListener() = default;
+  MergeListener(const MergeListener&) = default;
+  MergeListener& operator=(const MergeListener&) = default;
+};
+
 class RemovalMaintenance {
  public:
   explicit RemovalMaintenance(const BudgetModel& model)
@@ -262,7 +279,12 @@ class MergeMaintenance {
   static constexpr bool reads_kernel_row = false;  // on_add ignores its kernel row
   bool on_add(BudgetModel&, const double*, double) { return false; }
   void on_clear() {}
-  void remove(BudgetModel& model, Index p) { model.remove(p); }
+  void remove(BudgetModel& model, Index p) {
+    if (listener_) listener_->removed(p);
+    model.remove(p);
+  }
+  /// Every merge and removal from here on is told to `listener` (nullptr: none).
+  void listen(MergeListener* listener) { listener_ = listener; }
 
   void reduce(BudgetModel& model, Counters& counters, double* sq_norm, const double* new_row = nullptr) {
     const Stopwatch watch;
@@ -293,6 +315,7 @@ class MergeMaintenance {
     const auto [best, best_cost] = partner(model, a);
     if (best < 0) {  // no partner of the same sign
       if (sq_norm) *sq_norm += remove_delta(model, a);
+      if (listener_) listener_->removed(a);
       model.remove(a);
       ++counters.removals;
       return;
@@ -481,7 +504,9 @@ class MergeMaintenance {
     // The merged vector ends in b's slot when a is the last one (nearly
     // always: the SV just added): the same model as replacing a and moving
     // the last into b, with one pass over the features instead of three.
-    if (a == model.size() - 1) {
+    const bool last = a == model.size() - 1;
+    if (listener_) listener_->merged(a, b, h, last ? b : a, last ? a : b);
+    if (last) {
       model.replace(b, z_.data(), zn, beta_.data());
       model.remove(a);
     } else {
@@ -498,6 +523,7 @@ class MergeMaintenance {
   simd::Kernels simd_;                     // the model's
   simd::LeastMergeCost least_merge_cost_;  // best_partner's cost pass
   const double* new_row_ = nullptr;  // reduce()'s, for its duration
+  MergeListener* listener_ = nullptr;  // listen()'s
 };
 
 namespace detail {

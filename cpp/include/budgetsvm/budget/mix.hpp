@@ -48,6 +48,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -57,6 +58,7 @@
 #include "../core/expansion.hpp"
 #include "../core/parallel.hpp"
 #include "maintenance.hpp"
+#include "mix_gram.hpp"
 #include "start.hpp"
 
 namespace budgetsvm::budget {
@@ -70,6 +72,13 @@ struct MixPart {
   long long steps = 0;  // the part's steps_total
 };
 
+/// How the mix's guard makes its inner products: from the union's dot
+/// products (mix_gram.hpp; merging only) or from the features. `automatic`:
+/// the dot products for unions of at least kMinGramFeatures features and at
+/// most kMaxGramUnion points (docs/scale.md, "The mix from dot products").
+/// Either way the reduced model is the same; tests compare the two.
+enum class GuardPath { automatic, features, dot_products };
+
 namespace detail {
 
 /// The weighted union of the parts' support vectors with exactly equal
@@ -80,7 +89,7 @@ namespace detail {
 /// map of whole rows did this in 0.7 ms for a9a's ~1,000, a serial step of
 /// every mix.
 inline void weighted_union(const std::vector<MixPart>& parts, double total_weight, Index d, int n_outputs, MatrixXd& S,
-                           MatrixXd& A) {
+                           MatrixXd& A, std::vector<std::vector<Index>>* where = nullptr) {
   Index m = 0;
   for (const MixPart& p : parts) m += p.support_vectors->rows();
   S.resize(m, d);  // row-major: the union is its first `size` rows; row `size` holds the candidate
@@ -101,13 +110,16 @@ inline void weighted_union(const std::vector<MixPart>& parts, double total_weigh
   std::unordered_set<Index, decltype(row_hash), decltype(row_equal)> seen(static_cast<std::size_t>(m), row_hash,
                                                                           row_equal);
   Index size = 0;
+  if (where) where->clear();
   for (const MixPart& p : parts) {
     const double w = p.weight / total_weight;
+    if (where) where->emplace_back();
     for (Index j = 0; j < p.support_vectors->rows(); ++j) {
       S.row(size) = p.support_vectors->row(j);
       const auto [it, fresh] = seen.insert(size);
       const Index at = fresh ? size++ : *it;
       for (int o = 0; o < n_outputs; ++o) A(at, o) += w * (*p.dual_coef)(j, o);
+      if (where) where->back().push_back(at);
     }
   }
   S.conservativeResize(size, d);
@@ -127,6 +139,12 @@ inline double feature_inner(const double* Z1, const Eigen::Ref<const MatrixXd>& 
   kernel_expansion(kernel, View(Z1, B1.rows(), d), View(Z2, B2.rows(), d), B2, E, n_threads);
   return (B1.array() * E.array()).sum();
 }
+
+/// Whether a maintenance tells a MergeListener its steps (merging).
+template <class M, class = void>
+struct Listens : std::false_type {};
+template <class M>
+struct Listens<M, std::void_t<decltype(std::declval<M&>().listen(nullptr))>> : std::true_type {};
 
 /// One block of a Gram matrix of models (feature_gram): rows [ra, ra + ma)
 /// of model a against rows [rb, rb + mb) of model b, times `factor`.
@@ -226,7 +244,8 @@ inline void machine_rows(const MatrixXd& S, const MatrixXd& A, int column, Matri
 /// The weighted average of `parts` (weights normalised to sum 1) reduced to params.budget support vectors
 /// per machine (one machine, or one per column when `one_vs_rest`). The
 /// result's steps_total is the parts' weighted mean step count.
-inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest) {
+inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest,
+                  GuardPath path = GuardPath::automatic) {
   params.validate();
   require(!parts.empty(), "no models to mix");
   const Index d = parts.front().support_vectors->cols();
@@ -242,7 +261,8 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   }
   require(total_weight > 0.0, "mixing weights must not all be 0");
   MatrixXd S, A;
-  detail::weighted_union(parts, total_weight, d, n_outputs, S, A);
+  std::vector<std::vector<Index>> where;  // where[k][j]: the union's row of part k's support vector j
+  detail::weighted_union(parts, total_weight, d, n_outputs, S, A, &where);
   // The Gaussian kernel's distances do not change under the shift; other
   // kernels do. Made by the first reduction, which runs beside the guard's
   // first blocks (one reduction at a time: the machines are reduced in turn).
@@ -268,6 +288,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
   std::vector<MatrixXd> sv(static_cast<std::size_t>(n_machines)), coef(static_cast<std::size_t>(n_machines));
   bool fallback = false;
   detail::with_maintenance(params, [&](auto make) -> Result {
+    using Maint = decltype(make(std::declval<BudgetModel&>()));
     const int threads = std::max(1, params.n_jobs);
     const std::size_t K = parts.size();
     for (int m = 0; m < n_machines; ++m) {
@@ -276,38 +297,98 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       MatrixXd& out_sv = sv[static_cast<std::size_t>(m)];
       MatrixXd& out_coef = coef[static_cast<std::size_t>(m)];
       // The whole union is loaded first, then reduced (see "Reducing" above).
-      auto reduce = [&] {
+      auto reduce = [&](MergeListener* listener, VectorXd* norms) {
         BudgetModel model(d, std::max<Index>(2, union_size), one_vs_rest ? 1 : n_outputs, params.kernel);
         auto maintenance = make(model);
+        if constexpr (detail::Listens<Maint>::value) maintenance.listen(listener);
         const Centre& c = union_centre();
         load_start(model, maintenance, result.totals, all, c, column, 1.0, union_size);  // no reduction
         while (model.size() > params.budget) maintenance.reduce(model, result.totals, nullptr);
         model.export_to(out_sv, out_coef);
+        if (norms) {
+          norms->resize(model.size());
+          for (Index j = 0; j < model.size(); ++j) (*norms)[j] = model.sv_norm(j);
+        }
         c.unshift_rows(out_sv);
       };
       if (union_size <= params.budget) {  // nothing to reduce: the exact average
-        reduce();
+        reduce(nullptr, nullptr);
         continue;
       }
       // The guard (see "Reducing can fail" above): the candidate closest to
       // the exact average f_avg = sum_k w_k f_k goes on. Up to the common
       // ||f_avg||^2, ||c - f_avg||^2 = <c, c> - 2 sum_k w_k <c, f_k>, so the
       // inner products of the reduced model and the parts, each pair once,
-      // decide it (K = 2: 6 blocks of kernel values, where distances to the
-      // union would take 9; the 3 symmetric ones mostly made once:
-      // self_blocks). The parts' inner products do not depend on the
-      // reduction, which is serial: they are made beside it, on the other
-      // threads, and the reduced model's after it.
-      std::vector<MatrixXd> Z(K + 1), B(K + 1);  // 0: the reduced model, k + 1: part k
-      for (std::size_t k = 0; k < K; ++k)
-        detail::machine_rows(*parts[k].support_vectors, *parts[k].dual_coef, column, Z[k + 1], B[k + 1]);
-      std::vector<detail::InnerBlock> part_blocks, reduced_blocks;
-      for (std::size_t a = 1; a <= K; ++a) detail::gram_row_blocks(Z, a, part_blocks);
+      // decide it. G(0, .): the reduced model's, G(k + 1, .): part k's.
       MatrixXd G = MatrixXd::Zero(static_cast<Index>(K + 1), static_cast<Index>(K + 1));
-      detail::add_block_inners(part_blocks, Z, B, params.kernel, threads, reduce, G);
-      Z[0] = std::move(out_sv), B[0] = std::move(out_coef);
-      detail::gram_row_blocks(Z, 0, reduced_blocks);
-      detail::add_block_inners(reduced_blocks, Z, B, params.kernel, threads, {}, G);
+      std::vector<Index> part_rows(K, 0);  // part k's support vectors of this machine
+      // The union's rows this machine's parts use, in the union's order, and
+      // each part's coefficients on them.
+      std::vector<Index> at(static_cast<std::size_t>(S.rows()), -1), R;
+      for (std::size_t k = 0; k < K; ++k)
+        for (Index j = 0; j < parts[k].support_vectors->rows(); ++j)
+          if (column < 0 || (*parts[k].dual_coef)(j, column) != 0.0) {
+            at[static_cast<std::size_t>(where[k][static_cast<std::size_t>(j)])] = 0;
+            ++part_rows[k];
+          }
+      for (Index p = 0; p < S.rows(); ++p)
+        if (at[static_cast<std::size_t>(p)] == 0) at[static_cast<std::size_t>(p)] = static_cast<Index>(R.size()), R.push_back(p);
+      const bool dot_products = path == GuardPath::dot_products ||
+                                (path == GuardPath::automatic && d >= detail::kMinGramFeatures &&
+                                 static_cast<Index>(R.size()) <= detail::kMaxGramUnion);
+      if (detail::Listens<Maint>::value && dot_products) {
+        // From the union's dot products (mix_gram.hpp).
+        const int outs = one_vs_rest ? 1 : n_outputs;
+        std::vector<MatrixXd> part_coef(K, MatrixXd::Zero(static_cast<Index>(R.size()), outs));
+        for (std::size_t k = 0; k < K; ++k)
+          for (Index j = 0; j < parts[k].support_vectors->rows(); ++j)
+            for (int o = 0; o < outs; ++o)
+              part_coef[k](at[static_cast<std::size_t>(where[k][static_cast<std::size_t>(j)])], o) +=
+                  (*parts[k].dual_coef)(j, one_vs_rest ? column : o);
+        MatrixXd rows(static_cast<Index>(R.size()), d);
+        std::vector<Index> slots;  // the union's rows in the order load_start loads them
+        for (std::size_t i = 0; i < R.size(); ++i) {
+          rows.row(static_cast<Index>(i)) = S.row(R[i]);
+          if (column < 0 || A(R[i], column) != 0.0) slots.push_back(static_cast<Index>(i));
+        }
+        detail::UnionGram gram(std::move(rows), union_centre());
+        detail::MergeRecord record;
+        VectorXd c_norms;
+        // The union's dot products and the parts' inner products beside the reduction.
+        const std::vector<double> part_inners = detail::blocked_sums(
+            gram.size(), K * K, threads,
+            [&](Index start, Index count, std::vector<double>& out) {
+              gram.make_rows(start, count);
+              detail::add_part_block(gram, start, count, part_coef, params.kernel, out);
+            },
+            [&] { reduce(&record, &c_norms); });
+        for (std::size_t k = 0; k < K; ++k)
+          for (std::size_t l = 0; l < K; ++l)
+            G(static_cast<Index>(k + 1), static_cast<Index>(l + 1)) = part_inners[k * K + l];
+        gram.mirror(threads);
+        detail::MergeRowSource source(gram.D, slots);
+        source.replay(record);
+        require(source.size() == out_sv.rows(), "the mix's merges and its dot products went out of step");
+        const std::vector<double> inner =
+            detail::reduced_inners(gram, part_coef, source, out_coef, out_sv, c_norms, params.kernel, threads);
+        G(0, 0) = inner[0];
+        for (std::size_t k = 0; k < K; ++k)
+          G(0, static_cast<Index>(k + 1)) = G(static_cast<Index>(k + 1), 0) = inner[k + 1];
+      } else {
+        // From the features: the parts' inner products do not depend on the
+        // reduction, which is serial: they are made beside it, on the other
+        // threads, and the reduced model's after it (K = 2: 6 blocks of
+        // kernel values, the 3 symmetric ones mostly made once: self_blocks).
+        std::vector<MatrixXd> Z(K + 1), B(K + 1);  // 0: the reduced model, k + 1: part k
+        for (std::size_t k = 0; k < K; ++k)
+          detail::machine_rows(*parts[k].support_vectors, *parts[k].dual_coef, column, Z[k + 1], B[k + 1]);
+        std::vector<detail::InnerBlock> part_blocks, reduced_blocks;
+        for (std::size_t a = 1; a <= K; ++a) detail::gram_row_blocks(Z, a, part_blocks);
+        detail::add_block_inners(part_blocks, Z, B, params.kernel, threads, [&] { reduce(nullptr, nullptr); }, G);
+        Z[0] = out_sv, B[0] = out_coef;
+        detail::gram_row_blocks(Z, 0, reduced_blocks);
+        detail::add_block_inners(reduced_blocks, Z, B, params.kernel, threads, {}, G);
+      }
       auto distance = [&](std::size_t c) {
         double cross = 0.0;
         for (std::size_t k = 0; k < K; ++k)
@@ -317,11 +398,13 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
       std::size_t chosen = 0;
       double best = distance(0);
       for (std::size_t k = 0; k < K; ++k) {
-        if (Z[k + 1].rows() > params.budget) continue;
+        if (part_rows[k] > params.budget) continue;
         const double dist = distance(k + 1);
         if (dist < best) best = dist, chosen = k + 1;
       }
-      out_sv = std::move(Z[chosen]), out_coef = std::move(B[chosen]);
+      if (chosen > 0)
+        detail::machine_rows(*parts[chosen - 1].support_vectors, *parts[chosen - 1].dual_coef, column, out_sv,
+                             out_coef);
       fallback = fallback || chosen > 0;
     }
     return Result{};
