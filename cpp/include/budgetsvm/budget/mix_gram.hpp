@@ -57,8 +57,9 @@ constexpr Index kMaxGramUnion = 2048;
 /// features' path's ~1.2 m^2 d multiply-adds (m = 2B) and costs a few ms
 /// more besides (the mirror, the replay, the copies). Two shard models of
 /// B = 500, its time over the features' on one / two threads
-/// (bench/results/mix_cost_dots.json): d = 8 1.32 / 1.53, 22 1.16 / 1.41,
-/// 54 0.89 / 1.07, 68 0.90 / 1.02, 123 0.73 / 0.81, 300 0.63 / 0.69.
+/// (bench/results/mix_cost_dots.json, docs/scale.md): d = 8 1.28 / 1.41,
+/// 22 1.09 / 1.24, 54 0.88 / 0.96 (another run 0.89 / 1.07), 68 0.86 /
+/// 0.94 (0.90 / 1.02), 123 0.70 / 0.78, 300 0.62 / 0.66.
 constexpr Index kMinGramFeatures = 96;
 
 /// The union's points (one machine's) shifted by the centre, and their dot
