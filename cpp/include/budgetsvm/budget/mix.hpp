@@ -35,7 +35,9 @@
 // closest to the exact average, ||f - f_avg||, goes on (a part wins only
 // where the merges lost more than that part differs from the average;
 // counted in Result::mix_fallbacks). This needs no data, so Dask's tree of
-// pairwise mixes applies it too.
+// pairwise mixes applies it too. Its inner products come from the kernel's
+// tiles over the features, or, for wide data, from the union's dot products
+// made once (mix_gram.hpp: GuardPath).
 // One-vs-rest BSCA models are mixed class by class, each machine's column
 // on its own budget, exactly as they were trained.
 #pragma once
@@ -341,10 +343,12 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
         const int outs = one_vs_rest ? 1 : n_outputs;
         std::vector<MatrixXd> part_coef(K, MatrixXd::Zero(static_cast<Index>(R.size()), outs));
         for (std::size_t k = 0; k < K; ++k)
-          for (Index j = 0; j < parts[k].support_vectors->rows(); ++j)
+          for (Index j = 0; j < parts[k].support_vectors->rows(); ++j) {
+            if (column >= 0 && (*parts[k].dual_coef)(j, column) == 0.0) continue;  // another machine's (at: -1)
             for (int o = 0; o < outs; ++o)
               part_coef[k](at[static_cast<std::size_t>(where[k][static_cast<std::size_t>(j)])], o) +=
                   (*parts[k].dual_coef)(j, one_vs_rest ? column : o);
+          }
         MatrixXd rows(static_cast<Index>(R.size()), d);
         std::vector<Index> slots;  // the union's rows in the order load_start loads them
         for (std::size_t i = 0; i < R.size(); ++i) {
