@@ -277,7 +277,7 @@ class MergeRowSource {
 };
 
 /// The reduced model's inner products from the rows of `source`: <c, c>
-/// (its lower triangle, as part_inners) and <c, f_k> for every part,
+/// (its lower triangle, as add_part_block) and <c, f_k> for every part,
 /// returned as {<c, c>, <c, f_0>, ...}. C: c's coefficients (slot order),
 /// c_rows: its points unshifted, c_norms: their shifted squared norms (the
 /// model's).
