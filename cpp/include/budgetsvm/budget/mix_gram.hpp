@@ -47,6 +47,7 @@
 
 namespace budgetsvm::budget::detail {
 
+using budgetsvm::detail::FusedSupport;
 using budgetsvm::detail::kernel_rows_from_dots;
 using budgetsvm::detail::kExpansionRows;
 using budgetsvm::detail::OriginalRows;
@@ -67,27 +68,18 @@ constexpr Index kMinGramFeatures = 96;
 /// triangle of a row block (callers run the blocks as tasks: each entry is
 /// one sum in feature order, the same on any thread), mirror the rest.
 struct UnionGram {
-  MatrixXd rows;   // r x d, unshifted (the originals of kernel_rows_from_dots)
-  MatrixXd shifted;
-  std::vector<double> Zt;  // feature-major shifted rows: the tiles' columns
-  VectorXd norms;          // |u_p - c|^2, summed as load_start sums them
-  MatrixXd D;              // r x r
+  MatrixXd rows;                 // r x d, unshifted (the originals of kernel_rows_from_dots)
+  MatrixXd shifted;              // row-major: the tiles' query rows
+  FusedSupport<double> support;  // feature-major (the tiles' columns) and |u_p - c|^2, as prediction builds them
+  MatrixXd D;                    // r x r
 
-  UnionGram(MatrixXd unshifted, const Centre& centre) : rows(std::move(unshifted)), shifted(rows) {
-    const Index r = rows.rows(), d = rows.cols();
-    Zt.resize(static_cast<std::size_t>(r * d));
-    norms.resize(r);
-    for (Index p = 0; p < r; ++p) {
-      double* u = shifted.row(p).data();
-      centre.shift(u);
-      double s = 0.0;
-      for (Index k = 0; k < d; ++k) {
-        s += u[k] * u[k];
-        Zt[static_cast<std::size_t>(k * r + p)] = u[k];
-      }
-      norms[p] = s;
-    }
-    D.resize(r, r);
+  UnionGram(MatrixXd unshifted, const Centre& centre)
+      : rows(std::move(unshifted)),
+        shifted(rows),
+        support(centre, DenseView<double, Eigen::RowMajor>(rows.data(), rows.rows(), rows.cols()),
+                MatrixXd(rows.rows(), 0)) {
+    for (Index p = 0; p < rows.rows(); ++p) centre.shift(shifted.row(p).data());
+    D.resize(rows.rows(), rows.rows());
   }
   Index size() const { return rows.rows(); }
 
@@ -95,8 +87,8 @@ struct UnionGram {
   void make_rows(Index start, Index count) {
     const double* x[kExpansionRows];
     for (Index i = 0; i < count; ++i) x[i] = shifted.row(start + i).data();
-    simd::active_kernels().dense_dots(x, count, shifted.cols(), Zt.data(), size(), start + count, D.row(start).data(),
-                                      size());
+    simd::active_kernels().dense_dots(x, count, shifted.cols(), support.Zt.data(), size(), start + count,
+                                      D.row(start).data(), size());
   }
 
   /// The upper triangle from the lower, by tiles of 16 x 16 (a tile's rows
@@ -176,9 +168,10 @@ inline void add_part_block(const UnionGram& g, Index start, Index count, const s
   const View U(g.rows.data(), g.size(), g.rows.cols());
   const Index width = start + count;
   MatrixXd Krows = g.D.block(start, 0, count, width);
-  const VectorXd xnorm = g.norms.segment(start, count);
+  const VectorXd xnorm = Eigen::Map<const VectorXd>(g.support.norms.data() + start, count);
   OriginalRows<View, View> originals(U, U);
-  kernel_rows_from_dots(kernel, start, count, 0, width, g.norms.data(), xnorm, Krows.data(), width, originals);
+  kernel_rows_from_dots(kernel, start, count, 0, width, g.support.norms.data(), xnorm, Krows.data(), width,
+                        originals);
   add_symmetric_block(Krows, start, count, coef, out);
 }
 
@@ -307,7 +300,7 @@ inline std::vector<double> reduced_inners(const UnionGram& g, const std::vector<
       }
     }
     OriginalRows<View, View> to_union(Cv, U), to_c(Cv, Cv);
-    kernel_rows_from_dots(kernel, start, count, 0, r, g.norms.data(), xnorm, toward_union.data(), r, to_union);
+    kernel_rows_from_dots(kernel, start, count, 0, r, g.support.norms.data(), xnorm, toward_union.data(), r, to_union);
     kernel_rows_from_dots(kernel, start, count, 0, width, c_norms.data(), xnorm, toward_c.data(), width, to_c);
     std::vector<double> self(1, 0.0);
     add_symmetric_block(toward_c, start, count, own, self);
