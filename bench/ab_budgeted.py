@@ -1,12 +1,13 @@
 """A/B of two builds of budgetsvm on the budgeted benchmark's settings.
 
-    python bench/ab_budgeted.py --a /path/to/old/python --b python [--solver bsca] [--epochs 3]
+    python bench/ab_budgeted.py --a /path/to/old/python --b python [--solver bsca] [--epochs 3] [--n-jobs 2]
 
 Each side is a directory holding an importable ``budgetsvm`` package (a
 source tree's ``python/`` with its built extension, or a site-packages
 directory). For every data set of bench/budgeted.py (its C, gamma, split and
 scaling; cod-rna and skin_nonskin use the gamma of bench/results/budgeted.md)
-and seeds 0-2, one fit of A and one of B run alternately, each in its own
+and seeds 0-2, one fit of A and one of B (``n_jobs`` as given: 2 trains one
+binary problem on two shards) run alternately, each in its own
 process (so that neither build's import state leaks), and the core's
 training seconds and test accuracy are recorded. Reported: median accuracy
 of each side, B - A in points, and the median over seeds of the time ratio
@@ -36,18 +37,19 @@ import numpy as np
 import budgeted
 from budgetsvm import BudgetedSVC
 name, solver, epochs, seed, gamma = sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
+n_jobs = int(sys.argv[8])
 spec = budgeted.DATASETS[name]
 spec["gamma"] = spec["gamma"] or gamma
 X, y, Xt, yt, C, gamma, notes, cv = budgeted.load(name, quick=False)
-clf = BudgetedSVC(solver=solver, budget=500, C=C, gamma=gamma, epochs=epochs, random_state=seed).fit(X, y)
+clf = BudgetedSVC(solver=solver, budget=500, C=C, gamma=gamma, epochs=epochs, random_state=seed, n_jobs=n_jobs).fit(X, y)
 print(json.dumps({"acc": 100.0 * clf.score(Xt, yt), "seconds": clf.fit_stats_["seconds"]}))
 """
 
 
-def run(side: str, name: str, solver: str, epochs: int, seed: int) -> dict:
+def run(side: str, name: str, solver: str, epochs: int, seed: int, n_jobs: int) -> dict:
     gamma = GAMMA_FROM_CV.get(name, 0.0)
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, side, str(ROOT / "bench"), name, solver, str(epochs), str(seed), str(gamma)],
+        [sys.executable, "-c", CHILD, side, str(ROOT / "bench"), name, solver, str(epochs), str(seed), str(gamma), str(n_jobs)],
         check=True, capture_output=True, text=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -59,6 +61,7 @@ def main() -> None:
     ap.add_argument("--b", required=True)
     ap.add_argument("--solver", default="bsca")
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--datasets", nargs="+", default=["ijcnn1", "a9a", "w8a", "cod-rna", "phishing", "skin_nonskin"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "ab_budgeted"))
@@ -68,8 +71,8 @@ def main() -> None:
     for name in args.datasets:
         pairs = []
         for seed in args.seeds:
-            a = run(args.a, name, args.solver, args.epochs, seed)
-            b = run(args.b, name, args.solver, args.epochs, seed)
+            a = run(args.a, name, args.solver, args.epochs, seed, args.n_jobs)
+            b = run(args.b, name, args.solver, args.epochs, seed, args.n_jobs)
             pairs.append((a, b))
             print(f"{name} seed {seed}: A {a['acc']:.2f}% {a['seconds']:.2f}s  B {b['acc']:.2f}% {b['seconds']:.2f}s",
                   file=sys.stderr, flush=True)
@@ -81,7 +84,7 @@ def main() -> None:
     }
     Path(args.out + ".json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     lines = [
-        f"# A/B: {args.solver}, B = 500, {args.epochs} epochs, lookup-wd",
+        f"# A/B: {args.solver}, B = 500, {args.epochs} epochs, lookup-wd, n_jobs = {args.n_jobs}",
         "",
         f"Date: {meta['date']}. Machine: {meta['cpu']}, 2 cores (load average {load_before:.1f} before, "
         f"{meta['load_after']:.1f} after). Command: `{meta['command']}`",
@@ -98,7 +101,7 @@ def main() -> None:
         sec_a = statistics.median(a["seconds"] for a, _ in r["pairs"])
         sec_b = statistics.median(b["seconds"] for _, b in r["pairs"])
         ratio = statistics.median(b["seconds"] / a["seconds"] for a, b in r["pairs"])
-        lines.append(f"| {r['dataset']} | {acc_a:.2f} | {acc_b:.2f} | {acc_b - acc_a:+.2f} | {sec_a:.2f} | {sec_b:.2f} | {ratio:.2f} |")
+        lines.append(f"| {r['dataset']} | {acc_a:.2f} | {acc_b:.2f} | {acc_b - acc_a:+.2f} | {sec_a:.3f} | {sec_b:.3f} | {ratio:.3f} |")
     Path(args.out + ".md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

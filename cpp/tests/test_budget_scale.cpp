@@ -426,6 +426,43 @@ TEST_CASE("the mix's two guards agree for several outputs and one-vs-rest machin
   }
 }
 
+TEST_CASE("mixes that share their buffers make the models of mixes that do not") {
+  // One MixBuffers through a sequence of mixes whose unions grow and shrink
+  // (what a buffer holds from the mix before, values and size, must not
+  // leak into the next), multi-output and one-vs-rest, one to three
+  // threads, the dot products' guard and the features': bit for bit the
+  // models and choices of mixes with buffers of their own.
+  Random rng(47);
+  for (const bool ovr : {false, true}) {
+    Params p = params(ovr ? Solver::bsca : Solver::bsgd);
+    p.kernel.gamma = 0.4;
+    std::vector<std::pair<MatrixXd, MatrixXd>> models;
+    for (const Index m : {90, 70, 40, 25, 120, 95}) {
+      MatrixXd S = MatrixXd::NullaryExpr(m, 6, [&]() { return rng.uniform(); });
+      MatrixXd A = MatrixXd::NullaryExpr(m, 2, [&]() { return rng.uniform() - 0.4; });
+      if (ovr)
+        for (Index j = 0; j < m; ++j) A(j, (j + m) % 2) = 0.0;
+      models.emplace_back(std::move(S), std::move(A));
+    }
+    for (const GuardPath path : {GuardPath::dot_products, GuardPath::features})
+      for (const int threads : {1, 2, 3}) {
+        p.n_jobs = threads;
+        MixBuffers shared;
+        for (std::size_t pair = 0; pair < models.size(); pair += 2) {
+          const auto& [S1, A1] = models[pair];
+          const auto& [S2, A2] = models[pair + 1];
+          p.budget = S1.rows() / 2;
+          const std::vector<MixPart> parts{{&S1, &A1, {}, 1.0, 0}, {&S2, &A2, {}, 1.2, 0}};
+          const Result own = mix(parts, p, ovr, path);
+          const Result kept = mix(parts, p, ovr, path, &shared);
+          CHECK(kept.support_vectors == own.support_vectors);
+          CHECK(kept.dual_coef == own.dual_coef);
+          CHECK(kept.mix_fallbacks == own.mix_fallbacks);
+        }
+      }
+  }
+}
+
 TEST_CASE("sharded training: independent of the threads, as accurate as one shard") {
   const Problem P(6000, 4), T(3000, 5);
   for (Solver solver : {Solver::bsgd, Solver::bsca}) {

@@ -49,6 +49,7 @@
 #include <deque>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -80,6 +81,13 @@ struct MixPart {
 /// most kMaxGramUnion points (docs/scale.md, "The mix from dot products").
 /// Either way the reduced model is the same; tests compare the two.
 enum class GuardPath { automatic, features, dot_products };
+
+/// What a mix works in, kept by a caller that mixes again and again (the
+/// rounds of a sharded fit) so that each mix reuses the pages the last one
+/// touched (mix_gram.hpp says what it saves). Not for two mixes at once.
+struct MixBuffers {
+  detail::GramBuffers gram;
+};
 
 namespace detail {
 
@@ -245,9 +253,10 @@ inline void machine_rows(const MatrixXd& S, const MatrixXd& A, int column, Matri
 
 /// The weighted average of `parts` (weights normalised to sum 1) reduced to params.budget support vectors
 /// per machine (one machine, or one per column when `one_vs_rest`). The
-/// result's steps_total is the parts' weighted mean step count.
+/// result's steps_total is the parts' weighted mean step count. `buffers`:
+/// kept from an earlier mix (none: the mix's own).
 inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest,
-                  GuardPath path = GuardPath::automatic) {
+                  GuardPath path = GuardPath::automatic, MixBuffers* buffers = nullptr) {
   params.validate();
   require(!parts.empty(), "no models to mix");
   const Index d = parts.front().support_vectors->cols();
@@ -262,6 +271,8 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
     steps += p.weight * static_cast<double>(p.steps);
   }
   require(total_weight > 0.0, "mixing weights must not all be 0");
+  MixBuffers own_buffers;
+  detail::GramBuffers& gram_buffers = (buffers ? *buffers : own_buffers).gram;
   MatrixXd S, A;
   std::vector<std::vector<Index>> where;  // where[k][j]: the union's row of part k's support vector j
   detail::weighted_union(parts, total_weight, d, n_outputs, S, A, &where);
@@ -349,32 +360,39 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
               part_coef[k](at[static_cast<std::size_t>(where[k][static_cast<std::size_t>(j)])], o) +=
                   (*parts[k].dual_coef)(j, one_vs_rest ? column : o);
           }
-        MatrixXd rows(static_cast<Index>(R.size()), d);
         std::vector<Index> slots;  // the union's rows in the order load_start loads them
-        for (std::size_t i = 0; i < R.size(); ++i) {
-          rows.row(static_cast<Index>(i)) = S.row(R[i]);
+        for (std::size_t i = 0; i < R.size(); ++i)
           if (column < 0 || A(R[i], column) != 0.0) slots.push_back(static_cast<Index>(i));
-        }
-        detail::UnionGram gram(std::move(rows), union_centre());
+        const Centre& c = union_centre();  // before the tasks: both read it
+        std::optional<detail::UnionGram> made;
+        auto gather = [&] {
+          MatrixXd rows(static_cast<Index>(R.size()), d);
+          for (std::size_t i = 0; i < R.size(); ++i) rows.row(static_cast<Index>(i)) = S.row(R[i]);
+          made.emplace(std::move(rows), c, &gram_buffers.dots);
+        };
         detail::MergeRecord record;
         VectorXd c_norms;
-        // The union's dot products and the parts' inner products beside the reduction.
+        // The union's dot products and the parts' inner products beside the
+        // reduction, the union's rows gathered for them beside it too.
         const std::vector<double> part_inners = detail::blocked_sums(
-            gram.size(), K * K, threads,
+            static_cast<Index>(R.size()), K * K, threads,
             [&](Index start, Index count, std::vector<double>& out) {
-              gram.make_rows(start, count);
-              detail::add_part_block(gram, start, count, part_coef, params.kernel, out);
+              made->make_rows(start, count);
+              detail::add_part_block(*made, start, count, part_coef, params.kernel, out, &gram_buffers.blocks);
             },
-            [&] { reduce(&record, &c_norms); });
+            [&] { reduce(&record, &c_norms); }, gather);
+        if (!made) gather();  // (no block ran: an empty union)
+        detail::UnionGram& gram = *made;
         for (std::size_t k = 0; k < K; ++k)
           for (std::size_t l = 0; l < K; ++l)
             G(static_cast<Index>(k + 1), static_cast<Index>(l + 1)) = part_inners[k * K + l];
         gram.mirror(threads);
-        detail::MergeRowSource source(gram.D, slots);
-        source.replay(record);
+        detail::MergeRowSource source(gram.D, slots, &gram_buffers.merged);
+        source.replay(record, threads);
         require(source.size() == out_sv.rows(), "the mix's merges and its dot products went out of step");
         const std::vector<double> inner =
-            detail::reduced_inners(gram, part_coef, source, out_coef, out_sv, c_norms, params.kernel, threads);
+            detail::reduced_inners(gram, part_coef, source, out_coef, out_sv, c_norms, params.kernel, threads,
+                                   &gram_buffers.blocks);
         G(0, 0) = inner[0];
         for (std::size_t k = 0; k < K; ++k)
           G(0, static_cast<Index>(k + 1)) = G(static_cast<Index>(k + 1), 0) = inner[k + 1];
@@ -434,7 +452,9 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
 /// one out moves up as it is): K models cost K - 1 mixes of two, each
 /// reducing 2 B support vectors to B, instead of one reduction of K B (whose
 /// guard alone costs O(K^2 B^2) kernel values). Dask mixes the same tree.
-inline Result mix_tree(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest) {
+/// `buffers`: as mix's, shared by the tree's mixes.
+inline Result mix_tree(const std::vector<MixPart>& parts, const Params& params, bool one_vs_rest,
+                       MixBuffers* buffers = nullptr) {
   require(!parts.empty(), "no models to mix");
   std::deque<Result> store;  // every mix made; a deque never moves its elements, which `level` points into
   std::vector<MixPart> level = parts;
@@ -447,7 +467,7 @@ inline Result mix_tree(const std::vector<MixPart>& parts, const Params& params, 
         next.push_back(level[i]);  // the odd one out moves up as it is
         continue;
       }
-      store.push_back(mix({level[i], level[i + 1]}, params, one_vs_rest));
+      store.push_back(mix({level[i], level[i + 1]}, params, one_vs_rest, GuardPath::automatic, buffers));
       const Result& r = store.back();
       totals += r.totals;
       fallbacks += r.mix_fallbacks;

@@ -32,10 +32,18 @@
 // features (kernel_rows_from_dots), as in prediction.
 // Memory: D (8 m^2 bytes) and a row per merge (8 m bytes). mix.hpp takes
 // this path where it pays (kMinGramFeatures) up to kMaxGramUnion points.
+// A caller that mixes again and again (a sharded fit's rounds) keeps these
+// buffers and the row blocks' scratch from one mix to the next (GramBuffers):
+// their pages are touched once per fit, where each mix's fresh allocations
+// came back from the allocator untouched and faulted in page by page (about
+// 2,500 page faults, a third of a two-thread mix of a9a inside a fit:
+// docs/scale.md, "Buffers kept between mixes").
 #pragma once
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -63,24 +71,92 @@ constexpr Index kMaxGramUnion = 2048;
 /// 0.94 (0.90 / 1.02), 123 0.70 / 0.78, 300 0.62 / 0.66.
 constexpr Index kMinGramFeatures = 96;
 
+/// Doubles that only grow and are never initialised: every user writes
+/// what it reads, so a fresh buffer's pages are first touched by the tasks
+/// that fill it (in parallel), and a kept one's are reused as they are.
+class Scratch {
+ public:
+  /// At least n doubles (the old ones dropped if it grows).
+  double* at_least(std::size_t n) {
+    if (n > size_) data_.reset(new double[n]), size_ = n;  // default-initialised: not zeroed
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<double[]> data_;
+  std::size_t size_ = 0;
+};
+
+/// Buffers of doubles for the tasks of a parallel loop (the row blocks of
+/// the guard), each lent to one task at a time and kept for the next: as
+/// many are made as tasks ever ran at once. A Lease of no pool holds a
+/// buffer of its own.
+class BufferPool {
+ public:
+  class Lease {
+   public:
+    explicit Lease(BufferPool* pool) : pool_(pool) {
+      if (!pool_) return;
+      const std::lock_guard<std::mutex> lock(pool_->mutex_);
+      if (!pool_->free_.empty()) buffer_ = std::move(pool_->free_.back()), pool_->free_.pop_back();
+    }
+    ~Lease() {
+      if (!pool_) return;
+      const std::lock_guard<std::mutex> lock(pool_->mutex_);
+      pool_->free_.push_back(std::move(buffer_));
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    /// A rows x cols row-major matrix over the buffer (its values undefined).
+    Eigen::Map<MatrixXd> matrix(Index rows, Index cols) {
+      return {buffer_.at_least(static_cast<std::size_t>(rows * cols)), rows, cols};
+    }
+
+   private:
+    BufferPool* pool_;
+    Scratch buffer_;
+  };
+
+ private:
+  std::mutex mutex_;
+  std::vector<Scratch> free_;
+};
+
+/// What the Gram path works in, kept by a caller that mixes repeatedly (see
+/// the header comment); every member only grows.
+struct GramBuffers {
+  Scratch dots;    // D
+  Scratch merged;  // the replay's rows of merged points
+  BufferPool blocks;           // each row block's kernel values
+};
+
 /// The union's points (one machine's) shifted by the centre, and their dot
 /// products D(p, q) = <u_p - c, u_q - c>: make_rows fills the lower
 /// triangle of a row block (callers run the blocks as tasks: each entry is
-/// one sum in feature order, the same on any thread), mirror the rest.
+/// one sum in feature order, the same on any thread), mirror the rest. D
+/// lives in `dots` (a GramBuffers' when given, else the UnionGram's own).
 struct UnionGram {
   MatrixXd rows;                 // r x d, unshifted (the originals of kernel_rows_from_dots)
   MatrixXd shifted;              // row-major: the tiles' query rows
   FusedSupport<double> support;  // feature-major (the tiles' columns) and |u_p - c|^2, as prediction builds them
-  MatrixXd D;                    // r x r
 
-  UnionGram(MatrixXd unshifted, const Centre& centre)
+ private:
+  Scratch own_dots_;
+
+ public:
+  Eigen::Map<MatrixXd> D;  // r x r
+
+  UnionGram(MatrixXd unshifted, const Centre& centre, Scratch* dots = nullptr)
       : rows(std::move(unshifted)),
         shifted(rows),
         support(centre, DenseView<double, Eigen::RowMajor>(rows.data(), rows.rows(), rows.cols()),
-                MatrixXd(rows.rows(), 0)) {
+                MatrixXd(rows.rows(), 0)),
+        D((dots ? *dots : own_dots_).at_least(static_cast<std::size_t>(rows.rows() * rows.rows())), rows.rows(),
+          rows.rows()) {
     for (Index p = 0; p < rows.rows(); ++p) centre.shift(shifted.row(p).data());
-    D.resize(rows.rows(), rows.rows());
   }
+  UnionGram(const UnionGram&) = delete;
+  UnionGram& operator=(const UnionGram&) = delete;
   Index size() const { return rows.rows(); }
 
   /// D(p, q) for p in [start, start + count), q < start + count.
@@ -113,18 +189,23 @@ struct UnionGram {
 /// threads: block(start, count, out) adds its share to out (n values); the
 /// blocks' shares are added in their order, so the sums do not depend on
 /// n_threads. `lead`, when given, runs first as a task of its own beside
-/// the blocks (the mix's reduction beside the parts' inner products).
+/// the blocks (the mix's reduction beside the parts' inner products);
+/// `prepare`, when given, runs once before any block, beside the lead, on
+/// the thread that takes the first block (the blocks' matrix made while
+/// the reduction already runs).
 template <class Block>
 std::vector<double> blocked_sums(Index rows, std::size_t n, int n_threads, Block&& block,
-                                 const std::function<void()>& lead = {}) {
+                                 const std::function<void()>& lead = {}, const std::function<void()>& prepare = {}) {
   const Index blocks = (rows + kExpansionRows - 1) / kExpansionRows, first = lead ? 1 : 0;
   std::vector<std::vector<double>> shares(static_cast<std::size_t>(blocks), std::vector<double>(n, 0.0));
+  std::once_flag prepared;
   RunControl none;
   parallel_tasks(first + blocks, n_threads, none, [&](Index t, RunControl&) {
     if (t < first) {
       lead();
       return;
     }
+    if (prepare) std::call_once(prepared, prepare);  // the other blocks wait for it
     // The last blocks, the largest of a lower triangle, first.
     const Index b = blocks - 1 - (t - first), start = b * kExpansionRows;
     block(start, std::min(kExpansionRows, rows - start), shares[static_cast<std::size_t>(b)]);
@@ -141,8 +222,8 @@ std::vector<double> blocked_sums(Index rows, std::size_t n, int n_threads, Block
 /// count); each pair below the diagonal block is counted for both orders.
 /// out[k * L + l] += <coef_a[k], coef_b[l]> over the block, where coef_a ==
 /// coef_b (the same list).
-inline void add_symmetric_block(const MatrixXd& Krows, Index start, Index count, const std::vector<MatrixXd>& coef,
-                                std::vector<double>& out) {
+inline void add_symmetric_block(const Eigen::Ref<const MatrixXd>& Krows, Index start, Index count,
+                                const std::vector<MatrixXd>& coef, std::vector<double>& out) {
   const std::size_t K = coef.size();
   std::vector<MatrixXd> below(K), diagonal(K);
   for (std::size_t l = 0; l < K; ++l) {
@@ -161,13 +242,15 @@ inline void add_symmetric_block(const MatrixXd& Krows, Index start, Index count,
 /// sum_o A_k(., o)^T K A_l(., o) (out[k * K + l]), K the union's kernel
 /// matrix from the block's lower-triangle dot products (made by
 /// make_rows); coef[k]: part k's coefficients on the union's rows (r x
-/// n_outputs).
+/// n_outputs). The block's kernel values are made in a buffer of `pool`.
 inline void add_part_block(const UnionGram& g, Index start, Index count, const std::vector<MatrixXd>& coef,
-                           const Kernel& kernel, std::vector<double>& out) {
+                           const Kernel& kernel, std::vector<double>& out, BufferPool* pool = nullptr) {
   using View = DenseView<double, Eigen::RowMajor>;
   const View U(g.rows.data(), g.size(), g.rows.cols());
   const Index width = start + count;
-  MatrixXd Krows = g.D.block(start, 0, count, width);
+  BufferPool::Lease lease(pool);
+  Eigen::Map<MatrixXd> Krows = lease.matrix(count, width);
+  Krows = g.D.block(start, 0, count, width);
   const VectorXd xnorm = Eigen::Map<const VectorXd>(g.support.norms.data() + start, count);
   OriginalRows<View, View> originals(U, U);
   kernel_rows_from_dots(kernel, start, count, 0, width, g.support.norms.data(), xnorm, Krows.data(), width,
@@ -193,22 +276,48 @@ class MergeRecord final : public MergeListener {
 /// header comment), from its reduction's MergeRecord replayed: slot s holds
 /// the point id_[s], made of the union points recipe_[id] with weights; its
 /// dot products with the union's points are row id of D for a union point,
-/// else a row of its own made at its merge.
+/// else a row of its own made at its merge, in `merged` (a GramBuffers'
+/// when given, else the source's own).
 class MergeRowSource {
  public:
   /// slots[s]: the union row loaded into the model's slot s.
-  MergeRowSource(const MatrixXd& D, const std::vector<Index>& slots)
-      : D_(D), id_(slots), own_(static_cast<std::size_t>(D.rows())), recipe_(static_cast<std::size_t>(D.rows())) {
+  MergeRowSource(const Eigen::Ref<const MatrixXd>& D, const std::vector<Index>& slots,
+                 Scratch* merged = nullptr)
+      : D_(D.data()),
+        r_(D.rows()),
+        stride_(D.outerStride()),
+        id_(slots),
+        own_(static_cast<std::size_t>(D.rows()), -1),
+        recipe_(static_cast<std::size_t>(D.rows())),
+        rows_(merged ? *merged : own_rows_) {
     for (Index p = 0; p < D.rows(); ++p) recipe_[static_cast<std::size_t>(p)] = {{p, 1.0}};
   }
+  MergeRowSource(const MergeRowSource&) = delete;
+  MergeRowSource& operator=(const MergeRowSource&) = delete;
 
-  void replay(const MergeRecord& record) {
+  /// Once, after the reduction: the ids and recipes step by step, then the
+  /// merged points' rows in the merges' order, by column blocks on
+  /// n_threads threads (each value one expression of two earlier ones: the
+  /// same on any thread).
+  void replay(const MergeRecord& record, int n_threads = 1) {
+    std::size_t merges = 0;
+    for (const MergeRecord::Step& s : record.steps) merges += s.a >= 0 ? 1 : 0;
+    merged_rows_ = rows_.at_least(merges * static_cast<std::size_t>(r_));
+    plan_.clear();
+    plan_.reserve(merges);
     for (const MergeRecord::Step& s : record.steps) {
       if (s.a < 0)
         removed(s.gone);
       else
         merged(s.a, s.b, s.h, s.into, s.gone);
     }
+    constexpr Index kColumns = 256;
+    RunControl none;
+    parallel_tasks((r_ + kColumns - 1) / kColumns, n_threads, none, [&](Index block, RunControl&) {
+      const Index p0 = block * kColumns, p1 = std::min(r_, p0 + kColumns);
+      for (const Made& m : plan_)
+        for (Index p = p0; p < p1; ++p) m.out[p] = m.h * m.a[p] + (1.0 - m.h) * m.b[p];
+    });
   }
 
   /// The recipes of the points held, slot by slot, as one sparse matrix
@@ -233,11 +342,9 @@ class MergeRowSource {
   void merged(Index a, Index b, double h, Index into, Index gone) {
     const Index ia = id_[static_cast<std::size_t>(a)], ib = id_[static_cast<std::size_t>(b)];
     const Index iz = id_[static_cast<std::size_t>(into)];
-    const Index r = D_.rows();
-    std::vector<double> e(static_cast<std::size_t>(r));
-    const double *ea = row_of_id(ia), *eb = row_of_id(ib);
-    for (Index p = 0; p < r; ++p) e[static_cast<std::size_t>(p)] = h * ea[p] + (1.0 - h) * eb[p];
-    own_[static_cast<std::size_t>(iz)] = std::move(e);
+    const Index row = made_++;
+    plan_.push_back({row_of_id(ia), row_of_id(ib), h, merged_rows_ + static_cast<std::size_t>(row * r_)});
+    own_[static_cast<std::size_t>(iz)] = row;
     Recipe z;
     for (const auto& [p, w] : recipe_[static_cast<std::size_t>(ia)]) add(z, p, h * w);
     for (const auto& [p, w] : recipe_[static_cast<std::size_t>(ib)]) add(z, p, (1.0 - h) * w);
@@ -259,24 +366,37 @@ class MergeRowSource {
     r.emplace_back(p, w);
   }
   const double* row_of_id(Index id) const {
-    const std::vector<double>& own = own_[static_cast<std::size_t>(id)];
-    return own.empty() ? D_.row(id).data() : own.data();
+    const Index own = own_[static_cast<std::size_t>(id)];
+    return own < 0 ? D_ + id * stride_ : merged_rows_ + static_cast<std::size_t>(own * r_);
   }
 
-  const MatrixXd& D_;
+  const double* D_;  // the union's dot products, row-major
+  Index r_, stride_;
   std::vector<Index> id_;
-  std::vector<std::vector<double>> own_;  // merged points' rows (empty: a union point, row id of D)
+  std::vector<Index> own_;  // a merged point's row in rows_ (-1: a union point, row id of D)
   std::vector<Recipe> recipe_;
+  /// A merged point's row: out = h a + (1 - h) b.
+  struct Made {
+    const double *a, *b;
+    double h;
+    double* out;
+  };
+  std::vector<Made> plan_;
+  Scratch own_rows_;
+  Scratch& rows_;
+  double* merged_rows_ = nullptr;  // the merged points' rows, one after another (in rows_)
+  Index made_ = 0;
 };
 
 /// The reduced model's inner products from the rows of `source`: <c, c>
 /// (its lower triangle, as add_part_block) and <c, f_k> for every part,
 /// returned as {<c, c>, <c, f_0>, ...}. C: c's coefficients (slot order),
 /// c_rows: its points unshifted, c_norms: their shifted squared norms (the
-/// model's).
+/// model's). Each block's kernel values are made in buffers of `pool`.
 inline std::vector<double> reduced_inners(const UnionGram& g, const std::vector<MatrixXd>& coef,
                                           const MergeRowSource& source, const MatrixXd& C, const MatrixXd& c_rows,
-                                          const VectorXd& c_norms, const Kernel& kernel, int n_threads) {
+                                          const VectorXd& c_norms, const Kernel& kernel, int n_threads,
+                                          BufferPool* pool = nullptr) {
   const Index r = g.size(), n = C.rows();
   const std::size_t K = coef.size();
   using View = DenseView<double, Eigen::RowMajor>;
@@ -288,7 +408,8 @@ inline std::vector<double> reduced_inners(const UnionGram& g, const std::vector<
   return blocked_sums(n, K + 1, n_threads, [&](Index start, Index count, std::vector<double>& out) {
     const Index width = start + count;
     const VectorXd xnorm = c_norms.segment(start, count);
-    MatrixXd toward_union(count, r), toward_c(count, width);
+    BufferPool::Lease to_union_buffer(pool), to_c_buffer(pool);
+    Eigen::Map<MatrixXd> toward_union = to_union_buffer.matrix(count, r), toward_c = to_c_buffer.matrix(count, width);
     for (Index i = 0; i < count; ++i) {
       toward_union.row(i) = Eigen::Map<const Eigen::RowVectorXd>(source.row(start + i), r);
       const double* e = source.row(start + i);

@@ -185,6 +185,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   std::vector<Counters> counters(shards.size());
   MatrixXd sv, coef;
   Start mixed;
+  MixBuffers buffers;  // one set for every round's mix
   const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
@@ -208,7 +209,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
       totals += counters[k];
       counters[k] = Counters{};
     }
-    Result r = mix_tree(parts, params, false);
+    Result r = mix_tree(parts, params, false, &buffers);
     totals += r.totals;
     result.mix_fallbacks += r.mix_fallbacks;
     sv = std::move(r.support_vectors);
@@ -258,6 +259,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   const Stopwatch timer;
   Counters totals;
   std::vector<Result> parts(static_cast<std::size_t>(n_shards));
+  MixBuffers buffers;  // one set for every round's mix
   const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     if (epoch > 1 || start.warm()) cur.support_vectors = &sv, cur.dual_coef = &coef;
@@ -281,7 +283,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
       stats.progressive_loss += r.history.empty() ? 0.0 : r.history.back().progressive_loss;
     }
     control.poll_now();
-    Result mixed = mix_tree(mixing, params, false);
+    Result mixed = mix_tree(mixing, params, false, &buffers);
     totals += mixed.totals;
     sv = std::move(mixed.support_vectors);
     coef = std::move(mixed.dual_coef);
