@@ -125,9 +125,9 @@ class BufferPool {
 /// What the Gram path works in, kept by a caller that mixes repeatedly (see
 /// the header comment); every member only grows.
 struct GramBuffers {
-  Scratch dots;    // D
-  Scratch merged;  // the replay's rows of merged points
-  BufferPool blocks;           // each row block's kernel values
+  Scratch dots;       // D
+  Scratch merged;     // the replay's rows of merged points
+  BufferPool blocks;  // each row block's kernel values
 };
 
 /// The union's points (one machine's) shifted by the centre, and their dot
