@@ -334,10 +334,11 @@ TEST_CASE("the parts' inner products from the union's dot products, against a br
         coef.push_back(MatrixXd::NullaryExpr(m, outputs, [&]() { return rng.uniform() < 0.33 ? 0.0 : rng.uniform() - 0.4; }));
       const Centre centre = choose_centre(Dense(U.data(), m, d));
       auto sums = [&](int threads) {
-        budget::detail::UnionGram g(U, centre);
+        budget::detail::GramBuffers buffers;
+        budget::detail::UnionGram g(U, centre, buffers.dots);
         return budget::detail::blocked_sums(m, 9, threads, [&](Index start, Index count, std::vector<double>& out) {
           g.make_rows(start, count);
-          budget::detail::add_part_block(g, start, count, coef, k, out);
+          budget::detail::add_part_block(g, start, count, coef, k, out, buffers.blocks);
         });
       };
       const std::vector<double> one = sums(1);
@@ -374,11 +375,12 @@ TEST_CASE("a reduction replayed on the union's dot products: each point's recipe
   while (model.size() > 60) merger.reduce(model, counters, nullptr);
   CHECK(counters.merges > 0 && counters.merges + counters.removals == 90);
   CHECK(static_cast<long long>(record.steps.size()) == 90);
-  budget::detail::UnionGram g(U, Centre{});
+  budget::detail::GramBuffers buffers;
+  budget::detail::UnionGram g(U, Centre{}, buffers.dots);
   for (Index s = 0; s < m; s += 64) g.make_rows(s, std::min<Index>(64, m - s));
   g.mirror(2);
   CHECK((g.D - U * U.transpose()).cwiseAbs().maxCoeff() < 1e-13 * static_cast<double>(d));
-  budget::detail::MergeRowSource source(g.D, slots);
+  budget::detail::MergeRowSource source(g.D, slots, buffers.merged);
   source.replay(record);
   CHECK(source.size() == model.size());
   if (source.size() != model.size()) return;

@@ -368,7 +368,7 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
         auto gather = [&] {
           MatrixXd rows(static_cast<Index>(R.size()), d);
           for (std::size_t i = 0; i < R.size(); ++i) rows.row(static_cast<Index>(i)) = S.row(R[i]);
-          made.emplace(std::move(rows), c, &gram_buffers.dots);
+          made.emplace(std::move(rows), c, gram_buffers.dots);
         };
         detail::MergeRecord record;
         VectorXd c_norms;
@@ -378,21 +378,21 @@ inline Result mix(const std::vector<MixPart>& parts, const Params& params, bool 
             static_cast<Index>(R.size()), K * K, threads,
             [&](Index start, Index count, std::vector<double>& out) {
               made->make_rows(start, count);
-              detail::add_part_block(*made, start, count, part_coef, params.kernel, out, &gram_buffers.blocks);
+              detail::add_part_block(*made, start, count, part_coef, params.kernel, out, gram_buffers.blocks);
             },
             [&] { reduce(&record, &c_norms); }, gather);
-        if (!made) gather();  // (no block ran: an empty union)
+        require(made.has_value(), "the mix's union has no rows");  // R holds more than the budget: a block ran
         detail::UnionGram& gram = *made;
         for (std::size_t k = 0; k < K; ++k)
           for (std::size_t l = 0; l < K; ++l)
             G(static_cast<Index>(k + 1), static_cast<Index>(l + 1)) = part_inners[k * K + l];
         gram.mirror(threads);
-        detail::MergeRowSource source(gram.D, slots, &gram_buffers.merged);
+        detail::MergeRowSource source(gram.D, slots, gram_buffers.merged);
         source.replay(record, threads);
         require(source.size() == out_sv.rows(), "the mix's merges and its dot products went out of step");
         const std::vector<double> inner =
             detail::reduced_inners(gram, part_coef, source, out_coef, out_sv, c_norms, params.kernel, threads,
-                                   &gram_buffers.blocks);
+                                   gram_buffers.blocks);
         G(0, 0) = inner[0];
         for (std::size_t k = 0; k < K; ++k)
           G(0, static_cast<Index>(k + 1)) = G(static_cast<Index>(k + 1), 0) = inner[k + 1];

@@ -89,21 +89,18 @@ class Scratch {
 
 /// Buffers of doubles for the tasks of a parallel loop (the row blocks of
 /// the guard), each lent to one task at a time and kept for the next: as
-/// many are made as tasks ever ran at once. A Lease of no pool holds a
-/// buffer of its own.
+/// many are made as tasks ever ran at once.
 class BufferPool {
  public:
   class Lease {
    public:
-    explicit Lease(BufferPool* pool) : pool_(pool) {
-      if (!pool_) return;
-      const std::lock_guard<std::mutex> lock(pool_->mutex_);
-      if (!pool_->free_.empty()) buffer_ = std::move(pool_->free_.back()), pool_->free_.pop_back();
+    explicit Lease(BufferPool& pool) : pool_(pool) {
+      const std::lock_guard<std::mutex> lock(pool_.mutex_);
+      if (!pool_.free_.empty()) buffer_ = std::move(pool_.free_.back()), pool_.free_.pop_back();
     }
     ~Lease() {
-      if (!pool_) return;
-      const std::lock_guard<std::mutex> lock(pool_->mutex_);
-      pool_->free_.push_back(std::move(buffer_));
+      const std::lock_guard<std::mutex> lock(pool_.mutex_);
+      pool_.free_.push_back(std::move(buffer_));
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
@@ -113,7 +110,7 @@ class BufferPool {
     }
 
    private:
-    BufferPool* pool_;
+    BufferPool& pool_;
     Scratch buffer_;
   };
 
@@ -123,7 +120,7 @@ class BufferPool {
 };
 
 /// What the Gram path works in, kept by a caller that mixes repeatedly (see
-/// the header comment); every member only grows.
+/// the header comment; a single mix makes its own); every member only grows.
 struct GramBuffers {
   Scratch dots;       // D
   Scratch merged;     // the replay's rows of merged points
@@ -134,25 +131,19 @@ struct GramBuffers {
 /// products D(p, q) = <u_p - c, u_q - c>: make_rows fills the lower
 /// triangle of a row block (callers run the blocks as tasks: each entry is
 /// one sum in feature order, the same on any thread), mirror the rest. D
-/// lives in `dots` (a GramBuffers' when given, else the UnionGram's own).
+/// lives in `dots` (GramBuffers::dots).
 struct UnionGram {
   MatrixXd rows;                 // r x d, unshifted (the originals of kernel_rows_from_dots)
   MatrixXd shifted;              // row-major: the tiles' query rows
   FusedSupport<double> support;  // feature-major (the tiles' columns) and |u_p - c|^2, as prediction builds them
+  Eigen::Map<MatrixXd> D;        // r x r
 
- private:
-  Scratch own_dots_;
-
- public:
-  Eigen::Map<MatrixXd> D;  // r x r
-
-  UnionGram(MatrixXd unshifted, const Centre& centre, Scratch* dots = nullptr)
+  UnionGram(MatrixXd unshifted, const Centre& centre, Scratch& dots)
       : rows(std::move(unshifted)),
         shifted(rows),
         support(centre, DenseView<double, Eigen::RowMajor>(rows.data(), rows.rows(), rows.cols()),
                 MatrixXd(rows.rows(), 0)),
-        D((dots ? *dots : own_dots_).at_least(static_cast<std::size_t>(rows.rows() * rows.rows())), rows.rows(),
-          rows.rows()) {
+        D(dots.at_least(static_cast<std::size_t>(rows.rows() * rows.rows())), rows.rows(), rows.rows()) {
     for (Index p = 0; p < rows.rows(); ++p) centre.shift(shifted.row(p).data());
   }
   UnionGram(const UnionGram&) = delete;
@@ -244,7 +235,7 @@ inline void add_symmetric_block(const Eigen::Ref<const MatrixXd>& Krows, Index s
 /// make_rows); coef[k]: part k's coefficients on the union's rows (r x
 /// n_outputs). The block's kernel values are made in a buffer of `pool`.
 inline void add_part_block(const UnionGram& g, Index start, Index count, const std::vector<MatrixXd>& coef,
-                           const Kernel& kernel, std::vector<double>& out, BufferPool* pool = nullptr) {
+                           const Kernel& kernel, std::vector<double>& out, BufferPool& pool) {
   using View = DenseView<double, Eigen::RowMajor>;
   const View U(g.rows.data(), g.size(), g.rows.cols());
   const Index width = start + count;
@@ -276,20 +267,19 @@ class MergeRecord final : public MergeListener {
 /// header comment), from its reduction's MergeRecord replayed: slot s holds
 /// the point id_[s], made of the union points recipe_[id] with weights; its
 /// dot products with the union's points are row id of D for a union point,
-/// else a row of its own made at its merge, in `merged` (a GramBuffers'
-/// when given, else the source's own).
+/// else a row of its own made at its merge, in `merged`
+/// (GramBuffers::merged).
 class MergeRowSource {
  public:
   /// slots[s]: the union row loaded into the model's slot s.
-  MergeRowSource(const Eigen::Ref<const MatrixXd>& D, const std::vector<Index>& slots,
-                 Scratch* merged = nullptr)
+  MergeRowSource(const Eigen::Ref<const MatrixXd>& D, const std::vector<Index>& slots, Scratch& merged)
       : D_(D.data()),
         r_(D.rows()),
         stride_(D.outerStride()),
         id_(slots),
         own_(static_cast<std::size_t>(D.rows()), -1),
         recipe_(static_cast<std::size_t>(D.rows())),
-        rows_(merged ? *merged : own_rows_) {
+        rows_(merged) {
     for (Index p = 0; p < D.rows(); ++p) recipe_[static_cast<std::size_t>(p)] = {{p, 1.0}};
   }
   MergeRowSource(const MergeRowSource&) = delete;
@@ -382,7 +372,6 @@ class MergeRowSource {
     double* out;
   };
   std::vector<Made> plan_;
-  Scratch own_rows_;
   Scratch& rows_;
   double* merged_rows_ = nullptr;  // the merged points' rows, one after another (in rows_)
   Index made_ = 0;
@@ -396,7 +385,7 @@ class MergeRowSource {
 inline std::vector<double> reduced_inners(const UnionGram& g, const std::vector<MatrixXd>& coef,
                                           const MergeRowSource& source, const MatrixXd& C, const MatrixXd& c_rows,
                                           const VectorXd& c_norms, const Kernel& kernel, int n_threads,
-                                          BufferPool* pool = nullptr) {
+                                          BufferPool& pool) {
   const Index r = g.size(), n = C.rows();
   const std::size_t K = coef.size();
   using View = DenseView<double, Eigen::RowMajor>;
