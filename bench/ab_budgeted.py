@@ -5,7 +5,9 @@
 Each side is a directory holding an importable ``budgetsvm`` package (a
 source tree's ``python/`` with its built extension, or a site-packages
 directory). For every data set of bench/budgeted.py (its C, gamma, split and
-scaling; cod-rna and skin_nonskin use the gamma of bench/results/budgeted.md)
+scaling; cod-rna and skin_nonskin use the gamma of bench/results/budgeted.md;
+or a generated set ``family:n[:noise]`` of bench/datagen.py with C = 1 and the
+family's gamma, tested on 100,000 rows of its test stream)
 and seeds 0-2, one fit of A and one of B (``n_jobs`` as given: 2 trains one
 binary problem on two shards) run alternately, each in its own
 process (so that neither build's import state leaks), and the core's
@@ -38,9 +40,17 @@ import budgeted
 from budgetsvm import BudgetedSVC
 name, solver, epochs, seed, gamma = sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
 n_jobs = int(sys.argv[8])
-spec = budgeted.DATASETS[name]
-spec["gamma"] = spec["gamma"] or gamma
-X, y, Xt, yt, C, gamma, notes, cv = budgeted.load(name, quick=False)
+if ":" in name:  # a generated set, family:n[:noise] (bench/datagen.py), C = 1
+    from datagen import FAMILIES, make
+    family, n, *noise = name.split(":")
+    noise = float(noise[0]) if noise else None
+    X, y = make(family, int(float(n)), noise=noise, seed=0)
+    Xt, yt = make(family, 100_000, noise=noise, seed=0, test=True)
+    C, gamma = 1.0, FAMILIES[family]["gamma"]
+else:
+    spec = budgeted.DATASETS[name]
+    spec["gamma"] = spec["gamma"] or gamma
+    X, y, Xt, yt, C, gamma, notes, cv = budgeted.load(name, quick=False)
 clf = BudgetedSVC(solver=solver, budget=500, C=C, gamma=gamma, epochs=epochs, random_state=seed, n_jobs=n_jobs).fit(X, y)
 print(json.dumps({"acc": 100.0 * clf.score(Xt, yt), "seconds": clf.fit_stats_["seconds"]}))
 """

@@ -15,6 +15,9 @@ Families
              + 0.3 x4 x5 x6 (every other feature is noise). gamma = 0.05.
 ``radial12`` 12 features ~ U(-1, 1); score 0.75 - ||x[:3]|| (a ball in three
              of the twelve dimensions). gamma = 0.2.
+``xor120``   xor20's rule with 100 more noise features (120 ~ N(0, 1)):
+             wide enough for the mix's dot products (>= 96 features).
+             gamma = 0.05 / 6 (xor20's, for six times the squared distances).
 ``susy18``   18 features ~ N(0, 1) mixed by a fixed random rotation; score
              a smooth function of four projections. gamma = 2^-5. Its default
              noise (20%) mimics SUSY's Bayes error.
@@ -34,6 +37,7 @@ import numpy as np
 
 FAMILIES = {
     "xor20": dict(d=20, gamma=0.05, noise=0.10),
+    "xor120": dict(d=120, gamma=0.05 / 6.0, noise=0.10),
     "radial12": dict(d=12, gamma=0.2, noise=0.0),
     "susy18": dict(d=18, gamma=2.0**-5, noise=0.20),
 }
@@ -43,7 +47,7 @@ _TEST_STREAM = 7919  # test rows come from an independent stream of the same see
 
 
 def _score(family: str, X: np.ndarray) -> np.ndarray:
-    if family == "xor20":
+    if family in ("xor20", "xor120"):
         return X[:, 0] * X[:, 1] + np.sin(2.0 * X[:, 2]) + 0.5 * (X[:, 3] ** 2 - 1.0) + 0.3 * X[:, 4] * X[:, 5] * X[:, 6]
     if family == "radial12":
         return 0.75 - np.sqrt(np.sum(X[:, :3] ** 2, axis=1))
