@@ -320,19 +320,38 @@ inline int threads_for(int n_jobs, double work) { return (n_jobs > 1 && work > k
 /// others instead of holding every one up.
 constexpr Index kRangesPerThread = 4;
 
-/// f(begin, end, control) over [0, n) on `parts` threads: one range for one
-/// thread, else cut into parts * kRangesPerThread contiguous ranges of equal
-/// length (the last may be shorter; never more ranges than indices), one
-/// task each.
+/// The cut of parallel_ranges over [0, n) on `parts` threads: one range for
+/// one thread, else parts * kRangesPerThread contiguous ranges of `step`
+/// indices (the last may be shorter; never more ranges than indices), one
+/// task each; none for n <= 0.
+struct RangeCut {
+  Index step = 0, tasks = 0;
+  int threads = 1;
+  RangeCut(Index n, int parts) {
+    if (n <= 0) return;
+    const Index p = std::clamp<Index>(parts, 1, n);
+    const Index ranges = p == 1 ? 1 : std::min(n, p * kRangesPerThread);
+    step = (n + ranges - 1) / ranges;
+    tasks = (n + step - 1) / step;
+    threads = static_cast<int>(p);
+  }
+};
+
+/// f(range, begin, end, control) for each range of the cut above, `range`
+/// its index (0..tasks-1); parallel_ranges passes begin, end and control.
+template <class F>
+void parallel_ranges_indexed(Index n, int parts, RunControl& control, F&& f) {
+  const RangeCut cut(n, parts);
+  if (cut.tasks == 0) return;
+  parallel_tasks(cut.tasks, cut.threads, control, [&](Index t, RunControl& ctl) {
+    f(t, t * cut.step, std::min(n, (t + 1) * cut.step), ctl);
+  });
+}
+
 template <class F>
 void parallel_ranges(Index n, int parts, RunControl& control, F&& f) {
-  if (n <= 0) return;
-  const Index p = std::clamp<Index>(parts, 1, n);
-  const Index ranges = p == 1 ? 1 : std::min(n, p * kRangesPerThread);
-  const Index step = (n + ranges - 1) / ranges;
-  const Index tasks = (n + step - 1) / step;
-  parallel_tasks(tasks, static_cast<int>(p), control, [&](Index t, RunControl& ctl) {
-    f(t * step, std::min(n, (t + 1) * step), ctl);
+  parallel_ranges_indexed(n, parts, control, [&](Index, Index begin, Index end, RunControl& ctl) {
+    f(begin, end, ctl);
   });
 }
 

@@ -11,7 +11,9 @@
 //   2. the sub-problem on B, warm-started at a_B: by SMO steps on the dense
 //      Q_BB (subproblem_smo.hpp, our default) or by the paper's augmented
 //      Lagrangian with FPGM (alfpgm_subproblem.hpp, subproblem="fpgm");
-//   3. G += Q_:B delta from the kernel cache (G_bar where a bound changed);
+//   3. G += Q_:B delta from the kernel cache (G_bar where a bound changed),
+//      the next round's candidates scanned range by range in the same pass
+//      (wss.hpp, NextScan);
 //   4. MinMaxLimiter: a position leaves selection after max_alpha_opt uses,
 //      or after min_alpha_opt uses while at a bound and moving less than
 //      delta_alpha.
@@ -53,6 +55,7 @@ struct AlfpgmSettings {
   Index min_alpha_check = 0;  // 0: search all I_low candidates for j
   double mu = 0.1;
   Subproblem subproblem = Subproblem::smo;
+  bool scan_in_move = true;  // the next round's candidate scan made by the gradient update (false: its own pass)
 };
 
 struct AlfpgmReport : SolveReport {
@@ -136,10 +139,12 @@ class MinMaxLimiter {
     std::fill(uses_.begin(), uses_.end(), 0);
     n_excluded_ = 0;
   }
-  void record(const DualState& s, Index t, double moved, const AlfpgmSettings& cfg) {
+  const char* excluded_data() const { return excluded_.data(); }
+  /// Counts a use of t, whose alpha is about to become `value` (moved by `moved`).
+  void record(const DualState& s, Index t, double value, double moved, const AlfpgmSettings& cfg) {
     const std::size_t ut = static_cast<std::size_t>(t);
     const int k = ++uses_[ut];
-    const bool at_bound = s.at_lower(t) || s.at_upper(t);
+    const bool at_bound = value <= 0.0 || value >= s.upper(t);  // DualState's at_lower / at_upper
     const bool still = moved < cfg.delta_alpha;
     if (!excluded_[ut] && (k >= cfg.max_alpha_opt || (k >= cfg.min_alpha_opt && at_bound && still))) {
       excluded_[ut] = 1;
@@ -185,11 +190,15 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     control.poll();
     if (--counter == 0) {
       counter = shrink_every;
-      if (shrinking) s.shrink(tol, control);
+      if (shrinking) {
+        s.shrink(tol, control);
+        scratch.scanned = false;  // the active set changed since the scan
+      }
     }
-    candidates.clear();
-    for (Index t : s.active())
-      if (!limiter.excluded(t)) candidates.push_back(t);
+    candidates.clear();  // select_pairs reads them only when they were not scanned yet
+    if (!scratch.scanned)
+      for (Index t : s.active())
+        if (!limiter.excluded(t)) candidates.push_back(t);
     WorkingSet ws = select_pairs(s, candidates, pairs, cfg.min_alpha_check, tol, used, fetch, scratch);
     if (ws.empty() && limiter.any()) {
       // Re-admit the excluded positions and check the active set again.
@@ -241,9 +250,17 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
       values[0] = step.alpha_i;
       values[static_cast<std::size_t>(jj)] = step.alpha_j;
     }
-    s.move(B, values, cols);  // cols are invalid from here on
-    for (Index r = 0; r < m; ++r)
-      limiter.record(s, B[static_cast<std::size_t>(r)], std::fabs(values[static_cast<std::size_t>(r)] - P.a_old[r]), cfg);
+    for (Index r = 0; r < m; ++r) {
+      const double value = values[static_cast<std::size_t>(r)];
+      limiter.record(s, B[static_cast<std::size_t>(r)], value, std::fabs(value - P.a_old[r]), cfg);
+    }
+    // The move scans the next round's candidates as it updates G (NextScan).
+    NextScan next(s, scratch.scan, static_cast<std::size_t>(pairs), limiter.excluded_data());
+    s.move(B, values, cols, cfg.scan_in_move ? &next : nullptr);  // cols are invalid from here on
+    if (cfg.scan_in_move) {
+      next.join();
+      scratch.scanned = true;
+    }
   }
   s.unshrink(control);
   if (failed_rounds >= kFailedRoundsBeforeSmo && report.iterations < bound) {

@@ -19,7 +19,12 @@
 // column is read at place where(t) for position t.
 // Where we differ from LIBSVM: the training data and the per-position
 // vectors (alpha, G, ...) are not permuted (only the order and the cached
-// columns are); kernel columns hold k, not Q.
+// columns are); kernel columns hold k, not Q. LIBSVM updates G_bar over all
+// n at every change of an upper-bound status, extending the column to the
+// shrunk places; we update it at the active places only and keep the
+// change, so that the shrunk places get their share, summed per variable
+// (a bound reached and left again cancels), in blocks of columns when they
+// return (unshrink), the only time their G_bar is read.
 #pragma once
 
 #include <algorithm>
@@ -53,6 +58,20 @@ struct Violation {
   double up_max = -std::numeric_limits<double>::infinity();   // max_{I_up} q
   double low_min = std::numeric_limits<double>::infinity();   // min_{I_low} q
   double gap() const { return up_max - low_min; }
+};
+
+/// Reads each range of the new gradient while DualState::move still holds
+/// it in cache, on the thread that made it: ALFPGM's scan of the next
+/// round's candidates (wss.hpp, NextScan) costs no pass and no loop of its
+/// own. begin(ranges) comes first, then read(r, positions, count) once per
+/// range r, the positions of its active places in order.
+class GradientReader {
+ public:
+  virtual void begin(Index ranges) = 0;
+  virtual void read(Index range, const Index* positions, Index count) = 0;
+
+ protected:
+  ~GradientReader() = default;
 };
 
 class DualState {
@@ -115,9 +134,10 @@ class DualState {
 
   /// Moves a_B to new values: G over the active set from the columns of B
   /// (valid on the active set), G_bar from complete columns of the
-  /// variables whose upper-bound status changed.
+  /// variables whose upper-bound status changed. `reader` (nullable) reads
+  /// the active set's new G range by range (GradientReader).
   void move(const std::vector<Index>& B, const std::vector<double>& new_alpha,
-            const std::vector<const float*>& columns) {
+            const std::vector<const float*>& columns, GradientReader* reader = nullptr) {
     coef_.clear();
     coef_cols_.clear();
     status_changed_.clear();
@@ -138,20 +158,21 @@ class DualState {
         status_cols_.push_back(columns[b]);
       }
     }
-    add_columns(active_.data(), 0, static_cast<Index>(active_.size()), coef_, coef_cols_, G_);
+    add_columns(active_.data(), 0, static_cast<Index>(active_.size()), coef_, coef_cols_, G_, reader);
     if (!status_changed_.empty()) {
-      // G_bar needs complete columns: those given when nothing is shrunk,
-      // else extended in one block.
-      if (shrunk())
-        cache_.fetch(status_changed_, n_, full_cols_);
-      else
-        full_cols_ = status_cols_;
       coef_.clear();
       for (std::size_t k = 0; k < status_changed_.size(); ++k) {
         const Index t = status_changed_[k];
         coef_.push_back(status_sign_[k] * upper(t) * y(t));
       }
-      add_columns(cache_.order().data(), 0, n_, coef_, full_cols_, G_bar_);
+      // G_bar at the active places from the columns given; the shrunk
+      // places' share waits until they return (unshrink: "G_bar of the
+      // shrunk places" in docs/exact.md).
+      const Index n_active = static_cast<Index>(active_.size());
+      add_columns(active_.data(), 0, n_active, coef_, status_cols_, G_bar_);
+      if (shrunk())
+        for (std::size_t k = 0; k < status_changed_.size(); ++k)
+          pending_bar_.push_back({n_active, status_changed_[k], coef_[k]});
     }
   }
 
@@ -202,9 +223,9 @@ class DualState {
   /// shrunk ones: G_t = G_bar_t - 1 + sum_{s free} a_s Q_ts.
   void unshrink(RunControl& control) {
     if (!shrunk()) return;
+    apply_pending_bar(control);
     const std::vector<Index>& order = cache_.order();
     const Index first = static_cast<Index>(active_.size());  // inactive: places first..n-1
-    const Index n_inactive = n_ - first;
     for (Index k = first; k < n_; ++k) {
       const Index t = order[static_cast<std::size_t>(k)];
       G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
@@ -212,6 +233,7 @@ class DualState {
     // Free variables whose complete column is cached contribute from the
     // cache; the others from columns computed at the inactive places.
     std::vector<Index> free;
+    std::vector<double> free_coef;
     coef_.clear();
     coef_cols_.clear();
     for (Index t = 0; t < n_; ++t) {
@@ -221,35 +243,20 @@ class DualState {
         coef_cols_.push_back(col);
       } else {
         free.push_back(t);
+        free_coef.push_back(y(t) * alpha(t));
       }
     }
     add_columns(order.data(), first, n_, coef_, coef_cols_, G_);
-    constexpr std::size_t block = 64;
-    // Scratch columns indexed by place (only first..n-1 are written).
-    std::vector<std::vector<float>> storage(std::min(block, std::max<std::size_t>(free.size(), 1)),
-                                            std::vector<float>(static_cast<std::size_t>(n_)));
-    std::vector<float*> out(storage.size());
-    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data() + first;
-    std::vector<Index> cols;
-    for (std::size_t start = 0; start < free.size(); start += block) {
-      control.poll_now();
-      const std::size_t stop = std::min(free.size(), start + block);
-      cols.assign(free.begin() + static_cast<std::ptrdiff_t>(start),
-                  free.begin() + static_cast<std::ptrdiff_t>(stop));
-      cache_.compute_uncached(cols, order.data() + first, n_inactive, out.data());
-      coef_.clear();
-      coef_cols_.clear();
-      for (std::size_t c = 0; c < cols.size(); ++c) {
-        coef_.push_back(y(cols[c]) * alpha(cols[c]));
-        coef_cols_.push_back(storage[c].data());
-      }
-      add_columns(order.data(), first, n_, coef_, coef_cols_, G_);
-    }
+    add_uncached(free, free_coef, first, G_, control);
     active_ = order;
   }
 
-  /// G_bar_t = sum over the variables at their upper bound of C_s Q_ts.
-  double G_bar(Index t) const { return G_bar_[static_cast<std::size_t>(t)]; }
+  /// G_bar_t = sum over the variables at their upper bound of C_s Q_ts
+  /// (nothing shrunk: the shrunk places' share is added when they return).
+  double G_bar(Index t) const {
+    require(pending_bar_.empty(), "G_bar read while shrunk places wait for their share");
+    return G_bar_[static_cast<std::size_t>(t)];
+  }
   const std::vector<double>& gradient() const { return G_; }
 
   /// Sets the free variables F (every variable strictly between its
@@ -258,7 +265,7 @@ class DualState {
   /// Nothing may be shrunk; bound statuses (hence G_bar) do not change.
   void assign_free(const std::vector<Index>& F, const std::vector<double>& values,
                    const std::vector<const float*>& full_columns) {
-    require(!shrunk(), "assign_free needs every position active");
+    require(!shrunk() && pending_bar_.empty(), "assign_free needs every position active");
     coef_.clear();
     coef_cols_.assign(full_columns.begin(), full_columns.end());
     for (std::size_t k = 0; k < F.size(); ++k) {
@@ -307,18 +314,95 @@ class DualState {
   }
 
  private:
+  /// A change of upper-bound status while places were shrunk: G_bar at the
+  /// places from..n-1 still needs coef * y_t k(x_t, x_s).
+  struct PendingBar {
+    Index from, s;
+    double coef;
+  };
+
+  /// Adds the shrunk places' share of G_bar (move) before they return:
+  /// per first place, each position's changes summed (a variable that
+  /// reached its bound and left it again cancels exactly), their columns
+  /// computed at those places only, 64 at a time.
+  void apply_pending_bar(RunControl& control) {
+    if (pending_bar_.empty()) return;
+    std::sort(pending_bar_.begin(), pending_bar_.end(),
+              [](const PendingBar& a, const PendingBar& b) { return a.from != b.from ? a.from < b.from : a.s < b.s; });
+    std::vector<Index> cols;
+    std::vector<double> coefs;
+    for (std::size_t g = 0; g < pending_bar_.size();) {
+      const Index from = pending_bar_[g].from;
+      cols.clear();
+      coefs.clear();
+      for (; g < pending_bar_.size() && pending_bar_[g].from == from; ++g) {
+        const PendingBar& e = pending_bar_[g];
+        if (!cols.empty() && cols.back() == e.s) {
+          coefs.back() += e.coef;
+        } else {
+          cols.push_back(e.s);
+          coefs.push_back(e.coef);
+        }
+      }
+      std::size_t kept = 0;  // the changes that did not cancel
+      for (std::size_t c = 0; c < cols.size(); ++c)
+        if (coefs[c] != 0.0) cols[kept] = cols[c], coefs[kept++] = coefs[c];
+      cols.resize(kept);
+      coefs.resize(kept);
+      add_uncached(cols, coefs, from, G_bar_, control);
+    }
+    pending_bar_.clear();
+  }
+
+  /// target[t] += y_t sum_c coef[c] k(x_t, x_{cols[c]}) at the places
+  /// first..n-1 (t = order()[place]), the columns computed there outside
+  /// the cache, 64 at a time.
+  void add_uncached(const std::vector<Index>& cols, const std::vector<double>& coefs, Index first,
+                    std::vector<double>& target, RunControl& control) {
+    if (cols.empty() || first >= n_) return;
+    const std::vector<Index>& order = cache_.order();
+    constexpr std::size_t block = 64;
+    // Scratch columns indexed by place (only first..n-1 are written).
+    std::vector<std::vector<float>> storage(std::min(block, cols.size()),
+                                            std::vector<float>(static_cast<std::size_t>(n_)));
+    std::vector<float*> out(storage.size());
+    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data() + first;
+    std::vector<Index> part;
+    std::vector<double> part_coef;
+    std::vector<const float*> part_cols;
+    for (std::size_t start = 0; start < cols.size(); start += block) {
+      control.poll_now();
+      const std::size_t stop = std::min(cols.size(), start + block);
+      part.assign(cols.begin() + static_cast<std::ptrdiff_t>(start), cols.begin() + static_cast<std::ptrdiff_t>(stop));
+      part_coef.assign(coefs.begin() + static_cast<std::ptrdiff_t>(start),
+                       coefs.begin() + static_cast<std::ptrdiff_t>(stop));
+      cache_.compute_uncached(part, order.data() + first, n_ - first, out.data());
+      part_cols.clear();
+      for (std::size_t c = 0; c < part.size(); ++c) part_cols.push_back(storage[c].data());
+      add_columns(order.data(), first, n_, part_coef, part_cols, target);
+    }
+  }
+
   // target[t] += y_t sum_c coef[c] col_c[k] for the places k in [begin, end),
   // t = places[k], in threads (disjoint ranges of places) when the work is
-  // large.
+  // large; then `reader` (nullable) reads each range's positions.
   void add_columns(const Index* places, Index begin, Index end, const std::vector<double>& coef,
-                   const std::vector<const float*>& cols, std::vector<double>& target) const {
-    if (coef.empty() || end <= begin) return;
+                   const std::vector<const float*>& cols, std::vector<double>& target,
+                   GradientReader* reader = nullptr) const {
+    if ((coef.empty() && !reader) || end <= begin) return;
     const std::size_t m = coef.size();
-    const double work = static_cast<double>(m) * static_cast<double>(end - begin);
+    constexpr double kReadWork = 4.0;  // a read per place, in multiply-adds (wss.hpp's scan weight)
+    const double work = (static_cast<double>(m) + (reader ? kReadWork : 0.0)) * static_cast<double>(end - begin);
+    const int threads = threads_for(jobs_, work);
+    if (reader) reader->begin(RangeCut(end - begin, threads).tasks);
     RunControl unpolled;  // short: the solvers poll between calls
-    parallel_ranges(end - begin, threads_for(jobs_, work), unpolled, [&](Index lo, Index hi, RunControl&) {
+    parallel_ranges_indexed(end - begin, threads, unpolled, [&](Index range, Index lo, Index hi, RunControl&) {
       lo += begin;
       hi += begin;
+      if (reader && m == 0) {
+        reader->read(range, places + lo, hi - lo);
+        return;
+      }
       double* out = target.data();
       const double* yv = y_.data();
       // Per block of places: the sum over the columns into a contiguous
@@ -335,6 +419,7 @@ class DualState {
           out[t] += yv[t] * sum[k];
         }
       }
+      if (reader) reader->read(range, places + lo, hi - lo);
     });
   }
 
@@ -347,7 +432,8 @@ class DualState {
   std::vector<double> coef_, status_sign_;
   int jobs_ = 1;
   simd::AddScaledColumns add_scaled_ = simd::active_add_scaled_columns();
-  std::vector<const float*> coef_cols_, full_cols_, status_cols_;
+  std::vector<const float*> coef_cols_, status_cols_;
+  std::vector<PendingBar> pending_bar_;  // G_bar's share of the shrunk places, added by unshrink
   std::vector<Index> status_changed_;
   std::vector<std::pair<Index, Index>> swaps_;
 };

@@ -31,6 +31,8 @@
 // splitting one search over the threads (nothing measurable).
 // The scan of the candidates for I_up and I_low (CandidateScan) is split
 // over the threads too: ranges scanned apart, their lists merged in order.
+// ALFPGM has the gradient update of the round before make it (NextScan):
+// each range is scanned by the thread that has just updated its gradient.
 //
 // The MinMaxLimiter exclusions (section 3.2) are applied by the caller
 // through the candidate list (see alfpgm.hpp).
@@ -154,12 +156,15 @@ struct CandidateScan {
   Violation violation;
   std::vector<CandidateScan> parts;  // the threaded scan's ranges (kept: their capacity is reused)
 
-  void scan(const DualState& s, const Index* c, Index count, std::size_t keep_up) {
+  /// The positions c[0..count) less those marked in `excluded` (nullable,
+  /// indexed by position).
+  void scan(const DualState& s, const Index* c, Index count, std::size_t keep_up, const char* excluded = nullptr) {
     up.clear();
     low.clear();
     violation = Violation{};
     for (Index k = 0; k < count; ++k) {
       const Index t = c[k];
+      if (excluded && excluded[t]) continue;
       const double qt = s.q(t);
       if (s.in_up(t)) {
         up.emplace_back(-qt, t);  // ascending order = descending q
@@ -198,11 +203,18 @@ struct CandidateScan {
     parallel_tasks(parts, threads, unpolled, [&](Index r, RunControl&) {
       out[r].scan(s, candidates.data() + r * step, std::min(n, (r + 1) * step) - r * step, keep_up);
     });
+    join(keep_up);
+  }
+
+  /// The lists of the ranges in `parts`, scanned apart in candidate order.
+  void join(std::size_t keep_up) {
+    const CandidateScan* out = parts.data();
+    const Index n_parts = static_cast<Index>(parts.size());
     up.clear();
     low.clear();
     violation = Violation{};
     std::size_t n_low = 0;
-    for (Index r = 0; r < parts; ++r) {
+    for (Index r = 0; r < n_parts; ++r) {
       up.insert(up.end(), out[r].up.begin(), out[r].up.end());
       n_low += out[r].low.size();
       violation.up_max = std::max(violation.up_max, out[r].violation.up_max);
@@ -210,8 +222,30 @@ struct CandidateScan {
     }
     keep_first(keep_up);
     low.reserve(n_low);
-    for (Index r = 0; r < parts; ++r) low.insert(low.end(), out[r].low.begin(), out[r].low.end());
+    for (Index r = 0; r < n_parts; ++r) low.insert(low.end(), out[r].low.begin(), out[r].low.end());
   }
+};
+
+/// The next round's candidate scan, made by DualState::move range by range
+/// while it updates G (GradientReader): the candidates are the active
+/// positions less those `excluded` marks (indexed by position, nullable),
+/// in the active order, as the solver's own list; join() after the move
+/// gives the lists of CandidateScan::scan over that list.
+class NextScan final : public GradientReader {
+ public:
+  NextScan(const DualState& s, CandidateScan& scan, std::size_t keep_up, const char* excluded)
+      : s_(s), scan_(scan), keep_up_(keep_up), excluded_(excluded) {}
+  void begin(Index ranges) override { scan_.parts.resize(static_cast<std::size_t>(ranges)); }
+  void read(Index range, const Index* positions, Index count) override {
+    scan_.parts[static_cast<std::size_t>(range)].scan(s_, positions, count, keep_up_, excluded_);
+  }
+  void join() { scan_.join(keep_up_); }
+
+ private:
+  const DualState& s_;
+  CandidateScan& scan_;
+  std::size_t keep_up_;
+  const char* excluded_;
 };
 
 /// What select_pairs works in, kept by the solver from round to round (the
@@ -220,6 +254,7 @@ struct CandidateScan {
 /// again (a call into the dynamic linker) at every append of the scan.
 struct PairsScratch {
   CandidateScan scan;
+  bool scanned = false;  // scan holds the candidates' scan already (NextScan): select_pairs takes it once
   std::vector<double> lq, ldiag;
   std::vector<Index> lt, lplace, firsts;
   std::vector<const float*> cols;
@@ -312,7 +347,8 @@ void pipelined_walk(const DualState& s, const std::vector<Index>& firsts, const 
 
 /// pWSS: up to `pairs` pairs. fetch_columns(list, out) fills out with
 /// columns of the listed positions (one block). `used` is scratch of size n,
-/// all zero on entry and on exit.
+/// all zero on entry and on exit. With scratch.scanned, scratch.scan holds
+/// the scan of `candidates` already (NextScan) and is taken as it is.
 template <class FetchColumns>
 WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates, int pairs,
                         Index min_alpha_check, double tol, std::vector<char>& used,
@@ -321,7 +357,10 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
   const std::size_t p = static_cast<std::size_t>(std::max(pairs, 1));
   CandidateScan& scan = scratch.scan;
-  scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
+  if (scratch.scanned)
+    scratch.scanned = false;
+  else
+    scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
   std::vector<std::pair<double, Index>>& up = scan.up;
   std::vector<std::pair<double, Index>>& low = scan.low;
   ws.violation = scan.violation;
