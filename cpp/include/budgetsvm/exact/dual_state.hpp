@@ -356,17 +356,20 @@ class DualState {
 
   /// target[t] += y_t sum_c coef[c] k(x_t, x_{cols[c]}) at the places
   /// first..n-1 (t = order()[place]), the columns computed there outside
-  /// the cache, 64 at a time.
+  /// the cache, up to 64 at a time (fewer when 64 would take more than
+  /// kScratchBytes).
   void add_uncached(const std::vector<Index>& cols, const std::vector<double>& coefs, Index first,
                     std::vector<double>& target, RunControl& control) {
     if (cols.empty() || first >= n_) return;
-    const std::vector<Index>& order = cache_.order();
-    constexpr std::size_t block = 64;
-    // Scratch columns indexed by place (only first..n-1 are written).
+    const Index* places = cache_.order().data() + first;  // the places first..n-1, from 0
+    const Index length = n_ - first;
+    constexpr double kScratchBytes = 32e6;
+    const std::size_t block = static_cast<std::size_t>(
+        std::clamp(kScratchBytes / (sizeof(float) * static_cast<double>(length)), 8.0, 64.0));
     std::vector<std::vector<float>> storage(std::min(block, cols.size()),
-                                            std::vector<float>(static_cast<std::size_t>(n_)));
+                                            std::vector<float>(static_cast<std::size_t>(length)));
     std::vector<float*> out(storage.size());
-    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data() + first;
+    for (std::size_t k = 0; k < storage.size(); ++k) out[k] = storage[k].data();
     std::vector<Index> part;
     std::vector<double> part_coef;
     std::vector<const float*> part_cols;
@@ -376,10 +379,10 @@ class DualState {
       part.assign(cols.begin() + static_cast<std::ptrdiff_t>(start), cols.begin() + static_cast<std::ptrdiff_t>(stop));
       part_coef.assign(coefs.begin() + static_cast<std::ptrdiff_t>(start),
                        coefs.begin() + static_cast<std::ptrdiff_t>(stop));
-      cache_.compute_uncached(part, order.data() + first, n_ - first, out.data());
+      cache_.compute_uncached(part, places, length, out.data());
       part_cols.clear();
       for (std::size_t c = 0; c < part.size(); ++c) part_cols.push_back(storage[c].data());
-      add_columns(order.data(), first, n_, part_coef, part_cols, target);
+      add_columns(places, 0, length, part_coef, part_cols, target);
     }
   }
 
