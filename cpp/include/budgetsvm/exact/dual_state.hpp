@@ -65,6 +65,10 @@ struct Violation {
 /// round's candidates (wss.hpp, NextScan) costs no pass and no loop of its
 /// own. begin(ranges) comes first, then read(r, positions, count) once per
 /// range r, the positions of its active places in order.
+/// The work of scanning one candidate (wss.hpp), in multiply-adds for
+/// threads_for.
+inline constexpr double kScanWork = 4.0;
+
 class GradientReader {
  public:
   virtual void begin(Index ranges) = 0;
@@ -394,18 +398,13 @@ class DualState {
                    GradientReader* reader = nullptr) const {
     if ((coef.empty() && !reader) || end <= begin) return;
     const std::size_t m = coef.size();
-    constexpr double kReadWork = 4.0;  // a read per place, in multiply-adds (wss.hpp's scan weight)
-    const double work = (static_cast<double>(m) + (reader ? kReadWork : 0.0)) * static_cast<double>(end - begin);
+    const double work = (static_cast<double>(m) + (reader ? kScanWork : 0.0)) * static_cast<double>(end - begin);
     const int threads = threads_for(jobs_, work);
     if (reader) reader->begin(RangeCut(end - begin, threads).tasks);
     RunControl unpolled;  // short: the solvers poll between calls
     parallel_ranges_indexed(end - begin, threads, unpolled, [&](Index range, Index lo, Index hi, RunControl&) {
       lo += begin;
       hi += begin;
-      if (reader && m == 0) {
-        reader->read(range, places + lo, hi - lo);
-        return;
-      }
       double* out = target.data();
       const double* yv = y_.data();
       // Per block of places: the sum over the columns into a contiguous
@@ -413,7 +412,7 @@ class DualState {
       // are not contiguous in place order).
       constexpr Index block = 1024;
       double sum[block];
-      for (Index k0 = lo; k0 < hi; k0 += block) {
+      for (Index k0 = lo; m > 0 && k0 < hi; k0 += block) {
         const Index len = std::min(block, hi - k0);
         std::fill(sum, sum + len, 0.0);
         add_scaled_(cols.data(), coef.data(), m, k0, len, sum);

@@ -194,14 +194,11 @@ struct CandidateScan {
       scan(s, candidates.data(), n, keep_up);
       return;
     }
-    const Index ranges = std::min<Index>(n, static_cast<Index>(threads) * kRangesPerThread);
-    const Index step = (n + ranges - 1) / ranges;
-    const Index parts = (n + step - 1) / step;
-    this->parts.resize(static_cast<std::size_t>(parts));
-    CandidateScan* out = this->parts.data();
+    parts.resize(static_cast<std::size_t>(RangeCut(n, threads).tasks));
+    CandidateScan* out = parts.data();
     RunControl unpolled;  // short: the solver polls between rounds
-    parallel_tasks(parts, threads, unpolled, [&](Index r, RunControl&) {
-      out[r].scan(s, candidates.data() + r * step, std::min(n, (r + 1) * step) - r * step, keep_up);
+    parallel_ranges_indexed(n, threads, unpolled, [&](Index r, Index begin, Index end, RunControl&) {
+      out[r].scan(s, candidates.data() + begin, end - begin, keep_up);
     });
     join(keep_up);
   }
@@ -360,7 +357,7 @@ WorkingSet select_pairs(const DualState& s, const std::vector<Index>& candidates
   if (scratch.scanned)
     scratch.scanned = false;
   else
-    scan.scan(s, candidates, p, threads_for(s.jobs(), 4.0 * static_cast<double>(candidates.size())));
+    scan.scan(s, candidates, p, threads_for(s.jobs(), kScanWork * static_cast<double>(candidates.size())));
   std::vector<std::pair<double, Index>>& up = scan.up;
   std::vector<std::pair<double, Index>>& low = scan.low;
   ws.violation = scan.violation;
