@@ -296,56 +296,6 @@ TEST_CASE("pWSS: p pairs equal brute-force repeated selection with removal") {
   }
 }
 
-TEST_CASE("ALFPGM: the sub-problem's Q_BB from the i columns and the j block equals brute force") {
-  // WorkingProblem builds Q_BB before the j columns exist: from the column
-  // select_pairs fetched for each pair's i (ws.first leaves out the i that
-  // find no partner, as happens near the optimum) and the j x j block. The
-  // fetch of B in between (the j columns, evicting others from a cache of
-  // ~2.2 working sets) must leave the i columns in place. Rounds of ALFPGM
-  // made by hand from a random state, each checked against the kernel.
-  int skipped = 0;
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    for (int p : {8, 64}) {
-      const double bytes = 1500.0 * sizeof(float) * 2.2 * 2 * p;
-      RandomState R(1500, seed, 1, bytes);
-      DualState& s = R.state;
-      std::vector<Index> all;
-      for (Index t = 0; t < s.n(); ++t) all.push_back(t);
-      std::vector<char> used(static_cast<std::size_t>(s.n()), 0);
-      PairsScratch scratch;
-      exact::detail::WorkingProblem W;
-      for (int round = 0; round < 200; ++round) {
-        const WorkingSet ws = select_pairs(s, all, p, 0, 1e-3, used, [&](const std::vector<Index>& l, std::vector<const float*>& o) {
-          s.fetch_active(l, o);
-        }, scratch);
-        if (ws.empty()) break;
-        if (ws.first.size() < scratch.firsts.size()) ++skipped;
-        W.prepare(s, ws, scratch);
-        const std::vector<Index> B = ws.indices();
-        std::vector<const float*> cols;
-        s.fetch_active(B, cols);
-        W.gather(s, B);
-        double worst = 0.0;
-        for (std::size_t r = 0; r < B.size(); ++r)
-          for (std::size_t c = 0; c < B.size(); ++c) {
-            const Index a = B[r], b = B[c];
-            const double exact = R.P.y[static_cast<std::size_t>(a)] * R.P.y[static_cast<std::size_t>(b)] * R.P.k(a, b);
-            worst = std::max(worst, std::fabs(W.Q(static_cast<Index>(r), static_cast<Index>(c)) - exact));
-          }
-        CHECK(worst < 1e-6);  // float kernel values
-        bool same = true;
-        for (std::size_t r = 0; r < B.size(); ++r)
-          same = same && W.a_old[static_cast<Index>(r)] == s.alpha(B[r]) && W.G[static_cast<Index>(r)] == s.G(B[r]);
-        CHECK(same);
-        VectorXd a = W.a_old;
-        solve_subproblem_smo(W.Q, W.chi, W.y, W.u, a, 1e-4);
-        s.move(B, std::vector<double>(a.data(), a.data() + a.size()), cols);
-      }
-    }
-  }
-  CHECK(skipped > 0);
-}
-
 TEST_CASE("pWSS: the j searches pick the pairs of the sequential rule, for any n_jobs") {
   // The sequential rule of select_pairs without a limit, written plainly on
   // the same float columns: i = the top p of I_up by q; each unused i takes
@@ -791,44 +741,6 @@ TEST_CASE("ALFPGM: the candidate scan made by the gradient update gives the roun
         CHECK(fused.readmissions == own.readmissions);
         CHECK(fused.alpha == own.alpha);
         CHECK(fused.intercept == own.intercept);
-      }
-    }
-  }
-}
-
-TEST_CASE("ALFPGM: the sub-problem solved beside the j columns gives the same rounds, on any threads") {
-  // solve_beside_columns solves each round's sub-problem (from the i
-  // columns and the j x j block) as a task beside the computation of the j
-  // columns; solved after them (false), and on one to three threads, the
-  // run must be the same bit for bit, also when the cache holds little more
-  // than one working set (the j columns evict others while the sub-problem
-  // reads the i columns).
-  for (std::uint64_t seed : {4u, 11u}) {
-    Problem P(2500, 3, seed);
-    for (double cache_mb : {64.0, 1e-6}) {
-      ExactResult first;
-      for (int jobs : {1, 2, 3}) {
-        ViewKernelSource<DenseRM> source(P.view(), P.kernel, {}, jobs);
-        RunControl control;
-        ExactSettings s = settings_for(ExactSolver::alfpgm, 10.0, 1e-3);
-        s.alfpgm.pairs = 32;
-        s.n_jobs = jobs;
-        s.cache_mb = cache_mb;
-        s.alfpgm.solve_beside_columns = false;
-        const ExactResult after = fit_exact(source, P.y, s, control);
-        s.alfpgm.solve_beside_columns = true;
-        const ExactResult beside = fit_exact(source, P.y, s, control);
-        CHECK(after.converged);
-        CHECK(beside.iterations == after.iterations);
-        CHECK(beside.alpha == after.alpha);
-        CHECK(beside.intercept == after.intercept);
-        if (jobs == 1) {
-          first = after;
-          CHECK(kkt_gap(P, after.alpha, 10.0, 10.0) < 2e-3 + float_slack(after.alpha));
-        } else {
-          CHECK(after.iterations == first.iterations);
-          CHECK(after.alpha == first.alpha);
-        }
       }
     }
   }

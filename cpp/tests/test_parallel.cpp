@@ -47,30 +47,6 @@ TEST_CASE("parallel: ranges cover [0, n) once, kRangesPerThread ranges a thread"
   }
 }
 
-TEST_CASE("parallel: ranges beside a task: the task once, the ranges of parallel_ranges once each") {
-  for (Index n : {Index{0}, Index{1}, Index{5}, Index{100}}) {
-    for (int parts : {1, 2, 3}) {
-      std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
-      std::atomic<int> beside{0}, ranges{0};
-      RunControl none;
-      // The task beside is slow: the other threads take the ranges meanwhile.
-      parallel_ranges_beside(
-          n, parts, none,
-          [&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            ++beside;
-          },
-          [&](Index b, Index e, RunControl&) {
-            ++ranges;
-            for (Index i = b; i < e; ++i) ++hits[static_cast<std::size_t>(i)];
-          });
-      CHECK(beside.load() == 1);
-      for (auto& h : hits) CHECK(h.load() == 1);
-      CHECK(ranges.load() == RangeCut(n, parts).tasks);
-    }
-  }
-}
-
 TEST_CASE("parallel: a worker's exception is rethrown in the caller") {
   RunControl none;
   CHECK_THROWS(parallel_tasks(16, 4, none,

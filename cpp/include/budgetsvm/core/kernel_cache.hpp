@@ -113,13 +113,8 @@ class KernelCache {
   /// capacity()), valid at least at places 0..length-1 (positions
   /// order()[0..length-1]). Columns stored shorter are extended, missing
   /// ones computed, all in blocks. Pointers stay valid until the next call
-  /// of fetch or swap_places; a column this call finds stored at `length`
-  /// or longer keeps its storage (earlier pointers to it stay valid).
-  /// `beside` (nullable) runs once during the call, beside the computation
-  /// of the first block (KernelColumnSource::compute_at_places); it may read
-  /// the columns found stored, not the others.
-  void fetch(const std::vector<Index>& cols, Index length, std::vector<const float*>& out,
-             const SideTask* beside = nullptr) {
+  /// of fetch or swap_places.
+  void fetch(const std::vector<Index>& cols, Index length, std::vector<const float*>& out) {
     require(static_cast<Index>(cols.size()) <= capacity(), "working set larger than the kernel cache");
     require(length >= 0 && length <= n_, "column length out of range");
     out.assign(cols.size(), nullptr);
@@ -143,10 +138,7 @@ class KernelCache {
       }
       missing_.push_back(c);
     }
-    if (missing_.empty()) {
-      if (beside) (*beside)();
-      return;
-    }
+    if (missing_.empty()) return;
     stats_.misses += static_cast<std::int64_t>(missing_.size());
     while (used_ + need > max_values_ && tail_ >= 0 && !requested(cols, tail_)) evict(tail_);
     // Make room in every slot; group the missing tails by where they start.
@@ -178,8 +170,7 @@ class KernelCache {
         targets_.push_back(slot.data.get() + from);
         slot.length = length;
       }
-      source_.compute_at_places(block_cols_, order_.data(), from, length - from, targets_.data(), beside);
-      beside = nullptr;
+      source_.compute_at_places(block_cols_, order_.data(), from, length - from, targets_.data());
       stats_.kernel_evaluations += static_cast<double>(length - from) * static_cast<double>(block_cols_.size());
     }
   }

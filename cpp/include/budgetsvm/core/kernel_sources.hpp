@@ -41,12 +41,9 @@ class KernelColumnSource {
   /// permutation of the positions). A source may keep a copy of its rows in
   /// that order, so that a block of places is read where it lies instead of
   /// being gathered; it then updates the copy where the order changed. Not
-  /// for concurrent calls (the cache makes one at a time). `beside`
-  /// (nullable) runs once during the call, on one of its threads beside the
-  /// others' work where the source has threads (it must not call the source).
+  /// for concurrent calls (the cache makes one at a time).
   virtual void compute_at_places(const std::vector<Index>& cols, const Index* order, Index from, Index n_rows,
-                                 float* const* out, const SideTask* beside) const {
-    if (beside) (*beside)();
+                                 float* const* out) const {
     compute(cols, order + from, n_rows, out);
   }
   /// True when the rows are sparse and too sparse to gather densely: each
@@ -177,7 +174,7 @@ class ViewKernelSource final : public KernelColumnSource {
 
   void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                float* const* out) const override {
-    compute_block(cols, rows, n_rows, out, nullptr, nullptr);
+    compute_block(cols, rows, n_rows, out, nullptr);
   }
 
   /// Dense rows with more than a few columns read a block of places from a
@@ -187,15 +184,15 @@ class ViewKernelSource final : public KernelColumnSource {
   /// transpose its rows afresh. The copy holds d x n doubles, made only when
   /// it stays within kPlacedBytes; the values are the same either way.
   void compute_at_places(const std::vector<Index>& cols, const Index* order, Index from, Index n_rows,
-                         float* const* out, const SideTask* beside) const override {
+                         float* const* out) const override {
     const Index m = static_cast<Index>(cols.size());
     const double bytes = static_cast<double>(n_) * static_cast<double>(X_.cols()) * sizeof(double);
     if (m <= kFewColumns || !dense_rows_ || simd_.level < simd::Level::avx2 || bytes > kPlacedBytes || n_rows == 0) {
-      compute_block(cols, order + from, n_rows, out, nullptr, beside);
+      compute(cols, order + from, n_rows, out);
       return;
     }
     place_rows(order, from, n_rows);
-    compute_block(cols, order + from, n_rows, out, placed_.data() + from, beside);
+    compute_block(cols, order + from, n_rows, out, placed_.data() + from);
   }
 
  private:
@@ -229,15 +226,11 @@ class ViewKernelSource final : public KernelColumnSource {
   }
 
   /// compute(), with `placed` (or nullptr): the block's rows feature-major,
-  /// feature k of row r at placed[k * n + r] (placed_ from the block's place);
-  /// `beside` (nullable) as compute_at_places'.
+  /// feature k of row r at placed[k * n + r] (placed_ from the block's place).
   void compute_block(const std::vector<Index>& cols, const Index* rows, Index n_rows, float* const* out,
-                     const double* placed, const SideTask* beside) const {
+                     const double* placed) const {
     const Index m = static_cast<Index>(cols.size());
-    if (m == 0 || n_rows == 0) {
-      if (beside) (*beside)();
-      return;
-    }
+    if (m == 0 || n_rows == 0) return;
     std::vector<Index> x_rows(cols.size());
     VectorXd col_norms(m);
     for (Index c = 0; c < m; ++c) {
@@ -268,10 +261,10 @@ class ViewKernelSource final : public KernelColumnSource {
     if (use_dots && !dense_rows_) Yt = Y.transpose();
     std::vector<const double*> y_ptrs(static_cast<std::size_t>(m));
     for (Index c = 0; c < m; ++c) y_ptrs[static_cast<std::size_t>(c)] = Y.row(c).data();
-    // Threads only when the work pays for them, or with work beside it;
-    // the solvers poll Ctrl-C between blocks.
+    // Threads only when the work pays for them; the solvers poll Ctrl-C
+    // between blocks.
     RunControl unpolled;
-    const auto block = [&](Index begin, Index end, RunControl&) {
+    parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, [&](Index begin, Index end, RunControl&) {
       constexpr Index chunk = 256;
       MatrixXd Xc, Xt, G, Gt;
       VectorXd chunk_norms;
@@ -344,11 +337,7 @@ class ViewKernelSource final : public KernelColumnSource {
         }
         detail::dots_to_columns(kernel_, simd_, centre_, cdot, G, chunk_norms, col_norms, Gt, out, start);
       }
-    };
-    if (beside)
-      parallel_ranges_beside(n_rows, n_jobs_, unpolled, *beside, block);
-    else
-      parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, block);
+    });
   }
 
   Index row(Index t) const { return subset_[static_cast<std::size_t>(t)]; }

@@ -35,7 +35,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <functional>
 #include <vector>
 
 #if !defined(__GLIBCXX__) || defined(_GLIBCXX_HAS_GTHREADS)
@@ -353,29 +352,6 @@ template <class F>
 void parallel_ranges(Index n, int parts, RunControl& control, F&& f) {
   parallel_ranges_indexed(n, parts, control, [&](Index, Index begin, Index end, RunControl& ctl) {
     f(begin, end, ctl);
-  });
-}
-
-/// Serial work run beside a parallel loop (parallel_ranges_beside), through
-/// interfaces that cannot take a template (kernel_sources.hpp).
-using SideTask = std::function<void()>;
-
-/// parallel_ranges(n, parts, ...) with one task more, `beside()`, handed out
-/// first (so mostly to the calling thread) while the other threads take the
-/// ranges: a serial piece of work overlaps a parallel one, and whichever
-/// thread is free takes the ranges left. The ranges are parallel_ranges'
-/// for `parts` threads. One thread: beside(), then the ranges in order.
-template <class Beside, class F>
-void parallel_ranges_beside(Index n, int parts, RunControl& control, Beside&& beside, F&& f) {
-  const RangeCut cut(n, parts);
-  const int threads = static_cast<int>(std::clamp<Index>(cut.tasks + 1, 1, std::max(parts, 1)));
-  parallel_tasks(cut.tasks + 1, threads, control, [&](Index t, RunControl& ctl) {
-    if (t == 0) {
-      beside();
-    } else {
-      const Index r = t - 1;
-      f(r * cut.step, std::min(n, (r + 1) * cut.step), ctl);
-    }
   });
 }
 

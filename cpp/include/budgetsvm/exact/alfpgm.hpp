@@ -11,9 +11,6 @@
 //   2. the sub-problem on B, warm-started at a_B: by SMO steps on the dense
 //      Q_BB (subproblem_smo.hpp, our default) or by the paper's augmented
 //      Lagrangian with FPGM (alfpgm_subproblem.hpp, subproblem="fpgm");
-//      Q_BB is made from the i columns and the j x j block, so the
-//      sub-problem is solved on one thread while the others make the j
-//      columns (KernelCache::fetch's task beside);
 //   3. G += Q_:B delta from the kernel cache (G_bar where a bound changed),
 //      the next round's candidates scanned range by range in the same pass
 //      (wss.hpp, NextScan);
@@ -59,7 +56,6 @@ struct AlfpgmSettings {
   double mu = 0.1;
   Subproblem subproblem = Subproblem::smo;
   bool scan_in_move = true;  // the next round's candidate scan made by the gradient update (false: its own pass)
-  bool solve_beside_columns = true;  // the sub-problem solved while the j columns are made (false: after them)
 };
 
 struct AlfpgmReport : SolveReport {
@@ -96,68 +92,38 @@ inline Index merge_duplicates(const MatrixXd& Q, const VectorXd& y, const Vector
 
 namespace detail {
 
-/// The sub-problem of one working set B = ws.indices() (the pairs' i, then
-/// their j), gathered from the state: Q_BB (symmetrised), a_B, G_B, y_B,
-/// the bounds and chi = G_B - Q_BB a_B. Q_BB comes from the i columns
-/// select_pairs fetched and the j x j kernel block, so it is ready before
-/// the j columns are (ALFPGM solves it while they are made): an entry
-/// between an i and a j is read from the i column.
+/// The sub-problem of one working set B, gathered from the state: Q_BB
+/// (from the float kernel columns, symmetrised), a_B, G_B, y_B, the bounds
+/// and chi = G_B - Q_BB a_B.
 struct WorkingProblem {
   MatrixXd Q;
   VectorXd a_old, G, y, u, chi;
   std::vector<Index> places;
-  std::vector<const float*> i_cols;  // the column of each ws.first, as select_pairs fetched it
-  std::vector<float> jj;             // jj[c * n_j + r] = k(x_{ws.second[r]}, x_{ws.second[c]})
 
-  /// i_cols from `scratch` (select_pairs' fetch, valid until the next
-  /// fetch, which keeps them in place: KernelCache::fetch) and jj, computed.
-  void prepare(DualState& s, const WorkingSet& ws, const PairsScratch& scratch) {
-    i_cols.clear();
-    for (std::size_t k = 0, f = 0; k < ws.first.size(); ++k, ++f) {
-      while (scratch.firsts[f] != ws.first[k]) ++f;  // ws.first: firsts in order, some left out
-      i_cols.push_back(scratch.cols[f]);
-    }
-    const std::size_t n_j = ws.second.size();
-    jj.resize(n_j * n_j);
-    jj_cols_.resize(n_j);
-    for (std::size_t c = 0; c < n_j; ++c) jj_cols_[c] = jj.data() + c * n_j;
-    s.cache().compute_uncached(ws.second, ws.second.data(), static_cast<Index>(n_j), jj_cols_.data());
-  }
-
-  /// Q_BB and the rest from prepare()'s columns and the state.
-  void gather(const DualState& s, const std::vector<Index>& B) {
-    const Index m = static_cast<Index>(B.size()), n_i = static_cast<Index>(i_cols.size()), n_j = m - n_i;
+  void gather(const DualState& s, const std::vector<Index>& B, const std::vector<const float*>& cols) {
+    const Index m = static_cast<Index>(B.size());
     Q.resize(m, m);
     a_old.resize(m);
     G.resize(m);
     y.resize(m);
     u.resize(m);
-    places.resize(static_cast<std::size_t>(m));
     for (Index r = 0; r < m; ++r) {
       const Index t = B[static_cast<std::size_t>(r)];
       a_old[r] = s.alpha(t);
       G[r] = s.G(t);
       y[r] = s.y(t);
       u[r] = s.upper(t);
-      places[static_cast<std::size_t>(r)] = s.where(t);
     }
-    for (Index c = 0; c < n_i; ++c) {
-      const float* col = i_cols[static_cast<std::size_t>(c)];
-      for (Index r = 0; r < m; ++r) {
-        const double v = y[r] * y[c] * static_cast<double>(col[places[static_cast<std::size_t>(r)]]);
-        Q(r, c) = v;
-        if (r >= n_i) Q(c, r) = v;
-      }
+    places.resize(static_cast<std::size_t>(m));
+    for (Index r = 0; r < m; ++r) places[static_cast<std::size_t>(r)] = s.where(B[static_cast<std::size_t>(r)]);
+    for (Index c = 0; c < m; ++c) {
+      const float* col = cols[static_cast<std::size_t>(c)];
+      for (Index r = 0; r < m; ++r)
+        Q(r, c) = y[r] * y[c] * static_cast<double>(col[places[static_cast<std::size_t>(r)]]);
     }
-    for (Index c = 0; c < n_j; ++c)
-      for (Index r = 0; r < n_j; ++r)
-        Q(n_i + r, n_i + c) = y[n_i + r] * y[n_i + c] * static_cast<double>(jj[static_cast<std::size_t>(c * n_j + r)]);
-    Q = 0.5 * (Q + Q.transpose()).eval();  // float values: symmetrise
+    Q = 0.5 * (Q + Q.transpose()).eval();  // float columns: symmetrise
     chi = G - Q * a_old;
   }
-
- private:
-  std::vector<float*> jj_cols_;
 };
 
 /// MinMaxLimiter (section 3.2): working-set uses per position; a position
@@ -257,29 +223,22 @@ inline AlfpgmReport solve_alfpgm(DualState& s, double tol, std::int64_t max_iter
     ++report.iterations;
     const std::vector<Index> B = ws.indices();
     const Index m = static_cast<Index>(B.size());
-    // The sub-problem is solved on one thread while the others make the j
-    // columns the move needs (WorkingProblem: Q_BB without them).
-    P.prepare(s, ws, scratch);
+    s.fetch_active(B, cols);
+    P.gather(s, B, cols);
+    a = P.a_old;
     sub.eps = std::max(0.5 * tol, 1e-3 * ws.violation.gap());
-    SubproblemReport sr;
-    double decrease = 0.0;
-    const SideTask solve = [&] {
-      P.gather(s, B);
-      a = P.a_old;
-      sr = cfg.subproblem == Subproblem::smo ? solve_subproblem_smo(P.Q, P.chi, P.y, P.u, a, sub.eps)
-                                             : solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
-      merge_duplicates(P.Q, P.y, P.u, a);
-      const VectorXd delta = a - P.a_old;
-      decrease = delta.dot(P.G) + 0.5 * delta.dot(P.Q * delta);
-    };
-    s.fetch_active(B, cols, cfg.solve_beside_columns ? &solve : nullptr);
-    if (!cfg.solve_beside_columns) solve();
+    const SubproblemReport sr = cfg.subproblem == Subproblem::smo
+                                    ? solve_subproblem_smo(P.Q, P.chi, P.y, P.u, a, sub.eps)
+                                    : solve_subproblem(P.Q, P.chi, P.y, P.u, P.y.dot(P.a_old), a, sub);
     report.inner_iterations += sr.inner_iterations;
     // A sub-problem that spends its whole inner budget without reaching its
     // tolerance is too ill-conditioned for the projected gradient (kernel
     // values spanning many orders of magnitude); after a few such rounds
     // the analytic pair steps of SMO finish the run.
     failed_rounds = sr.final_violation >= sub.eps ? failed_rounds + 1 : 0;
+    merge_duplicates(P.Q, P.y, P.u, a);
+    const VectorXd delta = a - P.a_old;
+    const double decrease = delta.dot(P.G) + 0.5 * delta.dot(P.Q * delta);
     values.assign(a.data(), a.data() + m);
     if (!(decrease < 0.0)) {
       // No progress: take the analytic step on the first pair instead.

@@ -131,11 +131,9 @@ class DualState {
   bool in_low(Index t) const { return in_low_set(y(t), alpha(t), upper(t)); }
 
   /// Columns valid at the active positions (read at where(t)); complete
-  /// ones when the whole set is active. `beside` (nullable): serial work
-  /// run beside the computation of the missing columns (KernelCache::fetch).
-  void fetch_active(const std::vector<Index>& cols, std::vector<const float*>& out,
-                    const SideTask* beside = nullptr) {
-    cache_.fetch(cols, static_cast<Index>(active_.size()), out, beside);
+  /// ones when the whole set is active.
+  void fetch_active(const std::vector<Index>& cols, std::vector<const float*>& out) {
+    cache_.fetch(cols, static_cast<Index>(active_.size()), out);
   }
 
   /// Moves a_B to new values: G over the active set from the columns of B
