@@ -87,3 +87,9 @@ def interleaved_times(contestants: dict, repeats: int) -> tuple[dict, list]:
             run()
             times[name].append(time.perf_counter() - start)
     return times, loads
+
+
+def write_lines(path, lines: list) -> None:
+    """A results file: the lines, then an empty one."""
+    with open(path, "w") as f:
+        f.write("\n".join(list(lines) + [""]))

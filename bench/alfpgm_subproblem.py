@@ -23,7 +23,7 @@ from typing import List, Optional
 import budgetsvm
 import exact as E
 import exact_auto as EA
-from _common import ROOT, interleaved_times, machine_line
+from _common import ROOT, interleaved_times, machine_line, write_lines
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -68,9 +68,7 @@ def main(argv: Optional[List[str]] = None) -> None:
                f"{both(lambda c: format(float(c.dual_objective_[0]), '.8g'))} |")
         print(row, flush=True)
         lines.append(row)
-    lines.append("")
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines))
+    write_lines(args.out, lines)
 
 
 if __name__ == "__main__":

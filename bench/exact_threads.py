@@ -22,7 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import budgetsvm  # noqa: E402
 import exact as E  # noqa: E402
-from _common import ROOT, interleaved_times, machine_line  # noqa: E402
+from _common import ROOT, interleaved_times, machine_line, write_lines  # noqa: E402
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -60,9 +60,7 @@ def main(argv: Optional[List[str]] = None) -> None:
                    f"{objectives} |")
             print(row, flush=True)
             lines.append(row)
-    lines.append("")
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines))
+    write_lines(args.out, lines)
 
 
 if __name__ == "__main__":
