@@ -135,10 +135,10 @@ def main(argv: Optional[List[str]] = None) -> None:
                 print(spec, mode, f"{times[mode][-1]:.3f}", flush=True)
         t = {m: min(v) for m, v in times.items()}
         split = t.get("split")
-        row = (f"| {spec} | {load:.1f} | {t['alone']:.3f} | {t['pair']:.3f} | {t['two']:.3f} | "
-               + (f"{split:.3f}" if split else "-") + f" | {t['alone'] / t['two']:.2f} | "
-               f"{2 * t['alone'] / t['pair']:.2f} | "
-               + (f"{split / t['alone']:.3f} | {split / (2 * t['two']):.3f} |" if split else "- | - |"))
+        cells = [spec, f"{load:.1f}", f"{t['alone']:.3f}", f"{t['pair']:.3f}", f"{t['two']:.3f}",
+                 f"{split:.3f}" if split else "-", f"{t['alone'] / t['two']:.2f}", f"{2 * t['alone'] / t['pair']:.2f}",
+                 f"{split / t['alone']:.3f}" if split else "-", f"{split / (2 * t['two']):.3f}" if split else "-"]
+        row = "| " + " | ".join(cells) + " |"
         print(row, flush=True)
         lines.append(row)
     write_lines(args.out, lines)
