@@ -559,4 +559,35 @@ TEST_CASE("shard rounds continue from the dual variables they are given") {
                std::invalid_argument);
 }
 
+TEST_CASE("budget rows: the memory hints read only the rows' own offsets and change no load") {
+  // Rows 0 and 4 empty, row 3 longer than a cache line of values; float
+  // values with int64 offsets, and a subset that ends with the last row.
+  const std::vector<float> values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+  std::vector<std::int64_t> indices;
+  for (std::int64_t k = 0; k < 19; ++k) indices.push_back(k < 2 ? k : k - 2);
+  const std::vector<std::int64_t> indptr{0, 0, 1, 2, 19, 19};
+  const CsrView<float, std::int64_t> S(values.data(), indices.data(), indptr.data(), 5, 17);
+  const budget::ViewRows<CsrView<float, std::int64_t>> rows(S, true);
+  const budget::SubsetRows subset(rows, {1, 3, 4});
+  const std::vector<float> dense(5 * 40, 0.5f);
+  const budget::ViewRows<DenseView<float, Eigen::RowMajor>> wide(DenseView<float, Eigen::RowMajor>(dense.data(), 5, 40));
+  const std::vector<Index> order{4, 0, 3, 1, 2};
+  for (const budget::Rows* X : std::vector<const budget::Rows*>{&rows, &subset, &wide}) {
+    std::vector<Index> visit;
+    for (Index i : order)
+      if (i < X->rows()) visit.push_back(i);
+    budget::SampleRow before, after;
+    for (Index at = 0; at < static_cast<Index>(visit.size()); ++at) {
+      const Index i = visit[static_cast<std::size_t>(at)];
+      X->load(i, before);
+      int hinted = 0;
+      budget::prefetch_ahead(*X, visit, at, [&](Index) { ++hinted; });
+      CHECK(hinted == (at + 2 < static_cast<Index>(visit.size()) ? 1 : 0));
+      X->load(i, after);
+      CHECK(after.nnz == before.nnz && after.sqnorm == before.sqnorm && after.val == before.val &&
+            after.idx == before.idx);
+    }
+  }
+}
+
 int main() { return budgetsvm::test::run_all(); }

@@ -166,7 +166,13 @@ class BscaMachine {
       for (Index t = window_start + 1; t <= n_steps; ++t) harmonic_tail += 1.0 / (t0 + static_cast<double>(t));
     Index step_no = 0;
     loss_ = 0.0;
-    for (const Index i : order_) {
+    const Index n_order = static_cast<Index>(order_.size());
+    for (Index at = 0; at < n_order; ++at) {
+      const Index i = order_[static_cast<std::size_t>(at)];
+      prefetch_ahead(X_, order_, at, [&](Index next) {
+        BUDGETSVM_PREFETCH(label_.data() + next);
+        BUDGETSVM_PREFETCH(alpha_.data() + next);
+      });
       control.poll();
       const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
       if (!(Ci > 0.0)) continue;  // weight 0: the point is not part of the problem

@@ -132,7 +132,9 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     rng.shuffle(order);
     double loss = 0.0;
-    for (const Index i : order) {
+    for (Index at = 0; at < static_cast<Index>(order.size()); ++at) {
+      const Index i = order[static_cast<std::size_t>(at)];
+      prefetch_ahead(X, order, at, [&](Index next) { BUDGETSVM_PREFETCH(y + next); });
       control.poll();
       const double wi = weight ? weight[i] : 1.0;
       if (!(wi > 0.0)) continue;  // weight 0: the point is not part of the problem

@@ -70,6 +70,12 @@ class SubsetRows final : public Rows {
     centre_ = base.centre();
   }
   void load(Index i, SampleRow& out) const override { base_.load(index_[static_cast<std::size_t>(i)], out); }
+  void prefetch(Index i, int ahead) const override {
+    if (ahead >= 3)
+      BUDGETSVM_PREFETCH(index_.data() + i);
+    else
+      base_.prefetch(index_[static_cast<std::size_t>(i)], ahead);
+  }
 
  private:
   const Rows& base_;

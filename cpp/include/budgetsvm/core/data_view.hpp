@@ -21,6 +21,14 @@
 #include "eigen.hpp"
 #include "errors.hpp"
 
+// A hint that `address` will be read soon (the solvers that visit rows in
+// random order issue it a few steps ahead); nothing where unsupported.
+#if defined(__GNUC__) || defined(__clang__)
+#define BUDGETSVM_PREFETCH(address) __builtin_prefetch(static_cast<const void*>(address))
+#else
+#define BUDGETSVM_PREFETCH(address) ((void)(address))
+#endif
+
 namespace budgetsvm {
 
 template <class ScalarT, int Order>
@@ -55,6 +63,16 @@ class DenseView {
     Eigen::Map<Eigen::RowVectorXd>(out, cols_) = row(i).template cast<double>();
   }
   Index row_nnz(Index) const { return cols_; }
+  /// Memory hints for row i, two steps ahead (nothing: a dense row has no
+  /// offset to read) and one step ahead (its first values; row-major only).
+  void prefetch_offset(Index) const {}
+  void prefetch_row(Index i) const {
+    if constexpr (is_row_major) {
+      const char* p = reinterpret_cast<const char*>(data_ + i * cols_);
+      const Index bytes = std::min<Index>(cols_ * static_cast<Index>(sizeof(Scalar)), 256);
+      for (Index b = 0; b < bytes; b += 64) BUDGETSVM_PREFETCH(p + b);
+    }
+  }
   /// Start of row i (row-major views only: its values are contiguous).
   const Scalar* row_data(Index i) const {
     static_assert(is_row_major, "row_data needs a row-major view");
@@ -103,6 +121,17 @@ class CsrView {
     return MapType(rows_, cols_, nnz(), indptr_, indices_, values_);
   }
   Index row_nnz(Index i) const { return static_cast<Index>(indptr_[i + 1] - indptr_[i]); }
+  /// Memory hints for row i: its offset two steps ahead, then (reading the
+  /// offset) its first indices and values one step ahead.
+  void prefetch_offset(Index i) const { BUDGETSVM_PREFETCH(indptr_ + i); }
+  void prefetch_row(Index i) const {
+    const auto k = indptr_[i], end = indptr_[i + 1];
+    if (k == end) return;
+    BUDGETSVM_PREFETCH(values_ + k);
+    BUDGETSVM_PREFETCH(indices_ + k);
+    constexpr auto per_line = static_cast<StorageIndex>(64 / sizeof(Scalar));
+    if (end - k > per_line) BUDGETSVM_PREFETCH(values_ + k + per_line);
+  }
 
   double dot(Index i, const double* w) const {
     double s = 0.0;

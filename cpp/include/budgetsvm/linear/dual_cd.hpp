@@ -38,16 +38,11 @@
 #include <vector>
 
 #include "../core/control.hpp"
+#include "../core/data_view.hpp"
 #include "../core/eigen.hpp"
 #include "../core/errors.hpp"
 #include "../core/random.hpp"
 #include "loss.hpp"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BUDGETSVM_PREFETCH(address) __builtin_prefetch(static_cast<const void*>(address))
-#else
-#define BUDGETSVM_PREFETCH(address) ((void)(address))
-#endif
 
 namespace budgetsvm::linear {
 
