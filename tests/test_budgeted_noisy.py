@@ -187,3 +187,42 @@ def test_threads_are_capped_at_the_cores(monkeypatch):
     assert effective_n_jobs(1000) == 1
     b = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1000).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+class _LastIterate(BudgetedSVC):
+    """BSCA returning its last iterate (the core's `averaging` instrument)."""
+
+    def _solver_params(self):
+        return {**super()._solver_params(), "averaging": "none"}
+
+
+def _settle_objective(model, X, y, C, gamma, sample=10_000):
+    """The primal objective the settle compares (bsca.hpp): 1/2 ||w||^2 plus C
+    times the hinge losses on its evenly spaced sample, scaled to all rows."""
+    n = len(X)
+    m = min(n, sample)
+    rows = (np.arange(m) * (n / m)).astype(np.int64)
+    sv, beta = model.support_vectors_, model.dual_coef_[0]
+    sq = ((sv[:, None, :] - sv[None, :, :]) ** 2).sum(axis=2)
+    signs = np.where(y[rows] == model.classes_[1], 1.0, -1.0)
+    hinge = np.maximum(0.0, 1.0 - signs * model.decision_function(X[rows]))
+    return 0.5 * beta @ np.exp(-gamma * sq) @ beta + C * hinge.sum() * n / m
+
+
+@pytest.mark.parametrize(
+    "C, gamma, budget, epochs, kept",
+    [(8.0, 0.05, 50, 4, True), (32.0, 0.2, 500, 8, False)],  # measured: kept, and not kept
+)
+def test_settle_keeps_the_average_only_where_its_objective_is_lower(xor_data, C, gamma, budget, epochs, kept):
+    # 8,000 rows: the settle's sample is every row, looked at by quarters and halves first
+    X, y = xor_data[0][:8000], xor_data[1][:8000]
+    kw = dict(C=C, gamma=gamma, budget=budget, epochs=epochs, random_state=0)
+    out = BudgetedSVC(**kw).fit(X, y)
+    last = _LastIterate(**kw).fit(X, y)  # the same iterate: the average never feeds back
+    assert out.fit_stats_["averaged"] == int(kept)
+    if kept:
+        assert not np.array_equal(out.dual_coef_, last.dual_coef_)
+        assert _settle_objective(out, X, y, C, gamma) <= _settle_objective(last, X, y, C, gamma)
+    else:  # the average dropped: the exported model is the last iterate, bit for bit
+        np.testing.assert_array_equal(out.dual_coef_, last.dual_coef_)
+        np.testing.assert_array_equal(out.support_vectors_, last.support_vectors_)
