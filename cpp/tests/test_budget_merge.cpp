@@ -89,6 +89,21 @@ TEST_CASE("solve_global finds the global maximum of g (brute force)") {
   }
 }
 
+TEST_CASE("the shared coarse powers are merge_g's own values, bit for bit") {
+  // The lookup table's build takes the coarse grid's kappa^(h^2) once per
+  // kappa (CoarsePowers); the table must be the one per-cell evaluation makes.
+  for (const double kappa : {0.0, 1e-300, 1e-9, 0.0025, 0.135, 0.5, 0.9975}) {
+    const double lk = safe_log(kappa);
+    const CoarsePowers powers(lk);
+    for (const double m : {0.0, 1e-6, 0.1, 0.3, 0.4999, 0.5}) {
+      for (int i = 1; i < kCoarseGrid; ++i) {
+        const double shared = m * powers.p[kCoarseGrid - i] + (1.0 - m) * powers.p[i];
+        CHECK(shared == merge_g(m, lk, static_cast<double>(i) / kCoarseGrid));
+      }
+    }
+  }
+}
+
 TEST_CASE("every method is within its tolerance of the brute-force WD") {
   for (auto [m, kappa] : test_points()) {
     const double ref = brute_wd(m, kappa);
