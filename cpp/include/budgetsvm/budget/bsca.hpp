@@ -176,7 +176,7 @@ class BscaMachine {
         BUDGETSVM_PREFETCH(alpha_.data() + next);
       });
       control.poll();
-      const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
+      const double Ci = box(i);
       if (!(Ci > 0.0)) continue;  // weight 0: the point is not part of the problem
       if (step_no == average_from) {
         // First pass: the state at the window's start enters the average
@@ -259,7 +259,7 @@ class BscaMachine {
   /// per row, each in [0, C_i] (C_i = C w_i).
   void set_alpha(const double* alpha) {
     for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
-      const double Ci = weight_ ? params_.C * weight_[i] : params_.C;
+      const double Ci = box(i);
       const double a = alpha[i];
       if (!(std::isfinite(a) && a >= 0.0 && a <= Ci * (1.0 + 1e-9)))  // the message only when it fails
         require(false, "dual variable " + std::to_string(i) + " is " + std::to_string(a) + ", outside its box [0, " +
@@ -313,7 +313,7 @@ class BscaMachine {
   void count_alpha(EpochStats& s) const {
     if (s.alpha_zero < 0) s.alpha_zero = s.alpha_bound = s.alpha_free = 0;
     for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
-      const double C = weight_ ? params_.C * weight_[i] : params_.C;
+      const double C = box(i);
       const double a = alpha_[static_cast<std::size_t>(i)];
       if (a <= 0.0) ++s.alpha_zero;
       else if (a >= C) ++s.alpha_bound;
@@ -323,40 +323,43 @@ class BscaMachine {
 
   /// Instruments: 1/2 ||w||^2 (the intercept's constant feature included)
   /// and the summed hinge loss of the model to export, by one pass.
-  std::pair<double, double> primal() { return norm_and_loss(final_model(), final_bias(), X_.rows()); }
-
-
- private:
-  /// ||w||^2 (+ b^2 with the intercept) of model M with offset b, and
-  /// sum_i C_i max(0, 1 - y_i f(x_i)) over m evenly spaced rows, scaled by
-  /// n / m (m = n: every row, exact).
-  std::pair<double, double> norm_and_loss(BudgetModel& M, double b, Index m) {
-    const Index n = X_.rows();
-    const double stride = static_cast<double>(n) / static_cast<double>(m);
+  std::pair<double, double> primal() {
+    BudgetModel& M = final_model();
+    const double b = final_bias();
     std::vector<double> k(static_cast<std::size_t>(M.capacity()));
     SampleRow r;
     double loss = 0.0;
-    for (Index q = 0; q < m; ++q) {
-      const Index i = static_cast<Index>(static_cast<double>(q) * stride);
-      const double C = weight_ ? params_.C * weight_[i] : params_.C;
+    for (Index i = 0; i < X_.rows(); ++i) {
+      const double C = box(i);
       if (!(C > 0.0)) continue;
       X_.load(i, r);
-      M.kernel_row(r, k.data());
-      loss += C * std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k.data()) + b));
+      loss += C * hinge(M, b, i, r, k.data());
     }
-    return {M.squared_norm() + (params_.fit_intercept ? b * b : 0.0), loss * stride};
+    return {M.squared_norm() + (params_.fit_intercept ? b * b : 0.0), loss};
   }
+
+
+ private:
+  /// max(0, 1 - y_i (f(x_i) + b)) of model M with offset b for row i, loaded
+  /// in r (k: scratch for its kernel row).
+  double hinge(BudgetModel& M, double b, Index i, const SampleRow& r, double* k) const {
+    M.kernel_row(r, k);
+    return std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k) + b));
+  }
+
+  /// C_i, or 0 for a row of weight 0 (not part of the problem).
+  double box(Index i) const { return weight_ ? params_.C * weight_[i] : params_.C; }
 
   /// The settle's test (see "Averaging"): the primal objective of the average
   /// minus the last iterate's, with the hinge losses summed over m evenly
-  /// spaced rows and scaled by n / m. Sequential: every fourth row of the
-  /// sample first, then every second, then all. After each of the first two
-  /// looks, a difference more than kSettleSigmas of its standard error away
-  /// from 0 decides (the error from the spread of the per-row loss
+  /// spaced rows and scaled by n / m. Sequential: every kSettleFirstStride-th
+  /// row of the sample first, then every second, then all. After each look
+  /// but the last, a difference more than kSettleSigmas of its standard error
+  /// away from 0 decides (the error from the spread of the per-row loss
   /// differences; both models meet the same rows) and the other rows are
   /// not evaluated; otherwise the whole sample decides. Samples below
-  /// 4 * kSettleFirstRows rows get the one look at all of them.
-  static constexpr Index kSettleFirstRows = 500;
+  /// kSettleFirstStride * kSettleFirstRows rows get the one look at all of them.
+  static constexpr Index kSettleFirstStride = 4, kSettleFirstRows = 500;
   static constexpr double kSettleSigmas = 4.0;
   double settle_difference(Index m) {
     const Index n = X_.rows();
@@ -365,26 +368,18 @@ class BscaMachine {
     const double norms = 0.5 * (avg_->squared_norm() - model_.squared_norm() + b2);
     std::vector<double> ka(static_cast<std::size_t>(avg_->capacity())), kt(static_cast<std::size_t>(model_.capacity()));
     SampleRow r;
-    // C_i (max(0, 1 - y_i f_avg(x_i)) - max(0, 1 - y_i f(x_i))) at sample row q
-    auto loss_difference = [&](Index q) {
-      const Index i = static_cast<Index>(static_cast<double>(q) * stride);
-      const double C = weight_ ? params_.C * weight_[i] : params_.C;
-      if (!(C > 0.0)) return 0.0;
-      X_.load(i, r);
-      avg_->kernel_row(r, ka.data());
-      model_.kernel_row(r, kt.data());
-      const double yi = label_[static_cast<std::size_t>(i)];
-      return C * (std::max(0.0, 1.0 - yi * (avg_->margin(ka.data()) + avg_bias_)) -
-                  std::max(0.0, 1.0 - yi * (model_.margin(kt.data()) + bias_)));
-    };
     double sum = 0.0, sum2 = 0.0;
     Index seen = 0;
-    for (Index step = m >= 4 * kSettleFirstRows ? 4 : 1; step >= 1; step /= 2) {
-      // the rows q = step, 3 step, 5 step, ... (all multiples of step on the first look)
-      const Index first = step == 4 || m < 4 * kSettleFirstRows ? 0 : step;
-      const Index by = first == 0 ? step : 2 * step;
+    const Index top = m >= kSettleFirstStride * kSettleFirstRows ? kSettleFirstStride : 1;
+    for (Index step = top; step >= 1; step /= 2) {
+      // the first look: every step-th row; later ones: the odd multiples of step
+      const Index first = step == top ? 0 : step, by = step == top ? step : 2 * step;
       for (Index q = first; q < m; q += by, ++seen) {
-        const double dq = loss_difference(q);
+        const Index i = static_cast<Index>(static_cast<double>(q) * stride);
+        const double C = box(i);
+        if (!(C > 0.0)) continue;  // counted in `seen`: a difference of 0
+        X_.load(i, r);
+        const double dq = C * (hinge(*avg_, avg_bias_, i, r, ka.data()) - hinge(model_, bias_, i, r, kt.data()));
         sum += dq;
         sum2 += dq * dq;
       }

@@ -160,7 +160,7 @@ inline Solution solve_global(double m, double kappa, const CoarsePowers& coarse,
     if (h >= 1.0) return m + (1.0 - m) * kappa;
     return merge_g(m, lk, h);
   };
-  constexpr int kCoarse = kCoarseGrid;
+  constexpr int kCoarse = kCoarseGrid;  // the grid's intervals
   double values[kCoarse + 1];
   values[0] = g(0.0);
   values[kCoarse] = g(1.0);
