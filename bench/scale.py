@@ -12,6 +12,10 @@ record per measurement to stdout and appending it to ``--out`` (JSON lines):
 ``threads``  ``n_jobs=1`` against ``n_jobs=2`` (two data shards) on ijcnn1,
              a9a and a generated 1M set: interleaved runs, the minimum time
              of ``--repeats``, test accuracy of every run.
+``curve``    the same pairs at every epoch count from 1 to ``--epochs``: the
+             minimum time and median test accuracy of each, and the speed-up
+             to equal accuracy: each side's fastest epoch count whose median
+             accuracy is within 0.3 points of one thread's at ``--epochs``.
 ``partial``  ``partial_fit`` over chunks of 5,000 rows of ijcnn1 (one pass)
              against ``fit(epochs=1)``, medians over seeds.
 ``shards``   the speed-up model for 1-64 shards: each shard count is run
@@ -146,6 +150,35 @@ def part_threads(args: argparse.Namespace) -> None:
                   "min_seconds_1": min(times[1]), "min_seconds_2": min(times[2]),
                   "speedup": min(times[1]) / min(times[2]), "accuracy_1": float(np.median(accs[1])),
                   "accuracy_2": float(np.median(accs[2])), "repeats": args.repeats}, args.out)
+
+
+def part_curve(args: argparse.Namespace) -> None:
+    from budgetsvm import BudgetedSVC
+
+    for name, X, y, Xt, yt, (gamma, C) in problems(args.problems):
+        for solver in args.solvers:
+            times: dict = {}
+            accs: dict = {}
+            for r in range(args.repeats):
+                for e in range(1, args.epochs + 1):
+                    for jobs in (1, 2) if (r + e) % 2 == 0 else (2, 1):  # interleaved, alternating order
+                        clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=e,
+                                          n_jobs=jobs, random_state=r)
+                        t = time.perf_counter()
+                        clf.fit(X, y)
+                        times.setdefault((jobs, e), []).append(time.perf_counter() - t)
+                        accs.setdefault((jobs, e), []).append(float(clf.score(Xt, yt)))
+            curve = {f"{jobs}:{e}": {"min_seconds": min(times[jobs, e]), "accuracy": float(np.median(accs[jobs, e]))}
+                     for jobs, e in sorted(times)}
+            target = curve[f"1:{args.epochs}"]["accuracy"] - 0.003
+            reach = {jobs: min(((v["min_seconds"], int(k.split(":")[1])) for k, v in curve.items()
+                                if k.startswith(f"{jobs}:") and v["accuracy"] >= target), default=(None, None))
+                     for jobs in (1, 2)}  # (None, None): two threads never reach it within --epochs
+            emit({"part": "curve", "problem": name, "solver": solver, "budget": args.budget, "epochs": args.epochs,
+                  "curve": curve, "target_accuracy": target, "epochs_to_target_1": reach[1][1],
+                  "epochs_to_target_2": reach[2][1], "speedup_same_epochs": curve[f"1:{args.epochs}"]["min_seconds"]
+                  / curve[f"2:{args.epochs}"]["min_seconds"], "speedup_to_target": reach[1][0] / reach[2][0] if reach[2][0] else None,
+                  "repeats": args.repeats}, args.out)
 
 
 def part_partial(args: argparse.Namespace) -> None:
@@ -350,7 +383,7 @@ def part_report(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["epoch", "threads", "partial", "shards", "pareto", "report", "_one"])
+    ap.add_argument("part", choices=["epoch", "threads", "curve", "partial", "shards", "pareto", "report", "_one"])
     ap.add_argument("inputs", nargs="*", help="report: the JSON-lines files")
     ap.add_argument("--plot", help="report: write the epoch-time plot to this PNG")
     ap.add_argument("--family", default="susy18", choices=sorted(NOISE))
@@ -385,7 +418,7 @@ def main() -> None:
         part_report(args)
         return
     emit({"part": "machine", "machine": machine_line(), "commit": git_commit()}, args.out)
-    {"epoch": part_epoch, "threads": part_threads, "partial": part_partial, "shards": part_shards,
+    {"epoch": part_epoch, "threads": part_threads, "curve": part_curve, "partial": part_partial, "shards": part_shards,
      "pareto": part_pareto}[args.part](args)
 
 
