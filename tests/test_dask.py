@@ -147,6 +147,7 @@ def test_tasks_that_mix_their_start_themselves(client, solver, classes, monkeypa
     np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     assert a.t_ == b.t_ and a.fit_stats_["merges"] == b.fit_stats_["merges"]
+    assert a.fit_stats_["mix_fallbacks"] == b.fit_stats_["mix_fallbacks"]
     assert [h["epoch"] for h in a.history_] == [1, 2, 3]
     for ha, hb in zip(a.history_, b.history_):
         same = [k for k in ha if not k.endswith("seconds") and not (isinstance(ha[k], float) and math.isnan(ha[k]))]
@@ -456,3 +457,18 @@ def test_parameters_are_the_in_process_ones_and_rounds():
         check_estimator_repr,
     ):
         check("DaskBudgetedSVC", DaskBudgetedSVC())
+
+
+def test_fit_stats_count_the_mixes_that_kept_a_partition(client):
+    """tests/test_shards.py's narrow-kernel problem: one BSCA round of two
+    partitions mixes once and keeps a partition's model, on either way of
+    reading the rounds."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20000, 20))
+    y = np.where(X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) > 0, 1, -1)
+    Xd, yd = da.from_array(X, chunks=10000), da.from_array(y, chunks=10000)
+    params = dict(solver="bsca", budget=50, gamma=0.05, rounds=1, random_state=0)
+    for verbose in (0, 1):
+        clf = DaskBudgetedSVC(verbose=verbose, **params).fit(Xd, yd)
+        assert clf.fit_stats_["mix_fallbacks"] == 1
+    assert DaskBudgetedSVC(**params).fit(Xd[:10000], yd[:10000]).fit_stats_["mix_fallbacks"] == 0

@@ -230,6 +230,18 @@ def test_mix_keeps_a_part_when_merging_loses_the_average():
     assert _core.mix_budgeted(parts, params(budget=100, gamma=0.05))["mix_fallbacks"] == 0
 
 
+
+def test_fit_stats_count_the_mixes_that_kept_a_part():
+    # the problem above: one BSCA epoch on two shards mixes once, and that mix keeps a part; one shard never mixes
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20000, 20))
+    y = np.where(X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) > 0, 1, -1)
+    stats = [
+        BudgetedSVC(solver="bsca", budget=50, gamma=0.05, epochs=1, random_state=0, n_jobs=jobs).fit(X, y).fit_stats_
+        for jobs in (1, 2)
+    ]
+    assert stats[0]["mix_fallbacks"] == 0 and stats[1]["mix_fallbacks"] == 1
+
 def test_mix_guard_paths_agree():
     # mix_gram.hpp: the guard's inner products from the union's dot products (the automatic choice from 96
     # features) give the model and the choice of those from the features; n_jobs = 2 runs the reduction beside

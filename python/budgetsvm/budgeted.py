@@ -322,7 +322,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         partners' ``|beta|``), ``seconds``, ``stopped_early``, ``averaged``
         (BSCA: how many of its machines return the average of their
         iterates; the others return the last iterate, whose primal objective
-        on a sample of the training rows was lower).
+        on a sample of the training rows was lower), ``mix_fallbacks``
+        (``n_jobs`` > 1: the mixes after which one shard's model went on
+        instead of the merged average, because merging lost more than that
+        shard differs from the average; 0 for one shard).
     history_ : list of dict
         Statistics at the end of every epoch: the totals above counted from
         the start of training; ``progressive_loss`` (that epoch's
@@ -675,6 +678,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.fit_stats_ = {key: result[key] for key in TOTAL_KEYS}
         self.fit_stats_["stopped_early"] = bool(result["stopped_early"])
         self.fit_stats_["averaged"] = int(result["averaged"])
+        self.fit_stats_["mix_fallbacks"] = int(result["mix_fallbacks"])
         self.t_ = int(result["steps_total"])
         self.n_samples_seen_ = int(round(result["n_ref"]))
         self._fitted_kernel = (params["kernel"], params["gamma"], params["degree"], params["coef0"])

@@ -316,6 +316,7 @@ def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: 
     out["steps"] = int(mixed["steps_total"])
     out["loss"] = a["loss"] + b["loss"]
     out["averaged"] = a["averaged"] + b["averaged"]
+    out["mix_fallbacks"] = a.get("mix_fallbacks", 0) + b.get("mix_fallbacks", 0) + int(mixed["mix_fallbacks"])
     out["counters"] = {key: a["counters"][key] + b["counters"][key] + float(mixed[key]) for key in COUNTER_KEYS}
     out["rounds"] = a["rounds"]  # the same in every part
     return out
@@ -706,6 +707,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
 
         history: List[Dict[str, Any]] = []
         totals = {key: 0.0 for key in COUNTER_KEYS}
+        fallbacks = 0  # the rounds' mixes that kept a partition's model (fit_stats_["mix_fallbacks"])
         began, began_wall = time.perf_counter(), time.time()
         mixed: Dict[str, Any] = {}
         stopped = False
@@ -753,6 +755,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             r = len(history) + 1
             for key in COUNTER_KEYS:
                 totals[key] += mixed["counters"][key]
+            fallbacks += int(mixed.get("mix_fallbacks", 0))
             seconds = time.perf_counter() - began
             if "finished" in mixed:  # the worker's clock
                 seconds = min(max(mixed["finished"] - began_wall, 0.0), seconds)
@@ -769,7 +772,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         result = {key: start[key] for key in MODEL_KEYS}
         result.update(totals, seconds=time.perf_counter() - began, history=history, epochs_run=len(history),
                       stopped_early=stopped, averaged=mixed["averaged"], steps_total=start["steps"],
-                      n_ref=start["n"], classes=classes)
+                      n_ref=start["n"], classes=classes, mix_fallbacks=fallbacks)
         return result
 
     @staticmethod
