@@ -358,13 +358,10 @@ def test_damaged_libsvm_files(tmp_path):
     path = tmp_path / "m.txt"
     save_model(est, path, format="libsvm")
     text = path.read_bytes()
-    for cut in range(0, len(text), max(1, len(text) // 300)):
-        path.write_bytes(text[:cut])
-        try:
-            back = load_model(path, n_features=X.shape[1])
-        except ValueError:
-            continue
-        back.predict(X[:2])  # a cut inside the last number may still be a model; it predicts
+    for cut in [*range(0, len(text), max(1, len(text) // 300)), *range(len(text) - 40, len(text))]:
+        path.write_bytes(text[:cut])  # every cut: inside a line (no final newline), or lines missing
+        with pytest.raises(ValueError):
+            load_model(path, n_features=X.shape[1])
     path.write_bytes(text.replace(b"rbf", b"precomputed"))
     with pytest.raises(ValueError, match="kernel_type"):
         load_model(path)
@@ -374,6 +371,21 @@ def test_damaged_libsvm_files(tmp_path):
     with pytest.raises(ValueError, match="n_features"):
         save_model(est, path, format="libsvm")
         load_model(path, n_features=2)
+
+
+@pytest.mark.parametrize("fmt", ["libsvm", "liblinear"])
+def test_text_models_cut_inside_their_last_line(tmp_path, fmt):
+    est = (BudgetedSVC(budget=30, random_state=0) if fmt == "libsvm" else LinearSVC()).fit(X, Y2)
+    path = tmp_path / "m.txt"
+    save_model(est, path, format=fmt)
+    text = path.read_bytes()
+    assert text.endswith(b"\n")
+    for cut in range(len(text) - 30, len(text)):
+        path.write_bytes(text[:cut])
+        with pytest.raises(ValueError, match="truncated"):
+            load_model(path)
+    path.write_bytes(text)
+    np.testing.assert_array_equal(load_model(path).decision_function(X), est.decision_function(X))
 
 
 def test_docstring_examples_run():

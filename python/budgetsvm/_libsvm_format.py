@@ -150,9 +150,15 @@ def sniff(data: bytes) -> Optional[str]:
 
 def _text_lines(data: bytes, fmt: str) -> List[str]:
     try:
-        return data.decode("ascii").splitlines()
+        text = data.decode("ascii")
     except UnicodeDecodeError as err:
         raise ValueError(f"not a {fmt} model file: it is not ASCII text") from err
+    # LIBSVM, LIBLINEAR and budgetsvm end every line with a newline: a file
+    # cut inside its last line would otherwise load with a shortened number.
+    if text and not text.endswith("\n"):
+        raise ValueError(f"{fmt} model file: the last line does not end with a newline (the file looks truncated; "
+                         f"{fmt} and budgetsvm end every line with one)")
+    return text.splitlines()
 
 
 def _numbers(values: List[str], kind, what: str, fmt: str) -> List[Any]:
@@ -182,7 +188,8 @@ def _libsvm_header(lines: List[str]) -> Tuple[Dict[str, List[str]], int]:
 def _libsvm_svs(lines: List[str], n_coef: int, total: int) -> Tuple[np.ndarray, sp.csr_matrix]:
     rows = [line.split() for line in lines if line.strip()]
     if len(rows) != total:
-        raise ValueError(f"LIBSVM model file: total_sv says {total} support vectors, the file has {len(rows)}")
+        raise ValueError(f"LIBSVM model file: total_sv says {total} support vectors, the file has {len(rows)} "
+                         "(the file is truncated or damaged)")
     coef = np.empty((n_coef, total))
     data: List[float] = []
     indices: List[int] = []
@@ -348,7 +355,8 @@ def from_liblinear(data: bytes, n_features: Any = None):
     rows = d + (1 if bias >= 0 else 0)
     body = [line.split() for line in lines[start:] if line.strip()]
     if len(body) != rows or any(len(r) != nr_w for r in body):
-        raise ValueError(f"LIBLINEAR model file: expected {rows} weight rows of {nr_w} values")
+        raise ValueError(f"LIBLINEAR model file: expected {rows} weight rows of {nr_w} values "
+                         "(the file is truncated or damaged)")
     W = np.array([_numbers(r, float, "weights", "LIBLINEAR") for r in body], dtype=np.float64).reshape(rows, nr_w)
     intercept = W[d] * bias if bias >= 0 else np.zeros(nr_w)
     coef = W[:d].T
