@@ -116,3 +116,50 @@ def test_a_huge_budget_allocates_only_what_a_run_can_use():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert float(out) < 100.0, out  # MB grown during the fits
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_partial_fit_and_warm_start_on_the_used_columns(solver, tmp_path, no_compaction):
+    # iter_svmlight's n_features is an upper bound: chunks of a wide declared width use a few columns each, and
+    # later chunks bring new ones. The model is the one trained on all columns (compaction switched off)
+    rng = np.random.default_rng(0)
+    width, n = 2**14, 600
+    X = sp.csr_matrix((rng.random(n * 8), (np.repeat(np.arange(n), 8), rng.integers(0, width // 2, n * 8))),
+                      shape=(n, width - 40))
+    X.sum_duplicates()
+    late = rng.random((n, 40)) * (rng.random((n, 40)) < 0.2)
+    late[: n // 2] = 0.0  # columns that only the later chunks use
+    X = sp.hstack([X, sp.csr_matrix(late)], format="csr")
+    score = np.asarray(X[:, : width // 4].sum(axis=1)).ravel()
+    y = (score > np.median(score)).astype(int)
+    Q = queries(X)
+    kwargs = dict(solver=solver, budget=40, C=10.0, gamma=0.5, random_state=0)
+
+    def stream(model):
+        for k in range(0, n, 150):
+            model.partial_fit(X[k : k + 150], y[k : k + 150], classes=[0, 1])
+        return model.set_params(warm_start=True, epochs=2).fit(X, y)
+
+    wide = stream(BudgetedSVC(**kwargs))
+    assert wide._used_columns is not None and wide._used_columns.columns.size == np.unique(X.indices).size
+    from budgetsvm import load_model, save_model
+
+    save_model(wide, tmp_path / "m.bsvm")
+    no_compaction()
+    full = stream(BudgetedSVC(**kwargs))
+    assert full._used_columns is None
+    np.testing.assert_allclose(wide.dual_coef_, full.dual_coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(wide.support_vectors_.toarray(), full.support_vectors_.toarray(), atol=1e-12)
+    np.testing.assert_allclose(wide.decision_function(Q), full.decision_function(Q), rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(load_model(tmp_path / "m.bsvm").decision_function(Q), wide.decision_function(Q))
+
+
+def test_partial_fit_time_follows_the_nonzeros():
+    # was 40 s for 10,000 rows of 18 used columns declared 47,236 wide (the stream's n_features)
+    X, y = hashed(n=2000, nnz=16000, width=2**20)
+    start = time.perf_counter()
+    model = BudgetedSVC(budget=100, gamma=0.5, random_state=0)
+    for k in range(0, 2000, 500):
+        model.partial_fit(X[k : k + 500], y[k : k + 500], classes=[0, 1])
+    assert time.perf_counter() - start < 5.0
+    assert model._used_columns is not None and model.support_vectors_.shape == (model.n_support_, 2**20)

@@ -48,10 +48,14 @@ class UsedColumns:
         self.n_features = int(n_features)
 
     @classmethod
-    def compact(cls, X: Any) -> Tuple[Any, Optional["UsedColumns"]]:
+    def compact(cls, X: Any, keep: Optional["UsedColumns"] = None) -> Tuple[Any, Optional["UsedColumns"]]:
         """``(X on its used columns, the map)`` for CSR ``X`` that uses fewer
         than half of its columns; ``(X, None)`` otherwise (dense ``X``, or a
-        sparse one that is not wide). ``X`` itself is never modified."""
+        sparse one that is not wide). ``keep``: the columns of a model the
+        call continues (``partial_fit``, ``warm_start``), which the map then
+        holds too, so that the model's support vectors keep every column they
+        use (``remap`` moves them to the new numbering). ``X`` itself is
+        never modified."""
         if not sp.issparse(X) or X.shape[1] == 0:
             return X, None
         # which columns occur: O(nnz) time, n_features bytes, and no copy of
@@ -59,6 +63,8 @@ class UsedColumns:
         seen = np.zeros(X.shape[1], dtype=bool)
         for start in range(0, X.indices.size, CHUNK):
             seen[X.indices[start : start + CHUNK]] = True
+        if keep is not None:
+            seen[keep.columns] = True
         columns = np.flatnonzero(seen)
         if columns.size >= COMPACT_BELOW * X.shape[1]:
             return X, None
@@ -96,6 +102,14 @@ class UsedColumns:
         outside = np.square(X[:, mask], dtype=np.float64).sum(axis=1)
         restricted = np.ascontiguousarray(X[:, self.columns]) if self.columns.size else np.zeros((X.shape[0], 1))
         return restricted, outside
+
+    def remap(self, rows: np.ndarray, old: "UsedColumns") -> np.ndarray:
+        """Dense rows in ``old``'s compact numbering in this map's (whose
+        columns include ``old``'s: ``compact(X, keep=old)``)."""
+        out = np.zeros((rows.shape[0], max(self.columns.size, 1)))
+        if old.columns.size:
+            out[:, np.searchsorted(self.columns, old.columns)] = rows[:, : old.columns.size]
+        return out
 
     def expand(self, rows: Any) -> sp.csr_matrix:
         """Rows in the compact numbering (dense or CSR) as a CSR matrix of

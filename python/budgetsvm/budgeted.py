@@ -484,8 +484,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         class_weight = _check_class_weight(self.class_weight, classes, y)
         weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])
         params["gamma"] = self._kernel_gamma(X, params, keep=warm)
-        start = self._start(float(X.shape[0])) if warm else None
-        X_fit, used = (X, None) if warm else UsedColumns.compact(X)  # wide sparse: the used columns (_columns.py)
+        X_fit, used = self._compact(X, warm)  # wide sparse: the used columns (_columns.py)
+        start = self._start(float(X.shape[0]), used) if warm else None
         result = self._train(X_fit, y_index, len(classes), params, weight, start)
         self._store(result, classes, class_weight, X, used, params, append=False)
         return self
@@ -565,10 +565,21 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         params["gamma"] = self._kernel_gamma(X, params, keep=fitted)
         params["epochs"] = 1
         n = X.shape[0] + (int(self.n_samples_seen_) if fitted else 0)
-        start = self._start(float(n)) if fitted else None
-        result = self._train(X, y_index, len(known), params, weight, start)
-        self._store(result, known, class_weight, X, None, params, append=fitted)
+        X_fit, used = self._compact(X, fitted)
+        start = self._start(float(n), used) if fitted else None
+        result = self._train(X_fit, y_index, len(known), params, weight, start)
+        self._store(result, known, class_weight, X, used, params, append=fitted)
         return self
+
+    def _compact(self, X: Any, continued: bool) -> Tuple[Any, Optional[UsedColumns]]:
+        """The call's data on the columns used (wide sparse data, _columns.py):
+        a continued model trained on all columns stays on all of them; one
+        trained on its used columns goes on with those and the new rows'."""
+        if not continued:
+            return UsedColumns.compact(X)
+        if self._used_columns is None:
+            return X, None
+        return UsedColumns.compact(X, keep=self._used_columns)
 
     def _partial_classes(self, classes: Any, fitted: bool) -> np.ndarray:
         """The classes of a partial_fit call (scikit-learn's incremental protocol)."""
@@ -598,10 +609,13 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             check_kernel_magnitude(X, params["kernel"], gamma, params["degree"], params["coef0"], DBL_MAX)
         return gamma
 
-    def _start(self, n: float) -> Dict[str, Any]:
-        """The fitted model as the core's starting point (docs/scale.md)."""
+    def _start(self, n: float, used: Optional[UsedColumns] = None) -> Dict[str, Any]:
+        """The fitted model as the core's starting point (docs/scale.md), in
+        the columns of the call: ``used``'s (which hold the model's), or all."""
         rows = self._support_rows
-        if self._used_columns is not None:  # trained on compacted columns: back to all of them
+        if self._used_columns is not None and used is not None:
+            rows = used.remap(rows, self._used_columns)
+        elif self._used_columns is not None:  # trained on compacted columns: back to all of them
             rows = np.ascontiguousarray(self._used_columns.expand(rows).toarray())
         return {
             "support_vectors": rows,
