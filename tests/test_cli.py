@@ -58,6 +58,19 @@ def test_hyperparameters_reach_the_estimator(files):
     assert clf.n_support_ <= 17
 
 
+def test_probability_flag_as_in_svm_train(files, capsys):
+    # -b 1 is svm-train's option: no FutureWarning about SVC's Python parameter (warnings are errors here)
+    model = files / "b1.model"
+    assert main(["train", "-q", "--solver", "smo", "-b", "1", "-g", "2", str(files / "train.svm"), str(model)]) == 0
+    out = files / "b1.out"
+    assert main(["predict", "--output", "proba", str(files / "test.svm"), str(model), str(out)]) == 0
+    proba = np.loadtxt(out, skiprows=1)
+    assert proba.shape == (300, 2) and np.allclose(proba.sum(axis=1), 1.0)
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "-b VALUE, --probability VALUE" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("text, value", [("auto", "auto"), ("true", True), ("false", False)])
 def test_merge_duplicates_flag_takes_auto_true_false(files, text, value):
     model = files / f"merge_{text}.model"

@@ -118,6 +118,8 @@ def add_flags(parser: argparse.ArgumentParser) -> Dict[str, Dict[str, Any]]:
         where = ", ".join(info["estimators"])
         defaults = sorted({repr(v) for v in info["defaults"].values()})
         doc = entry["doc"] if entry else "see the estimator's docstring"
+        if name == "probability":  # svm-train's -b 0/1, not the deprecated Python default
+            doc, defaults = "1: fit probability estimates (Platt scaling by internal cross-validation), 0: not", ["0"]
         help_text = f"{doc} [{where}; default {' / '.join(defaults)}]"
         kwargs: Dict[str, Any] = {"dest": f"hp_{name}", "default": None, "help": help_text.replace("%", "%%")}
         if entry and entry["kind"] == "choice":

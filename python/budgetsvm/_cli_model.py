@@ -74,6 +74,14 @@ def _train_stream(args: argparse.Namespace, est: type, kwargs: Dict[str, Any]) -
 
 
 def _run_train(args: argparse.Namespace) -> int:
+    with warnings.catch_warnings():
+        # -b is svm-train's option; the deprecation of SVC's probability
+        # parameter (scikit-learn 1.9) concerns Python code, not this flag
+        warnings.filterwarnings("ignore", message="The `probability` parameter was deprecated", category=FutureWarning)
+        return _train(args)
+
+
+def _train(args: argparse.Namespace) -> int:
     from . import load_svmlight
 
     est, kwargs = chosen(args, args.flags, args.solver)
