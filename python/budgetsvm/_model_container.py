@@ -16,6 +16,7 @@ an over-read; nothing in a file is ever executed.
 from __future__ import annotations
 
 import struct
+import zlib
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -25,6 +26,8 @@ VERSION = 1
 HEADER = struct.Struct("<8sIIQQ")
 SECTION = struct.Struct("<4sIQ")
 REQUIRED = 1
+#: the last section: the CRC-32 (zlib's) of every byte before it (checked when present)
+CHECKSUM = b"CSUM"
 
 #: numpy dtypes an ARRY section may hold, by their code in the file
 #: (strings: "utf8" an object array of str, "utf8-fixed" numpy's "U" dtype)
@@ -132,9 +135,11 @@ def write_container(path, sections: List[Section]) -> None:
     body = b"".join(
         SECTION.pack(s.tag, REQUIRED if s.required else 0, len(s.payload)) + s.payload for s in sections
     )
-    size = HEADER.size + len(body)
+    size = HEADER.size + len(body) + SECTION.size + 4
+    data = HEADER.pack(MAGIC, VERSION, 0, size, len(sections) + 1) + body
+    data += SECTION.pack(CHECKSUM, 0, 4) + struct.pack("<I", zlib.crc32(data))
     with open(path, "wb") as f:
-        f.write(HEADER.pack(MAGIC, VERSION, 0, size, len(sections)) + body)
+        f.write(data)
 
 
 def read_container(data: bytes, known_tags) -> Tuple[int, List[Section]]:
@@ -160,9 +165,17 @@ def read_container(data: bytes, known_tags) -> Tuple[int, List[Section]]:
     r = Reader(data, "model file")
     r.pos = HEADER.size
     sections = []
-    for _ in range(n_sections):
+    for k in range(n_sections):
+        begins = r.pos
         tag, flags, length = SECTION.unpack(r.take(SECTION.size))
         payload = r.take(length)
+        if tag == CHECKSUM:  # the container's own: checked, not returned
+            if k + 1 != n_sections or length != 4:
+                raise ValueError("model file: its checksum is not the last section (damaged model file)")
+            if struct.unpack("<I", payload)[0] != zlib.crc32(data[:begins]):
+                raise ValueError("model file: checksum mismatch, the bytes changed after it was written "
+                                 "(damaged model file)")
+            continue
         if tag in known_tags:
             sections.append(Section(tag, payload, bool(flags & REQUIRED)))
         elif flags & REQUIRED:

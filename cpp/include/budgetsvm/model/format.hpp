@@ -10,7 +10,10 @@
 // or UTF-8 strings for labels). Every length is checked against the bytes
 // left before anything is read, so a damaged or truncated file throws
 // std::invalid_argument and never reads out of bounds. Byte order is fixed
-// by assembling values from bytes, not by the host's layout.
+// by assembling values from bytes, not by the host's layout. Writers end the
+// file with an optional CSUM section, the CRC-32 (zlib's) of every byte
+// before it; readers that find one check it, so a byte changed anywhere in
+// the model is an error too (readers that predate it skip it as unknown).
 #pragma once
 
 #include <algorithm>
@@ -29,6 +32,23 @@ namespace budgetsvm::model_format {
 inline constexpr char kMagic[8] = {'\x89', 'B', 'S', 'V', 'M', '\r', '\n', '\x1a'};
 inline constexpr std::uint32_t kVersion = 1;
 inline constexpr std::uint32_t kRequired = 1;
+inline constexpr char kChecksumTag[5] = "CSUM";
+
+/// CRC-32 of bytes (the reflected polynomial 0xEDB88320, as zlib's crc32).
+inline std::uint32_t crc32(const char* data, std::size_t n) {
+  static const auto table = [] {
+    std::vector<std::uint32_t> t(256);
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < n; ++i) c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFFu] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
 
 enum class Dtype : std::uint8_t { f8 = 1, f4 = 2, i4 = 3, i8 = 4, b1 = 5, u1 = 6, utf8 = 7, utf8_fixed = 8 };
 
@@ -214,10 +234,17 @@ inline std::vector<Section> parse_container(const std::string& data, const std::
   std::vector<Section> sections;
   for (std::uint64_t k = 0; k < n_sections; ++k) {
     Section s;
+    const std::size_t begins = data.size() - r.left();
     s.tag.assign(r.take(4), 4);
     const auto flags = r.uint(4);
     const auto length = r.uint(8);
     s.payload.assign(r.take(length), static_cast<std::size_t>(length));
+    if (s.tag == kChecksumTag) {  // the container's own: checked, not returned
+      require(k + 1 == n_sections && length == 4, "model file: its checksum is not the last section (damaged model file)");
+      require(static_cast<std::uint32_t>(load_uint(s.payload.data(), 4)) == crc32(data.data(), begins),
+              "model file: checksum mismatch, the bytes changed after it was written (damaged model file)");
+      continue;
+    }
     s.required = (flags & kRequired) != 0;
     bool is_known = false;
     for (const auto& t : known) is_known = is_known || t == s.tag;
@@ -241,9 +268,15 @@ inline std::string write_container(const std::vector<Section>& sections) {
   std::string out(kMagic, 8);
   store_uint(out, kVersion, 4);
   store_uint(out, 0, 4);
-  store_uint(out, 32 + body.size(), 8);
-  store_uint(out, sections.size(), 8);
-  return out + body;
+  store_uint(out, 32 + body.size() + 16 + 4, 8);  // with the checksum section
+  store_uint(out, sections.size() + 1, 8);
+  out += body;
+  const std::uint32_t sum = crc32(out.data(), out.size());
+  out.append(kChecksumTag, 4);
+  store_uint(out, 0, 4);
+  store_uint(out, 4, 8);
+  store_uint(out, sum, 4);
+  return out;
 }
 
 inline std::string read_bytes(const std::string& path) {
