@@ -172,7 +172,7 @@ def read_container(data: bytes, known_tags) -> Tuple[int, List[Section]]:
         if tag == CHECKSUM:  # the container's own: checked, not returned
             if k + 1 != n_sections or length != 4:
                 raise ValueError("model file: its checksum is not the last section (damaged model file)")
-            if struct.unpack("<I", payload)[0] != zlib.crc32(data[:begins]):
+            if struct.unpack("<I", payload)[0] != zlib.crc32(memoryview(data)[:begins]):  # a view: no copy
                 raise ValueError("model file: checksum mismatch, the bytes changed after it was written "
                                  "(damaged model file)")
             continue
