@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._labels import encode_labels, index_in_classes
-from ._atomic import atomic_fit
+from ._atomic import atomic_fit, fitted_view
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._magnitude import DBL_MAX, check_kernel_magnitude
@@ -700,6 +700,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.n_samples_seen_ = int(round(result["n_ref"]))
         self._fitted_kernel = (params["kernel"], params["gamma"], params["degree"], params["coef0"])
 
+    @fitted_view
     def decision_function(self, X: Any) -> np.ndarray:
         """Evaluate ``f(x) = sum_j beta_j k(z_j, x) + b``.
 
@@ -760,6 +761,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             return scores[:, 0]
         return scores
 
+    @fitted_view
     def predict(self, X: Any) -> np.ndarray:
         """Predict class labels.
 

@@ -58,7 +58,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from . import _core
-from ._atomic import atomic_fit
+from ._atomic import atomic_fit, fitted_view
 from ._data import as_supported
 from ._labels import index_in_classes
 from ._magnitude import DBL_MAX, check_kernel_magnitude
@@ -814,6 +814,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
             )
         return X.rechunk({1: -1}) if len(X.chunks[1]) > 1 else X
 
+    @fitted_view
     def decision_function(self, X: Any) -> Any:
         """As :meth:`budgetsvm.BudgetedSVC.decision_function`; a dask array
         (or dataframe) gives a dask array, computed block by block.
@@ -838,6 +839,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         n = len(self.classes_)
         return X.map_blocks(_block_decision, model, chunks=(X.chunks[0], (n,)), dtype=np.float64)
 
+    @fitted_view
     def predict(self, X: Any) -> Any:
         """Class labels; a dask array (or dataframe) gives a dask array.
 
@@ -857,6 +859,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         meta = np.empty((0,), dtype=self.classes_.dtype)
         return X.map_blocks(_block_predict, self._local_model(), drop_axis=1, dtype=self.classes_.dtype, meta=meta)
 
+    @fitted_view
     def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
         """Mean accuracy; dask input is scored on the cluster.
 

@@ -31,7 +31,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._labels import encode_labels
-from ._atomic import atomic_fit
+from ._atomic import atomic_fit, fitted_view
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
 from ._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
@@ -698,6 +698,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             dec = self._kernel_times(X, as_supported(self._support_rows), coef)
         return dec + self._intercept_
 
+    @fitted_view
     def decision_function(self, X: Any) -> np.ndarray:
         """Decision values of the samples in ``X``.
 
@@ -729,6 +730,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             return _ovr_from_ovo(dec, len(self.classes_))
         return dec
 
+    @fitted_view
     def predict(self, X: Any) -> np.ndarray:
         """Class labels of the samples in ``X`` (one-vs-one voting, as LIBSVM).
 
@@ -771,6 +773,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         return True
 
     @available_if(_check_proba)
+    @fitted_view
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities: Platt's sigmoid per pair, coupled (Wu, Lin, Weng 2004).
 
@@ -810,6 +813,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         return pairwise_coupling(r, len(self.classes_))
 
     @available_if(_check_proba)
+    @fitted_view
     def predict_log_proba(self, X: Any) -> np.ndarray:
         """Logarithm of ``predict_proba``.
 
@@ -837,6 +841,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         return np.log(self.predict_proba(X))
 
     @property
+    @fitted_view
     def coef_(self) -> np.ndarray:
         """Primal weights ``w`` per class pair (linear kernel only).
 

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core, _data
 from ._labels import encode_labels
-from ._atomic import atomic_fit
+from ._atomic import atomic_fit, fitted_view
 from ._magnitude import check_linear_magnitude
 from ._params import check_class_weights, check_number, core_params, defaults, effective_n_jobs, plain
 
@@ -347,6 +347,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         return self
 
     # ----------------------------------------------------------------- predict
+    @fitted_view
     def decision_function(self, X: Any) -> np.ndarray:
         """Signed distance to the separating hyperplane(s).
 
@@ -372,6 +373,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         scores = safe_sparse_dot(X, self.coef_.T, dense_output=True) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
+    @fitted_view
     def predict(self, X: Any) -> np.ndarray:
         """Class labels of ``X``: the class of the largest decision value.
 
