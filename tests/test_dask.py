@@ -344,6 +344,135 @@ def test_bad_input(client):
     np.testing.assert_array_equal(clf.dual_coef_, before)
 
 
+def with_empty_partitions(X, y):
+    """X and y laid out in four partitions of 600 rows, the 1st and 3rd
+    holding rows that a filter drops (the rows of X, y in the 2nd and 4th):
+    a dask array pair filtered by a mask (unknown chunk sizes, two of them 0)
+    and a dask dataframe filtered by a column (two empty partitions)."""
+    junk = np.full((600, 2), 9.0)
+    big = np.vstack([junk, X[:600], junk, X[600:]])
+    labels = np.r_[y[:600], y[:600], y[:600], y[600:]]
+    keep = np.repeat([False, True, False, True], 600)
+    mask = da.from_array(keep, chunks=600)
+    arrays = da.from_array(big, chunks=600)[mask], da.from_array(labels, chunks=600)[mask]
+    frame = dd.from_pandas(pd.DataFrame({"a": big[:, 0], "b": big[:, 1], "y": labels, "keep": keep}), npartitions=4)
+    frame = frame[frame.keep]
+    return arrays, (frame[["a", "b"]], frame.y)
+
+
+@pytest.mark.parametrize("gamma", ["scale", 1.0])
+def test_empty_partitions_are_left_out_of_fit(client, gamma):
+    """Partitions with no rows (after a filter; known or unknown chunk sizes;
+    a dataframe's empty partitions) are left out of everything fit does, the
+    statistics behind gamma='scale' and the seeds included: the model is the
+    one trained with them removed beforehand (gamma='scale' used to fail
+    saying X "may contain NaN, infinity", a given gamma to train another
+    model). Two partitions with rows: the rounds are fused (a thread each)."""
+    X, y = checkerboard(1200, 20)
+    Xt, _ = checkerboard(300, 21)
+    params = dict(PARAMS, gamma=gamma, epochs=2)
+    want = DaskBudgetedSVC(**params).fit(da.from_array(X, chunks=600), da.from_array(y, chunks=600))
+    known = da.from_array(X, chunks=((0, 600, 0, 600, 0), (2,)))
+    (Xm, ym), (frame, labels) = with_empty_partitions(X, y)
+    assert math.isnan(Xm.chunks[0][0]) and frame.map_partitions(len).compute().tolist() == [0, 600, 0, 600]
+    for Xd, yd in ((known, y), (known, da.from_array(y, chunks=((0, 600, 0, 600, 0),))), (Xm, ym)):
+        got = DaskBudgetedSVC(**params).fit(Xd, yd)
+        assert got.gamma_ == want.gamma_
+        np.testing.assert_array_equal(got.decision_function(Xt), want.decision_function(Xt))
+    got = DaskBudgetedSVC(**params).fit(frame, labels)
+    test_frame = pd.DataFrame(Xt, columns=["a", "b"])
+    np.testing.assert_array_equal(got.decision_function(test_frame), want.decision_function(Xt))
+    assert got.n_iter_ == 2 and got.t_ == want.t_
+
+
+def test_empty_partitions_give_empty_results(client):
+    """predict, decision_function and score on data with empty partitions: an
+    empty result for each (shape (0,) or (0, n_classes)), the others as
+    without them (they raised "Found array with 0 sample(s)")."""
+    X, y = checkerboard(1200, 22)
+    clf = DaskBudgetedSVC(**dict(PARAMS, epochs=1)).fit(da.from_array(X, chunks=600), da.from_array(y, chunks=600))
+    known = da.from_array(X, chunks=((0, 600, 0, 600, 0), (2,)))
+    (Xm, ym), (frame, labels) = with_empty_partitions(X, y)
+    for Xd, yd in ((known, y), (Xm, ym), (frame, labels)):
+        scores = clf.decision_function(Xd)
+        assert scores.blocks[0].compute().shape == (0,)
+        np.testing.assert_array_equal(scores.compute(), clf.decision_function(X))
+        pred = clf.predict(Xd)
+        assert pred.blocks[0].compute().shape == (0,) and pred.blocks[0].compute().dtype == clf.classes_.dtype
+        np.testing.assert_array_equal(pred.compute(), clf.predict(X))
+        assert clf.score(Xd, yd) == clf.score(X, y)
+        w = np.linspace(0, 1, 1200)
+        assert clf.score(Xd, yd, sample_weight=w) == pytest.approx(clf.score(X, y, sample_weight=w), abs=1e-12)
+    X3, y3 = blobs(600, 23)
+    three = DaskBudgetedSVC(**dict(PARAMS, epochs=1)).fit(da.from_array(X3, chunks=300), da.from_array(y3, chunks=300))
+    scores = three.decision_function(da.from_array(X3, chunks=((300, 0, 300), (2,))))
+    assert scores.blocks[1].compute().shape == (0, 3)
+    np.testing.assert_array_equal(scores.compute(), three.decision_function(X3))
+
+
+def test_no_rows_at_all(client):
+    """Every partition empty (a filter that keeps nothing): scikit-learn's
+    error for 0 samples, from fit and score; the fitted model as it was."""
+    X, y = checkerboard(800, 24)
+    Xd, yd = da.from_array(X, chunks=400), da.from_array(y, chunks=400)
+    none = Xd[:, 0] > 5
+    clf = DaskBudgetedSVC(**dict(PARAMS, epochs=1)).fit(Xd, yd)
+    before = clf.dual_coef_.copy()
+    for gamma in ("scale", 1.0):
+        with pytest.raises(ValueError, match=r"Found array with 0 sample\(s\) \(shape=\(0, 2\)\) while a minimum of 1"):
+            DaskBudgetedSVC(**dict(PARAMS, gamma=gamma)).fit(Xd[none], yd[none])
+    frame = dd.from_pandas(pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": y}), npartitions=2)
+    frame = frame[frame.a > 5]
+    with pytest.raises(ValueError, match=r"0 sample\(s\)"):
+        clf.fit(frame[["a", "b"]], frame.y)
+    np.testing.assert_array_equal(clf.dual_coef_, before)
+    with pytest.raises(ValueError, match=r"0 sample\(s\)"):
+        clf.score(Xd[none], yd[none])
+    assert clf.predict(Xd[none]).compute().shape == (0,)  # empty partitions, empty results
+
+
+def test_lengths_and_partitions_of_y_and_weights(client):
+    """y and sample_weight are checked against X once, with an error naming
+    both lengths: y or weights in memory of another length (raised
+    AttributeError), and dask ones whose partitions do not line up with X's
+    after a filter (score raised numpy's broadcast error, or compared
+    lengths with NaN). A dask y or weights of X's length on other
+    partitions is split to X's partitions: the model of the aligned one."""
+    X, y = checkerboard(1200, 25)
+    Xd, yd = da.from_array(X, chunks=600), da.from_array(y, chunks=600)
+    clf = DaskBudgetedSVC(**dict(PARAMS, epochs=1))
+    for bad in (y[:1000], list(y[:1000]), pd.Series(y[:1000])):
+        with pytest.raises(ValueError, match="y has 1000 entries but X has 1200 rows"):
+            clf.fit(Xd, bad)
+    with pytest.raises(ValueError, match="sample_weight has 1000 entries but X has 1200 rows"):
+        clf.fit(Xd, yd, sample_weight=np.ones(1000))
+    clf.fit(Xd, yd)
+    with pytest.raises(ValueError, match="y has 1000 entries but X has 1200 rows"):
+        clf.score(Xd, y[:1000])
+    with pytest.raises(ValueError, match="sample_weight has 1000 entries but X has 1200 rows"):
+        clf.score(Xd, yd, sample_weight=np.ones(1000))
+    first, second = Xd[:, 0] > 0, Xd[:, 1] > 0.5  # two filters, the same partitions, other lengths
+    n_first, n_second = int(np.sum(X[:, 0] > 0)), int(np.sum(X[:, 1] > 0.5))
+    with pytest.raises(ValueError, match=f"y has {n_second} entries but X has {n_first} rows"):
+        clf.score(Xd[first], yd[second])
+    with pytest.raises(ValueError, match=f"y has {n_second} entries but X has {n_first} rows"):
+        clf.fit(Xd[first], yd[second])
+    wd = da.ones(1200, chunks=600)
+    with pytest.raises(ValueError, match=f"sample_weight has {n_second} entries but X has {n_first} rows"):
+        clf.score(Xd[first], yd[first], sample_weight=wd[second])
+    with pytest.raises(ValueError, match=f"sample_weight has {n_second} entries but X has {n_first} rows"):
+        clf.fit(Xd[first], yd[first], sample_weight=wd[second])
+    kept = X[:, 0] > 0  # the same rows on other partitions: a score, not "X has nan rows"
+    other = da.from_array(y[kept], chunks=250)
+    assert clf.score(Xd[first], other) == clf.score(X[kept], y[kept])
+    w = np.linspace(0, 1, 1200)
+    aligned = DaskBudgetedSVC(**dict(PARAMS, epochs=1)).fit(Xd, yd, sample_weight=da.from_array(w, chunks=600))
+    split = DaskBudgetedSVC(**dict(PARAMS, epochs=1)).fit(Xd, da.from_array(y, chunks=500),
+                                                          sample_weight=da.from_array(w, chunks=700))
+    np.testing.assert_array_equal(split.dual_coef_, aligned.dual_coef_)
+    np.testing.assert_array_equal(split.support_vectors_, aligned.support_vectors_)
+
+
 def test_incremental_and_parallel_post_fit(client):
     """dask-ml's wrappers around the in-process estimator: Incremental calls
     partial_fit block by block, ParallelPostFit predicts block by block."""

@@ -87,10 +87,11 @@ _SIGNATURE = inspect.signature(_LocalBudgetedSVC.__init__).replace(
 # ---------------------------------------------------------------- the tasks
 
 
-def _checked_weights(w: Any, rows: int) -> np.ndarray:
-    """A partition's sample weights as float64, checked: one finite value >= 0 per row."""
+def _checked_weights(w: Any) -> np.ndarray:
+    """A partition's sample weights as float64, checked: finite and >= 0
+    (one per row: ``_paired`` lined them up with the rows of X)."""
     w = np.asarray(w, dtype=np.float64).ravel()
-    if w.shape[0] != rows or not np.all(np.isfinite(w)) or np.any(w < 0):
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError("sample_weight must hold one finite value >= 0 per row.")
     return w
 
@@ -99,10 +100,9 @@ def _partition_inputs(
     X: Any, y: Any, w: Any, classes: np.ndarray, class_weight: np.ndarray, params: Dict[str, Any]
 ) -> Optional[Tuple[Any, np.ndarray, Optional[np.ndarray]]]:
     """A partition's rows, class indices and factors of C (None: all 1),
-    checked on the worker that holds it; None for an empty partition."""
+    checked on the worker that holds it (its rows and y's: ``_paired``); None
+    for an empty partition."""
     y = np.asarray(y).ravel()
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(f"A partition of X has {X.shape[0]} rows but its part of y has {y.shape[0]}.")
     if X.shape[0] == 0:
         return None
     X = as_supported(X)  # non-finite, complex, non-numeric: a clear error here
@@ -115,7 +115,7 @@ def _partition_inputs(
     if w is not None or not np.all(class_weight == 1.0):
         factors = class_weight[y_index].astype(np.float64)
         if w is not None:
-            factors = np.ascontiguousarray(factors * _checked_weights(w, y.shape[0]))
+            factors = np.ascontiguousarray(factors * _checked_weights(w))
     return X, y_index, factors
 
 
@@ -207,7 +207,7 @@ def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndar
     y = np.asarray(y).ravel()
     factors = class_weight[np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)]
     if w is not None:
-        factors = factors * _checked_weights(w, y.shape[0])
+        factors = factors * _checked_weights(w)
     return int(np.count_nonzero(factors > 0))
 
 
@@ -354,10 +354,14 @@ def _fused_top(partitions: int) -> bool:
 
 
 def _block_decision(X: Any, model: _LocalBudgetedSVC) -> np.ndarray:
+    if X.shape[0] == 0:  # an empty partition (e.g. after a filter): an empty result, as BudgetedSVC.decision_function
+        return np.empty((0,) if model.dual_coef_.shape[0] == 1 else (0, len(model.classes_)))
     return model.decision_function(X)
 
 
 def _block_predict(X: Any, model: _LocalBudgetedSVC) -> np.ndarray:
+    if X.shape[0] == 0:
+        return np.empty(0, dtype=model.classes_.dtype)
     return model.predict(X)
 
 
@@ -389,8 +393,6 @@ def _dask_rows(X: Any, name: str) -> Tuple[da.Array, Optional[np.ndarray]]:
         raise error(f"{name} has {kind} dtype {X.dtype}; BudgetedSVC needs real numbers.")
     if X.shape[1] == 0:
         raise ValueError(f"{name} has 0 features; at least 1 is required.")
-    if any(math.isnan(c) for c in X.chunks[0]):
-        X = X.compute_chunk_sizes()
     if len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})
     if names is not None and not all(isinstance(c, str) for c in names):
@@ -399,27 +401,53 @@ def _dask_rows(X: Any, name: str) -> Tuple[da.Array, Optional[np.ndarray]]:
 
 
 def _aligned(v: Any, X: da.Array, name: str) -> da.Array:
-    """y or sample_weight as a 1-D dask array with the row chunks of X."""
+    """y or sample_weight as a 1-D dask array with the row chunks of X (known sizes; see ``_paired``)."""
     if isinstance(v, (dd.Series, dd.DataFrame)):
         if isinstance(v, dd.Series) and not isinstance(v.dtype, np.dtype):  # pandas' extension dtypes (string)
             v = v.astype(object)
         v = v.to_dask_array(lengths=True)
     if not isinstance(v, da.Array):
         v = np.asarray(v)
-        if v.ndim == 2 and v.shape[1] == 1:
-            v = v.ravel()
-        v = da.from_array(v, chunks=(X.chunks[0],) + v.shape[1:]) if v.shape[:1] == (X.shape[0],) else v
     if v.ndim == 2 and v.shape[1] == 1:
         v = v[:, 0]
     if v.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {v.shape}.")
-    if any(math.isnan(c) for c in v.chunks[0]):
+    if isinstance(v, da.Array) and any(math.isnan(c) for c in v.chunks[0]):
         v = v.compute_chunk_sizes()
     if v.shape[0] != X.shape[0]:
         raise ValueError(f"{name} has {v.shape[0]} entries but X has {X.shape[0]} rows.")
-    if v.chunks[0] != X.chunks[0]:
-        v = v.rechunk((X.chunks[0],))
-    return v
+    if not isinstance(v, da.Array):
+        return da.from_array(v, chunks=(X.chunks[0],))
+    return v if v.chunks[0] == X.chunks[0] else v.rechunk((X.chunks[0],))
+
+
+def _paired(X: da.Array, y: Any, sample_weight: Any) -> Tuple[da.Array, da.Array, Optional[da.Array]]:
+    """X, y and sample_weight (None: none) checked against each other: the one
+    place where fit and score pair the rows, before any task sees them.
+
+    The row partitions' sizes are computed where unknown (``nan`` chunks, e.g.
+    after ``X[mask]``); y and sample_weight must have X's length (else a
+    ``ValueError`` naming both lengths) and are put on X's row partitions
+    (arrays in memory split to them, dask ones on other partitions split
+    again: the rows pair by position). Partitions with no rows (common after
+    a filter) are left out of all three, so that everything downstream (the
+    label counts, the moments of ``gamma="scale"``, the number of
+    partitions, their seeds and the mixing tree) sees the data as if they
+    had been removed beforehand; no rows at all is scikit-learn's error.
+    """
+    if any(math.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    if X.shape[0] == 0:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required by BudgetedSVC."
+        )
+    y = _aligned(y, X, "y")
+    w = None if sample_weight is None else _aligned(sample_weight, X, "sample_weight")
+    rows = [k for k, size in enumerate(X.chunks[0]) if size > 0]
+    if len(rows) < len(X.chunks[0]):
+        X, y = X.blocks[rows], y.blocks[rows]
+        w = None if w is None else w.blocks[rows]
+    return X, y, w
 
 
 def _persist(*arrays: Any) -> Tuple[Any, ...]:
@@ -513,11 +541,13 @@ class BudgetedSVC(_LocalBudgetedSVC):
         Parameters
         ----------
         X : dask array or dask dataframe of shape (n_samples, n_features)
-            Dense real features; its row partitions are the shards.
+            Dense real features; its row partitions are the shards (those
+            with no rows, e.g. after a filter, left out).
         y : dask array / series, or array-like of shape (n_samples,)
-            Class labels (at least two classes; a partition may hold one).
+            Class labels (at least two classes; a partition may hold one),
+            one per row of ``X``; put on X's row partitions.
         sample_weight : dask array or array-like of shape (n_samples,), default=None
-            Per-sample factors of ``C`` (finite, >= 0).
+            Per-sample factors of ``C`` (finite, >= 0), one per row of ``X``.
         classes : array-like, default=None
             All the classes; ``None``: found from ``y`` (one task per
             partition; where every round is submitted at once, by a task the
@@ -545,8 +575,7 @@ class BudgetedSVC(_LocalBudgetedSVC):
         verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
         verbose = check_number("verbose", verbose, integer=True, low=0)
         X, names = _dask_rows(X, "X")
-        y = _aligned(y, X, "y")
-        w = None if sample_weight is None else _aligned(sample_weight, X, "sample_weight")
+        X, y, w = _paired(X, y, sample_weight)  # empty partitions left out
         warm = bool(self.warm_start) and hasattr(self, "t_")
         expected = getattr(self, "n_features_in_", None)
         if warm and X.shape[1] != expected:
@@ -693,6 +722,10 @@ class BudgetedSVC(_LocalBudgetedSVC):
 
         def round_tasks(r: int, begin: Any) -> List[Any]:
             """Round r's partition tasks (delayed), from ``begin``."""
+            # One seed per partition, in partition order: the partitions with
+            # rows only (fit left the empty ones out, _paired), so an empty
+            # partition takes no seed and the model is the one of the data
+            # with the empty partitions removed beforehand.
             seeds = rng.randint(np.iinfo(np.int64).max, size=len(xs), dtype=np.int64)
             if kept:
                 # The models go up the tree, the dual variables stay where
@@ -876,12 +909,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
         """
         if not _is_dask(X):
             return super().score(X, y, sample_weight)
-        pred = self.predict(X)
-        y = _aligned(y, pred[:, None], "y") if not isinstance(y, da.Array) or y.chunks[0] != pred.chunks[0] else y
-        right = (pred == y).astype(np.float64)
-        if sample_weight is None:
+        X, y, w = _paired(self._dask_input(X), y, sample_weight)
+        right = (self.predict(X) == y).astype(np.float64)
+        if w is None:
             return float(right.mean().compute())
-        w = _aligned(sample_weight, pred[:, None], "sample_weight").astype(np.float64)
+        w = w.astype(np.float64)
         return float(((right * w).sum() / w.sum()).compute())
 
     def __sklearn_tags__(self):
