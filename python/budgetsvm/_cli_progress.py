@@ -17,9 +17,11 @@ estimated time left:
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import sys
 import time
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Dict, Optional, TextIO
 
 MODES = ("bar", "lines", "off")
 
@@ -46,6 +48,14 @@ def choose_mode(force: Optional[bool], quiet: bool, stream: Optional[TextIO] = N
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     return "bar" if isatty is not None and isatty() else "lines"
+
+
+def _columns(stream: Any) -> int:
+    """The width of the terminal ``stream`` writes to; 0 if none."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):  # no fileno (StringIO), not a terminal, closed
+        return 0
 
 
 def size_text(n: float) -> str:
@@ -147,8 +157,13 @@ class Progress:
             # delay > 0: nothing is drawn before the first update, and the
             # first update is drawn at once (moveto), so the first thing
             # shown has a rate, hence an ETA
+            # the terminal's width as it changes; where it reports none (a pty
+            # of size 0, not a terminal) a fixed size, else tqdm draws nothing
+            size = shutil.get_terminal_size()
+            width: Dict[str, Any] = {"dynamic_ncols": True} if _columns(self.out) else {
+                "ncols": size.columns, "nrows": size.lines}
             self._bar = tqdm(total=total, desc=self._head(), unit=unit, unit_scale=unit == "B", file=self.out,
-                             leave=False, delay=1e-9, bar_format=bar_format, dynamic_ncols=True)
+                             leave=False, delay=1e-9, bar_format=bar_format, **width)
 
     def __enter__(self) -> "Progress":
         return self
