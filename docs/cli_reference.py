@@ -1,7 +1,8 @@
 """The parser that docs/cli.md documents: ``budgetsvm.cli.build_parser()``,
 with the text its sub-commands lay out themselves (argparse's Raw*
 formatters: the examples of an epilog) marked as literal blocks, since
-sphinx-argparse reads descriptions and epilogs as reStructuredText."""
+sphinx-argparse reads descriptions and epilogs as reStructuredText. Its
+groups are the ones ``budgetsvm train --help`` prints: one per estimator."""
 
 import argparse
 
@@ -29,4 +30,9 @@ def parser() -> argparse.ArgumentParser:
                 p.epilog = _literal(p.epilog)
             if p.description and "\n" in p.description.strip():
                 p.description = _literal(p.description)
+        for group in p._action_groups:
+            # train's group of each estimator becomes a section title, where
+            # Sphinx's smart quotes would turn the "--" of "--solver" into a dash
+            if getattr(group, "solvers", None):
+                group.title = group.title.replace("(--solver ", "(solvers: ")
     return top

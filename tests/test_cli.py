@@ -103,7 +103,7 @@ def test_convert_to_libsvm_and_info(files, capsys):
 
 def test_cross_validation(files, capsys):
     assert main(["train", "-v", "3", "-g", "2", "--budget", "30", str(files / "train.svm")]) == 0
-    accuracy = float(capsys.readouterr().out.split("=")[1].strip().rstrip("%"))
+    accuracy = float(capsys.readouterr().out.split("=")[1].split("%")[0])
     assert 80 < accuracy <= 100
 
 

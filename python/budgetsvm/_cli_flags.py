@@ -1,18 +1,31 @@
 """The hyperparameter flags of ``budgetsvm train``, generated.
 
 Every constructor parameter of the three estimators becomes a flag under its
-own name (``--merge-method`` for ``merge_method``), typed and documented from
-the options registry of its solver family (``_core.options``) where it has an
-entry, else read as a plain literal and left to the estimator to check. A
-new hyperparameter therefore needs no edit here. LIBSVM's short flags are
-added where they mean the same thing.
+own name (``--merge-method`` for ``merge_method``), typed from the options
+registry of its solver family (``_core.options``) where it has an entry, else
+read as a plain literal and left to the estimator to check. Each flag's
+one-line help is the registry's description, or, for a parameter the
+registry does not describe as the estimator takes it (``class_weight``,
+``random_state``, ``gamma="scale"``, ...), the first sentence of the
+estimator's docstring entry; its default is the estimator's. A new
+hyperparameter therefore needs no edit here. LIBSVM's short flags are added
+where they mean the same thing.
+
+``budgetsvm train --help`` shows the flags in one group per estimator (a flag
+such as ``-c`` appears in each group, with that estimator's help and
+default); ``budgetsvm train --solver NAME --help`` shows only the group of
+that solver's estimator (``_cli_parser.CliParser.format_help``). The flags
+that parse are one hidden action per name, shared by the estimators.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
+import itertools
 import math
+import re
 from typing import Any, Callable, Dict, List, Tuple
 
 from ._params import options
@@ -103,34 +116,120 @@ def collect() -> Dict[str, Dict[str, Any]]:
     return flags
 
 
+def _first_sentence(text: str) -> str:
+    """The first sentence of a numpydoc description, without reST markup."""
+    text = re.sub(r":\w+:`~?\.?([^`]+)`", r"\1", text)  # :func:`merge_solution` -> merge_solution
+    text = text.replace("``", "")
+    match = re.search(r"(?<!e\.g)(?<!i\.e)(?<!vs)\.(\s|$)", text)
+    sentence = (text[: match.start()] if match else text).strip()
+    if sentence[:1].isupper() and not sentence[1:2].isupper():
+        sentence = sentence[0].lower() + sentence[1:]
+    return sentence
+
+
+@functools.lru_cache(maxsize=None)
+def docstring_params(est_name: str) -> Dict[str, str]:
+    """Parameter name -> the first sentence of its entry in the estimator's
+    numpydoc ``Parameters`` section."""
+    lines = inspect.cleandoc(estimators()[est_name].__doc__ or "").splitlines()
+    if "Parameters" not in lines:
+        return {}
+    entries: Dict[str, List[str]] = {}
+    body: List[str] = []
+    for line in lines[lines.index("Parameters") + 2:]:  # after the dashes
+        if line and not line[0].isspace():
+            header = re.match(r"(\w+) : ", line)
+            if header is None:
+                break  # the next section
+            body = entries.setdefault(header.group(1), [])
+        else:
+            body.append(line.strip())
+    # the first paragraph of each entry
+    return {name: _first_sentence(" ".join(itertools.takewhile(bool, body))) for name, body in entries.items()}
+
+
+def _cli_text(value: Any) -> str:
+    """A default as it is typed on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# What a flag means on the command line where the docstring's words are
+# Python's: svm-train's -b 0/1, not SVC's deprecated Python parameter; gamma's
+# values as typed, not the fitted attribute.
+CLI_HELP = {
+    "probability": ("1: fit probability estimates (Platt scaling by internal cross-validation), 0: not", "0"),
+    "gamma": ("kernel coefficient of rbf, poly and sigmoid: a positive number, scale (1 / (n_features * X.var())) "
+              "or auto (1 / n_features)", "scale"),
+}
+FAMILY_SOLVERS = {est: tuple(s for s, (e, _) in SOLVERS.items() if e == est) for est in FAMILY}
+
+
+def flag_help(est_name: str) -> Dict[str, str]:
+    """Parameter name -> the one-line help of its flag for ``est_name``
+    (``"BudgetedSVC"``, ``"SVC"`` or ``"LinearSVC"``), its default included.
+
+    Examples
+    --------
+    >>> flag_help("BudgetedSVC")["budget"]
+    'most support vectors the model keeps (default: 500)'
+    """
+    registry = options(FAMILY[est_name])
+    described = docstring_params(est_name)
+    helps: Dict[str, str] = {}
+    for name, param in inspect.signature(estimators()[est_name]).parameters.items():
+        if name in NOT_FLAGS:
+            continue
+        if name in CLI_HELP:
+            doc, default = CLI_HELP[name]
+        else:
+            entry = registry.get(name) if name not in TRANSLATED else None
+            doc = entry["doc"] if entry else described.get(name, "")
+            default = _cli_text(param.default)
+        helps[name] = f"{doc} (default: {default})"
+    return helps
+
+
+def _names(name: str) -> List[str]:
+    names = [f"--{name.replace('_', '-')}"]
+    if name in LIBSVM_SHORT:
+        names.insert(0, LIBSVM_SHORT[name])
+    return names
+
+
 def add_flags(parser: argparse.ArgumentParser) -> Dict[str, Dict[str, Any]]:
-    """Adds one flag per hyperparameter; returns what collect() found."""
+    """Adds one flag per hyperparameter, and one help group per estimator;
+    returns what collect() found."""
     flags = collect()
-    group = parser.add_argument_group(
-        "hyperparameters (the estimators' names; each applies to the solvers listed)",
-        "Defaults are the estimators'. Values are checked by the estimator: a bad one is one clear error line.",
-    )
+    kinds: Dict[str, Dict[str, Any]] = {}
     for name, info in sorted(flags.items(), key=lambda item: item[0].lower()):
         entry = info["entry"]
-        names: List[str] = [f"--{name.replace('_', '-')}"]
-        if name in LIBSVM_SHORT:
-            names.insert(0, LIBSVM_SHORT[name])
-        where = ", ".join(info["estimators"])
-        defaults = sorted({repr(v) for v in info["defaults"].values()})
-        doc = entry["doc"] if entry else "see the estimator's docstring"
-        if name == "probability":  # svm-train's -b 0/1, not the deprecated Python default
-            doc, defaults = "1: fit probability estimates (Platt scaling by internal cross-validation), 0: not", ["0"]
-        help_text = f"{doc} [{where}; default {' / '.join(defaults)}]"
-        kwargs: Dict[str, Any] = {"dest": f"hp_{name}", "default": None, "help": help_text.replace("%", "%%")}
+        kwargs: Dict[str, Any] = {"dest": f"hp_{name}", "default": None, "help": argparse.SUPPRESS}
         if entry and entry["kind"] == "choice":
             kwargs["choices"] = list(entry["choices"])
+        else:
+            kwargs["metavar"] = "VALUE" if not entry else {"bool": "BOOL", "int": "INT", "float": "FLOAT"}.get(
+                entry["kind"], "VALUE")
         kwargs["type"] = _typed(entry) if entry else literal
-        kwargs["metavar"] = "VALUE" if not entry else {"bool": "BOOL", "int": "INT", "float": "FLOAT"}.get(
-            entry["kind"], "VALUE"
+        kinds[name] = {k: v for k, v in kwargs.items() if k in ("choices", "metavar")}
+        parser.add_argument(*_names(name), **kwargs)
+    # the help: one group per estimator, of display-only actions (the
+    # parser parses the hidden actions above; these are never parsed)
+    for est_name, solvers in FAMILY_SOLVERS.items():
+        summary = _first_sentence(inspect.cleandoc(estimators()[est_name].__doc__ or "").splitlines()[0])
+        group = parser.add_argument_group(
+            f"hyperparameters of {est_name} (--solver {', '.join(solvers)})",
+            f"{summary[:1].upper()}{summary[1:]}.",
         )
-        if "choices" in kwargs:
-            del kwargs["metavar"]
-        group.add_argument(*names, **kwargs)
+        group.solvers = solvers  # type: ignore[attr-defined]  # CliParser.format_help shows it for these only
+        for name, text in sorted(flag_help(est_name).items(), key=lambda item: item[0].lower()):
+            shown = argparse.Action(_names(name), dest=f"hp_{name}", help=text.replace("%", "%%"), **kinds[name])
+            group._group_actions.append(shown)
     return flags
 
 

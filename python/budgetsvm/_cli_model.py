@@ -13,7 +13,10 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from ._cli_fit import check_folds, cross_validate, epochs_of, fit
 from ._cli_flags import SOLVERS, add_flags, chosen
+from ._cli_progress import Progress, choose_mode
+from ._cli_weights import class_weight, extract
 
 CHUNK_ROWS = 10_000
 
@@ -36,41 +39,32 @@ def _label_text(value: Any) -> str:
     return str(value)
 
 
-def _epoch_callback(bar):
-    if bar is None:
-        return None
-
-    def update(stats: Dict[str, Any]) -> bool:
-        bar.update(1)
-        bar.set_postfix(SVs=int(stats["n_support"]))
-        return False
-
-    return update
-
-
-def _train_stream(args: argparse.Namespace, est: type, kwargs: Dict[str, Any]) -> Any:
-    from . import iter_svmlight, shuffle_chunks
+def _file_chunks(args: argparse.Namespace) -> Any:
+    from ._cli_stream import FileChunks
 
     if args.n_features is None:
         raise ValueError("--stream needs --n-features (the file is not scanned ahead)")
-    classes = args.classes
-    if classes is None:  # one label-only pass
-        seen: set = set()
-        for _, y in iter_svmlight(args.data, args.chunk_rows, n_features=args.n_features, zero_based=args.zero_based):
-            seen.update(np.unique(y).tolist())
-        classes = sorted(seen)
-    epochs = int(kwargs.pop("epochs", 1))
-    clf = est(**kwargs)
-    with _progress(None, "rows", args.quiet) as bar:
-        for epoch in range(epochs):
-            chunks = iter_svmlight(args.data, args.chunk_rows, n_features=args.n_features, zero_based=args.zero_based)
-            if args.shuffle_buffer:
-                chunks = shuffle_chunks(chunks, args.shuffle_buffer, random_state=epoch)
-            for X, y in chunks:
-                clf.partial_fit(X, y, classes=classes)
-                if bar is not None:
-                    bar.update(X.shape[0])
-    return clf
+    return FileChunks(args.data, args.chunk_rows, args.n_features, args.zero_based)
+
+
+def _stream_setup(args: argparse.Namespace, est: type, kwargs: Dict[str, Any], mode: str) -> Tuple[Any, Any, int]:
+    """The file's passes, its classes (one label-only pass unless --classes) and the epochs."""
+    from ._cli_stream import find_labels
+
+    data = _file_chunks(args)
+    epochs = epochs_of(est, kwargs)
+    if epochs is None:
+        raise ValueError(f"--epochs must be a positive integer; got {kwargs.get('epochs')!r}")
+    kwargs.pop("epochs", None)  # partial_fit is one pass: the passes are ours
+    classes = args.classes if args.classes is not None else find_labels(data, mode)
+    _weigh(args, kwargs, classes)
+    return data, classes, epochs
+
+
+def _weigh(args: argparse.Namespace, kwargs: Dict[str, Any], classes: Any) -> None:
+    """-wLABEL WEIGHT as class_weight, once the labels are known."""
+    if args.label_weights:
+        kwargs["class_weight"] = class_weight(args.label_weights, list(classes), args.data)
 
 
 def _run_train(args: argparse.Namespace) -> int:
@@ -85,22 +79,25 @@ def _train(args: argparse.Namespace) -> int:
     from . import load_svmlight
 
     est, kwargs = chosen(args, args.flags, args.solver)
+    if args.label_weights and "class_weight" in kwargs:
+        raise ValueError("-wLABEL and --class-weight both set the class weights: give one or the other")
     if args.stream and SOLVERS[args.solver][0] != "BudgetedSVC":
         raise ValueError(f"--stream trains the budgeted solvers (bsca, bsgd); not --solver {args.solver}")
+    mode = choose_mode(args.progress, args.quiet)
     start = time.perf_counter()
     if args.cross_validation is not None:
-        return _cross_validate(args, est, kwargs)
+        return _cross_validate(args, est, kwargs, mode)
     if args.stream:
-        clf = _train_stream(args, est, kwargs)
+        from ._cli_stream import train as train_stream
+
+        data, classes, epochs = _stream_setup(args, est, kwargs, mode)
+        clf = train_stream(data, est, kwargs, classes, epochs, args.shuffle_buffer, mode)
     else:
         X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
-        epochs = kwargs.get("epochs", 5) if est.__name__ == "BudgetedSVC" else None
-        with _progress(epochs, "epoch", args.quiet) as bar:
-            if est.__name__ == "BudgetedSVC" and bar is not None:
-                kwargs["callback"] = _epoch_callback(bar)
-            clf = est(**kwargs).fit(X, y)
-            if hasattr(clf, "callback"):
-                clf.set_params(callback=None)  # not part of the saved model
+        _weigh(args, kwargs, np.unique(y))
+        total = epochs_of(est, kwargs)  # None: SVC, LinearSVC (no progress before the end)
+        with Progress(mode if total else "off", total, "epoch") as progress:
+            clf = fit(est, kwargs, X, y, progress)
     from . import save_model
 
     save_model(clf, args.model, format=args.format)
@@ -112,19 +109,27 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any]) -> int:
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-
+def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any], mode: str) -> int:
+    """-v K: the accuracy over K folds, as svm-train -v prints it, with the
+    random state that fixes the folds and the training (--random-state, else 0)."""
     from . import load_svmlight
 
     k = args.cross_validation
-    if k < 2:
-        raise ValueError(f"-v needs at least 2 folds; got {k}")
-    X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
-    seed = kwargs.get("random_state", 0)
-    folds = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed if isinstance(seed, int) else 0)
-    scores = cross_val_score(est(**kwargs), X, y, cv=folds, error_score="raise")
-    print(f"Cross Validation Accuracy = {100 * float(np.mean(scores)):g}%")
+    check_folds(k, None, args.data)
+    seed = kwargs.setdefault("random_state", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise ValueError(f"-v needs --random-state to be an integer in [0, 2**32) (it draws the folds); got {seed!r}")
+    if args.stream:
+        from ._cli_stream import cross_validate as cross_validate_stream
+
+        data, classes, epochs = _stream_setup(args, est, kwargs, mode)
+        check_folds(k, data.rows, args.data)  # rows known after the label pass
+        correct, rows = cross_validate_stream(data, est, kwargs, classes, epochs, k, seed, args.shuffle_buffer, mode)
+    else:
+        X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
+        _weigh(args, kwargs, np.unique(y))
+        correct, rows = cross_validate(est, kwargs, X, y, k, seed, mode, args.data)
+    print(f"Cross Validation Accuracy = {100 * correct / rows:g}% ({k} folds, random state {seed})")
     return 0
 
 
@@ -200,12 +205,13 @@ def _data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chunk-rows", type=int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})"
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no summary, and no progress unless --progress")
 
 
 def add_commands(commands: "argparse._SubParsersAction") -> None:
     train = commands.add_parser(
         "train",
+        prescan=extract,  # -wLABEL WEIGHT: see _cli_weights.py
         help="train a model on a LIBSVM/svmlight file (as svm-train)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train a model on DATA (LIBSVM/svmlight text; .bz2/.gz/.xz too) and write it to MODEL.",
@@ -214,9 +220,13 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
             "  budgetsvm train -c 32 -g 2 --budget 500 ijcnn1 ijcnn1.model\n"
             "  budgetsvm train --solver smo -c 1 -g 0.5 a9a a9a.model --format libsvm\n"
             "  budgetsvm train --solver linear -c 1 -v 5 w8a              (5-fold cross-validation)\n"
-            "  budgetsvm train --stream --n-features 18 --epochs 2 big.svm.gz big.model\n"
-            "LIBSVM's -c -g -b -m -e -d -r -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
-            "(budgetedsvm-train's -B, -e, -m, ...) mean other things there and are not mirrored."
+            "  budgetsvm train -w1 5 -w-1 0.5 -c 4 a9a a9a.model          (C x 5 for label 1, x 0.5 for -1)\n"
+            "  budgetsvm train --stream --n-features 18 big.svm.gz big.model\n"
+            "  budgetsvm train --solver bsgd --help                       (only the flags of bsgd)\n"
+            "LIBSVM's -c -g -b -m -e -d -r -wi -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
+            "(budgetedsvm-train's -B, -e, -m, ...) mean other things there and are not mirrored.\n"
+            "Progress goes to stderr: a bar with the ETA on a terminal, else a line per epoch (or fold) and\n"
+            "at most one every 10 s; a mistake is one line on stderr and exit code 1."
         ),
     )
     train.add_argument("data", metavar="DATA")
@@ -227,7 +237,16 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                        "with that solver (default bsca)")
     train.add_argument("--format", choices=["budgetsvm", "libsvm", "liblinear"], default="budgetsvm",
                        help="model file format (default budgetsvm)")
-    train.add_argument("-v", dest="cross_validation", type=int, metavar="K", help="K-fold cross-validation only")
+    train.add_argument("-v", dest="cross_validation", type=int, metavar="K",
+                       help="K-fold cross-validation only: print the accuracy and each fold's (folds drawn by "
+                       "--random-state, default 0; with --stream one pass per fold and epoch)")
+    train._optionals._group_actions.append(argparse.Action(  # shown only: the parser's prescan reads it
+        ["-wLABEL"], dest="label_weights", metavar="WEIGHT",
+        help="multiply C by WEIGHT for the rows labelled LABEL, as svm-train's -wi (-w1 5 -w-1 0.5); "
+        "not with --class-weight"))
+    train.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show progress (a bar even when stderr is not a terminal) or not; default: a bar on "
+                       "a terminal, else plain lines; -q: none")
     train.add_argument("--n-features", type=int, help="columns of the data (default: the largest index in DATA)")
     train.add_argument("--stream", action="store_true",
                        help="budgeted solvers: read DATA in chunks and train by partial_fit (needs --n-features)")
@@ -236,7 +255,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     train.add_argument("--shuffle-buffer", type=int, default=100_000,
                        help="with --stream: rows mixed in memory before training (0: none; default 100000)")
     _data_options(train)
-    train.set_defaults(handler=_checked_train, flags=add_flags(train))
+    train.set_defaults(handler=_checked_train, flags=add_flags(train), label_weights=[])
 
     predict = commands.add_parser(
         "predict",

@@ -14,6 +14,7 @@ from typing import List, Optional
 
 from . import __version__
 from ._cli_model import add_commands
+from ._cli_parser import CliParser
 
 
 def _positive_int(text: str) -> int:
@@ -107,7 +108,8 @@ def _add_demo(commands: "argparse._SubParsersAction") -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="budgetsvm", description="Fast support vector machine training.")
+    # CliParser (and so every sub-command's parser): a usage mistake is one line and exit code 1
+    parser = CliParser(prog="budgetsvm", description="Fast support vector machine training.")
     parser.add_argument("--version", action="version", version=f"budgetsvm {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -47,7 +47,7 @@ struct Params {
   merge::Method merge_method = merge::Method::lookup_wd;
   double gss_eps = 0.01;
   int lookup_grid = merge::kDefaultGrid;
-  int epochs = 5;
+  int epochs = 3;
   LearningRate learning_rate = LearningRate::pegasos;
   double eta0 = 1.0;
   double radius = std::numeric_limits<double>::infinity();
