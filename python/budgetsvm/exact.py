@@ -633,11 +633,12 @@ class SVC(ClassifierMixin, BaseEstimator):
                     "the number of samples at training time"
                 )
             return X
+        # the width first, for sparse input too (scikit-learn's order)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
         if sp.issparse(X) and not self._sparse and not callable(self.kernel):
             # scikit-learn's rule (its dense and sparse LIBSVM paths differ); ours could
             # compute it, but a drop-in raises where scikit-learn raises
             raise ValueError(f"cannot use sparse input in {type(self).__name__!r} trained on dense data")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
         return as_supported(X)
 
     def _check_internal_representation(self) -> None:
