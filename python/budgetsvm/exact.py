@@ -34,7 +34,7 @@ from ._labels import encode_labels
 from ._atomic import atomic_fit
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
-from ._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
+from ._magnitude import FLT_MAX, check_costs, check_finite_fit, check_kernel_magnitude, check_matrix_magnitude
 from ._params import (
     check_class_weight_spec,
     check_class_weights,
@@ -410,6 +410,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         weights, keep = None, None
         if sample_weight is not None:
             weights, keep = self._check_sample_weight(sample_weight, y_index, len(classes), n_samples)
+        check_costs("SVC", float(self.C), self.class_weight_[y_index], weights)
 
         self._sparse = sp.issparse(X)
         if callable(self.kernel):
@@ -529,11 +530,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 p += 1
 
         support, n_support, dual = _ovo_layout(members, is_sv, pair_alpha)
-        if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
-            raise ValueError(
-                "The dual coefficients or intercepts are not finite. The input data may contain "
-                "large values and need to be preprocessed."
-            )
+        check_finite_fit(self, dual_coef_=dual, intercept_=intercept, probA_=prob_a, probB_=prob_b)
 
         self.support_ = support.astype(np.int32)
         # one array under both names, as scikit-learn's _n_support: predict checks it
