@@ -259,7 +259,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
         description="Predict DATA with MODEL, write one line per row to OUTPUT and print the accuracy.",
         epilog=("examples:\n  budgetsvm predict ijcnn1.t ijcnn1.model out.txt\n"
                 "  budgetsvm predict --output decision a9a.t a9a.model scores.txt\n"
-                "A label never seen in training counts as wrong (with a warning): unlabeled files carry dummy labels."),
+                "A label never seen in training counts as wrong (with a warning): unlabeled files carry dummy labels.\n"
+                "Features beyond the model's (an index in DATA past its n_features) are ignored, with one warning."),
     )
     predict.add_argument("data", metavar="DATA")
     predict.add_argument("model", metavar="MODEL")
