@@ -337,7 +337,7 @@ def test_file_chunks_are_iter_svmlights(files):
     # FileChunks reads as iter_svmlight (with the position of the raw file); if
     # iter_svmlight gains a parameter, FileChunks must pass it on as well
     assert list(inspect.signature(iter_svmlight).parameters) == ["path", "chunk_rows", "n_features", "zero_based",
-                                                                 "dtype"]
+                                                                 "dtype", "max_line_bytes"]
     for name in ("train.svm", "train.svm.gz"):
         data = FileChunks(files / name, chunk_rows=64, n_features=3, zero_based=False)
         positions = []

@@ -1,18 +1,26 @@
-"""Gaussian kernels of features far from the origin (docs/numerics.md).
+"""Gaussian kernels of features far from the origin, and fits whose
+numbers would not be finite (docs/numerics.md).
 
 ||x - z||^2 from norms and a dot product cancels when the features sit far
 from the origin; the core shifts both operands by a common reference point.
 References: the same float32 values in float64, distances from explicit
 differences (numpy), and translation invariance (the same problem unshifted).
+
+A cost ``C * class_weight * sample_weight`` below the smallest normal float64
+is refused before the fit (``LinearSVC(C=1e-310)`` stored NaN coefficients),
+and every estimator checks what it is about to store (``check_finite_fit``).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 
-from budgetsvm import SVC, BudgetedSVC, _core, kernel_matrix
+from budgetsvm import SVC, BudgetedSVC, LinearSVC, _core, kernel_matrix
 
 
 def blobs(n, d=5, seed=0):
@@ -185,3 +193,197 @@ def test_float32_prediction_with_gamma_times_norms_past_float():
     coef = rng.standard_normal((40, 1))
     out = _core.decision_function(S.astype(np.float32), S, coef, "rbf", 1e20, 3, 0.0, 1)
     np.testing.assert_allclose(out, coef, rtol=1e-12, atol=0)
+
+
+# ------------------------------------------------- costs that underflow
+
+
+def _separable(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+
+
+ESTIMATORS = [
+    LinearSVC(random_state=0),
+    LinearSVC(loss="hinge", random_state=0),
+    LinearSVC(penalty="l1", dual=False, random_state=0),
+    LinearSVC(multi_class="crammer_singer", random_state=0),
+    SVC(),
+    BudgetedSVC(budget=20, random_state=0),
+    BudgetedSVC(budget=20, solver="bsgd", random_state=0),
+]
+
+
+@pytest.mark.parametrize("C", [1e-310, 5e-324])
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+def test_a_subnormal_C_is_refused_before_the_fit(estimator, C):
+    estimator = clone(estimator)
+    # issue 64: LinearSVC(C=1e-310) returned NaN coef_ with no error (every row one class)
+    X, y = _separable()
+    with pytest.raises(ValueError, match=r"C \* class_weight \* sample_weight underflows float64: sample 0"):
+        estimator.set_params(C=C).fit(X, y)
+
+
+@pytest.mark.parametrize("weight", [1e-310, 5e-324])
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+def test_a_subnormal_sample_weight_is_refused_naming_the_sample(estimator, weight):
+    estimator = clone(estimator)
+    X, y = _separable()
+    sw = np.ones(len(y))
+    sw[7] = weight
+    with pytest.raises(ValueError, match=r"underflows float64: sample 7 has C=1, class_weight=1 and sample_weight="):
+        estimator.fit(X, y, sample_weight=sw)
+    with pytest.raises(ValueError, match="underflows float64: sample 0"):
+        estimator.fit(X, y, sample_weight=np.full(len(y), weight))
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+def test_products_that_underflow_are_refused_but_small_normal_costs_fit(estimator):
+    estimator = clone(estimator)
+    X, y = _separable()
+    # each factor is a normal number; their product is not
+    with pytest.raises(ValueError, match="a cost of 0,"):
+        estimator.set_params(C=1e-200).fit(X, y, sample_weight=np.full(len(y), 1e-200))
+    with pytest.raises(ValueError, match="class_weight=1e-300"):
+        estimator.set_params(C=1e-10, class_weight={0: 1e-300, 1: 1.0}).fit(X, y)
+    # weight 0 leaves a sample out (not a cost); tiny but normal costs fit, finite
+    sw = np.ones(len(y))
+    sw[:3] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence at so small a C is not the point here
+        clf = estimator.set_params(C=1e-300, class_weight=None).fit(X, y, sample_weight=sw)
+    for name in ("coef_", "dual_coef_", "intercept_"):
+        if hasattr(clf, name) and not sp.issparse(getattr(clf, name)):
+            assert np.all(np.isfinite(getattr(clf, name))), name
+
+
+def test_one_vs_rest_checks_the_cost_of_the_negatives_too():
+    # with 3+ classes, class k's weight scales only problem k's positives:
+    # a sample is also a negative of cost C * sample_weight
+    X, _ = _separable(90)
+    y = np.repeat([0, 1, 2], 30)
+    X[y == 1] += 3.0
+    X[y == 2] -= 3.0
+    sw = np.ones(90)
+    sw[40] = 1e-200
+    clf = LinearSVC(C=1e-110, class_weight={0: 1.0, 1: 1e100, 2: 1.0}, random_state=0)
+    with pytest.raises(ValueError, match="sample 40"):
+        clf.fit(X, y, sample_weight=sw)  # 1e-110 * 1e100 * 1e-200 underflows, and 1e-110 * 1e-200 too
+    # binary: class_weight scales both problems' sides; 1e-110 * 1e100 * 1e-200 = 1e-210 is normal
+    binary = y < 2
+    clf.set_params(class_weight={0: 1e100, 1: 1e100})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X[binary], y[binary], sample_weight=np.where(np.arange(60) == 40, 1e-200, 1.0))
+    assert np.all(np.isfinite(clf.coef_))
+
+
+def test_partial_fit_refuses_a_subnormal_sample_weight_and_keeps_the_model():
+    X, y = _separable()
+    clf = BudgetedSVC(budget=20, random_state=0).partial_fit(X, y, classes=[0, 1])
+    before = clf.dual_coef_.copy()
+    with pytest.raises(ValueError, match="underflows float64: sample 0"):
+        clf.partial_fit(X, y, sample_weight=np.full(len(y), 1e-310))
+    np.testing.assert_array_equal(clf.dual_coef_, before)
+
+
+def test_dask_refuses_a_subnormal_C_and_sample_weight():
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC
+
+    X, y = _separable(200)
+    with dask.config.set(scheduler="synchronous"):
+        Xd, yd = da.from_array(X, chunks=100), da.from_array(y, chunks=100)
+        with pytest.raises(ValueError, match="budgetsvm.dask.BudgetedSVC: C \\* class_weight"):
+            DaskBudgetedSVC(C=1e-310, budget=20, random_state=0).fit(Xd, yd)
+        sw = da.from_array(np.where(np.arange(200) == 150, 5e-324, 1.0), chunks=100)
+        with pytest.raises(ValueError, match="underflows float64: sample 50"):  # the second partition's row 50
+            DaskBudgetedSVC(budget=20, random_state=0).fit(Xd, yd, sample_weight=sw)
+
+
+# ------------------------------------- the net: nothing non-finite is stored
+
+
+def test_linearsvc_refuses_non_finite_coefficients_and_keeps_its_model(monkeypatch):
+    X, y = _separable()
+    clf = LinearSVC(random_state=0).fit(X, y)
+    coef = clf.coef_.copy()
+    fit_linear = _core.fit_linear
+
+    def nan_weights(*args, **kwargs):
+        W, alpha, stats = fit_linear(*args, **kwargs)
+        W = W.copy()
+        W[0, 1] = np.nan
+        return W, alpha, stats
+
+    monkeypatch.setattr(_core, "fit_linear", nan_weights)
+    with pytest.raises(ValueError, match=r"not finite.+\(LinearSVC.coef_ would contain NaN; the estimator is left"):
+        clf.fit(X, y)
+    np.testing.assert_array_equal(clf.coef_, coef)
+
+
+def test_svc_refuses_non_finite_coefficients(monkeypatch):
+    X, y = _separable()
+    fit_exact = _core.fit_exact
+
+    def inf_intercept(*args, **kwargs):
+        return dict(fit_exact(*args, **kwargs), intercept=np.inf)
+
+    monkeypatch.setattr(_core, "fit_exact", inf_intercept)
+    message = r"\(SVC.intercept_ would contain infinity or a value too large for dtype\('float64'\)"
+    with pytest.raises(ValueError, match=message):
+        SVC().fit(X, y)
+
+
+@pytest.mark.parametrize("key", ["dual_coef", "support_vectors", "intercept"])
+def test_budgeted_fit_and_partial_fit_refuse_non_finite_models(monkeypatch, key):
+    X, y = _separable()
+    clf = BudgetedSVC(budget=20, random_state=0).fit(X, y)
+    before = clf.dual_coef_.copy()
+    fit_budgeted = _core.fit_budgeted
+
+    def poisoned(*args, **kwargs):
+        result = dict(fit_budgeted(*args, **kwargs))
+        result[key] = np.full_like(np.asarray(result[key], dtype=np.float64), np.nan)
+        return result
+
+    monkeypatch.setattr(_core, "fit_budgeted", poisoned)
+    with pytest.raises(ValueError, match=rf"\(BudgetedSVC.{key}_ would contain NaN"):
+        clf.fit(X, y)
+    with pytest.raises(ValueError, match=rf"\(BudgetedSVC.{key}_ would contain NaN"):
+        clf.partial_fit(X, y)
+    np.testing.assert_array_equal(clf.dual_coef_, before)
+
+
+@pytest.mark.parametrize("partitions", [1, 2])
+def test_dask_refuses_non_finite_models_before_storing_or_mixing_them(partitions):
+    # BSGD's steps overflow at C=1e308 (tests/test_budgeted_noisy.py): with
+    # one partition and one round the NaN model was stored; with two, the mix
+    # refused it as "dual_coef must be finite", a parameter the user never set
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    from budgetsvm.dask import BudgetedSVC as DaskBudgetedSVC
+
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(500, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    clf = DaskBudgetedSVC(solver="bsgd", C=1e308, budget=10, gamma=0.05, epochs=1, rounds=1, random_state=0)
+    with dask.config.set(scheduler="synchronous"):
+        Xd, yd = da.from_array(X, chunks=500 // partitions), da.from_array(y, chunks=500 // partitions)
+        with pytest.raises(ValueError, match=r"\(budgetsvm.dask.BudgetedSVC.dual_coef_ would contain NaN"):
+            clf.fit(Xd, yd)
+    assert not hasattr(clf, "dual_coef_")
+
+
+def test_check_finite_fit_names_the_public_class():
+    from budgetsvm._magnitude import check_finite_fit
+
+    check_finite_fit(SVC(), dual_coef_=sp.csr_matrix(np.ones((1, 3))), intercept_=np.zeros(1))
+    with pytest.raises(ValueError, match=r"\(SVC.dual_coef_ would contain NaN"):
+        check_finite_fit(SVC(), dual_coef_=sp.csr_matrix(np.array([[1.0, np.nan]])))
+    with pytest.raises(ValueError, match=r"\(budgetsvm.dask.BudgetedSVC.intercept_ would contain infinity"):
+        check_finite_fit("budgetsvm.dask.BudgetedSVC", intercept_=np.array([np.inf]))

@@ -135,3 +135,70 @@ def test_zero_based_auto_and_empty_file(tmp_path):
     empty.write_text("")
     X, y = load_svmlight(empty)
     assert X.shape == (0, 1) and y.shape == (0,)
+
+
+# ---------------------------------------------- one grammar of numbers (issue 64)
+
+
+@pytest.mark.parametrize("token", ["+-1", "-+1", "++1", "--1", "+-0.5", "-+inf", "0x10", "1_0", "1e", "1..2", "."])
+def test_numbers_take_one_optional_sign_in_labels_and_values(tmp_path, token):
+    # '+-1' was read as -1 (the parser skipped a '+' and then read a signed number)
+    path = tmp_path / "signs.svm"
+    path.write_text(f"1 1:1\n{token} 1:1\n")
+    with pytest.raises(ValueError, match="signs.svm: line 2: cannot parse the label"):
+        load_svmlight(path)
+    path.write_text(f"1 1:1\n1 1:1 2:{token}\n")
+    with pytest.raises(ValueError, match="signs.svm: line 2: cannot parse the value"):
+        load_svmlight(path)
+    # scikit-learn's reader (Python's float) refuses them too, but for "1_0"
+    # (Python's digit grouping, not a number of this grammar)
+    if token != "1_0":
+        with pytest.raises(ValueError):
+            load_svmlight_file(str(path))
+
+
+def test_numbers_of_the_grammar_read_as_python_and_scikit_learn_read_them(tmp_path):
+    tokens = ["+1", "-1", "1.", ".5", "-.5", "+.5e+3", "1E-3", "-2.5e1", "007", "1e-400", "-0", "1e308", "5e-324"]
+    path = tmp_path / "good.svm"
+    path.write_text("".join(f"{t} 1:{t}\n" for t in tokens))
+    X, y = load_svmlight(path, n_features=1)
+    expected = np.array([float(t) for t in tokens])
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(X.toarray().ravel(), expected)
+    X_ref, y_ref = load_svmlight_file(str(path), n_features=1)
+    np.testing.assert_array_equal(y, y_ref)
+    np.testing.assert_array_equal(X.toarray(), X_ref.toarray())
+
+
+# -------------------------------------------------------- the line limit
+
+
+def test_a_line_longer_than_max_line_bytes_names_its_number_and_the_limit(tmp_path):
+    path = tmp_path / "long.svm"
+    long_line = "1 " + " ".join(f"{k}:0.5" for k in range(1, 40))  # 232 bytes
+    path.write_text(f"1 1:1\n# note\n{long_line}\n-1 2:1\n")
+    with pytest.raises(ValueError, match=r"long.svm: line 3: longer than max_line_bytes=100 bytes"):
+        load_svmlight(path, max_line_bytes=100)
+    X, y = load_svmlight(path, max_line_bytes=len(long_line))  # settable: a line of exactly the limit is read
+    assert X.shape == (3, 39) and X[1].nnz == 39
+    assert load_svmlight(path)[0].shape == (3, 39)  # the default (16 MiB) reads it
+    for bad in (0, -1, 2.5, True, "16M"):
+        with pytest.raises(ValueError, match="max_line_bytes must be a positive integer"):
+            load_svmlight(path, max_line_bytes=bad)
+
+
+def test_the_default_limit_is_the_cores():
+    from budgetsvm import _core
+    from budgetsvm._limits import MAX_LINE_BYTES
+
+    assert _core.SVMLIGHT_MAX_LINE_BYTES == MAX_LINE_BYTES == 16 * 2**20
+
+
+def test_a_compressed_file_without_newlines_stops_at_the_limit(tmp_path):
+    # 40 MB of zero bytes compress to 40 kB: the limit holds on the decompressed line
+    path = tmp_path / "zeros.gz"
+    with gzip.open(path, "wb") as f:
+        for _ in range(40):
+            f.write(bytes(1 << 20))
+    with pytest.raises(ValueError, match=r"zeros.gz: line 1: longer than max_line_bytes=16777216 bytes"):
+        load_svmlight(path)

@@ -1,7 +1,9 @@
 // Tests of the streaming svmlight parser: any chunking gives the same
 // result, and each malformed line is reported with its number.
+#include <algorithm>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "budgetsvm/io/svmlight.hpp"
 #include "check.hpp"
@@ -166,6 +168,127 @@ TEST_CASE("svmlight: a column limit names the line of the first index beyond it"
   CHECK(error_of(SvmlightParser<double>(true, 3), "1 2:1\n\n1 3:1\n").find("line 3: feature index 3") == 0);
   CHECK(error_of(SvmlightParser<double>(true, 3), "1 0:1 2:1\n").empty());
   CHECK(error_of(SvmlightParser<double>(false, 3), "1 1:1 3:1\n").empty());
+}
+
+TEST_CASE("svmlight: numbers take one optional sign (issue 64: '+-1' was read as -1)") {
+  // refused: two signs, in labels and values, in either order
+  for (const char* bad : {"+-1", "-+1", "++1", "--1", "+-0.5", "-+inf"}) {
+    CHECK(first_error(std::string(bad) + " 1:1\n").find("line 1: cannot parse the label") == 0);
+    CHECK(first_error(std::string("1 1:") + bad + "\n").find("line 1: cannot parse the value") == 0);
+  }
+  // not numbers in this grammar, though some standard conversions read them
+  for (const char* bad : {"0x10", "1_0", "1e", "1e+", ".", "+", "-", "e5", "1..2", "1.2.3", "nan(1)", "infinit"})
+    CHECK(first_error(std::string("1 1:") + bad + "\n").find("line 1: cannot parse the value") == 0);
+  CHECK(first_error("1 1: 5\n").find("line 1: cannot parse the value") == 0);  // no space after ':'
+  // accepted: one sign or none, integer / decimal / exponent forms
+  const std::vector<std::pair<std::string, double>> good{
+      {"+1", 1.0},      {"-1", -1.0},     {"1.", 1.0},          {".5", 0.5},        {"-.5", -0.5},
+      {"+.5e+3", 500.0}, {"1E-3", 1e-3},  {"-2.5e1", -25.0},    {"007", 7.0},       {"1e-400", 0.0},
+      {"0", 0.0},       {"-0", -0.0},     {"1e308", 1e308},     {"4.9e-324", 4.9e-324}};
+  for (const auto& [text, value] : good) {
+    SvmlightParser<double> p;
+    const std::string line = text + " 1:" + text + "\n";
+    p.feed(line.data(), line.size());
+    p.finish();
+    CHECK(p.labels.size() == 1 && p.labels[0] == value && p.values.size() == 1 && p.values[0] == value);
+  }
+  // inf and nan are numbers of the grammar, refused as not finite
+  for (const char* word : {"inf", "-INF", "+Infinity", "nan", "NaN"}) {
+    CHECK(first_error(std::string(word) + " 1:1\n").find("not a finite number") != std::string::npos);
+    CHECK(first_error(std::string("1 1:") + word + "\n").find("must be finite") != std::string::npos);
+  }
+  CHECK(first_error("1e400 1:1\n").find("not a finite number") != std::string::npos);
+}
+
+TEST_CASE("svmlight: detail::scan_number is the grammar, token by token") {
+  const auto accepted = [](const std::string& t) {
+    const char* end = detail::scan_number(t.data(), t.data() + t.size());
+    return end == t.data() + t.size();
+  };
+  for (const char* t : {"1", "+1", "-1", "1.5", "1.", ".5", "1e5", "1E+5", "1e-5", "-.5e-5", "inf", "-Infinity", "NAN"})
+    CHECK(accepted(t));
+  for (const char* t : {"", "+", "-", ".", "+-1", "-+1", "1e", "e1", "0x1", "1_0", " 1", "1 ", "infx", "1.2.3"})
+    CHECK(!accepted(t));
+}
+
+TEST_CASE("svmlight: a line longer than max_line_bytes is an error naming it and the limit, in any chunking") {
+  const std::string text = "1 1:1\n-1 2:1234567890\n1 1:2\n";  // line 2 has 15 bytes
+  for (std::size_t limit : {std::size_t{14}, std::size_t{15}}) {
+    for (std::size_t step = 1; step <= text.size(); ++step) {
+      SvmlightParser<double> p(false, SvmlightParser<double>::kNoLimit, limit);
+      std::string error;
+      try {
+        for (std::size_t at = 0; at < text.size(); at += step) p.feed(text.data() + at, std::min(step, text.size() - at));
+        p.finish();
+      } catch (const std::invalid_argument& e) {
+        error = e.what();
+      }
+      if (limit == 14)
+        CHECK(error.find("line 2: longer than max_line_bytes=14 bytes") == 0);
+      else
+        CHECK(error.empty() && p.rows() == 3);
+    }
+  }
+  // a last line without a newline counts too
+  SvmlightParser<double> q(false, SvmlightParser<double>::kNoLimit, 4);
+  const std::string last = "1 1:1\n1 1:12";
+  std::string error;
+  try {
+    q.feed(last.data(), last.size());
+    q.finish();
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+  }
+  CHECK(error.find("line 1: longer than max_line_bytes=4") == 0);
+}
+
+TEST_CASE("svmlight: input without newlines is refused by the block that would pass the limit") {
+  // /dev/zero or 20 MB of digits: fed a block at a time, the error comes
+  // once the partial line would pass the limit
+  const std::size_t limit = std::size_t{1} << 20;
+  for (char fill : {'\0', '7'}) {
+    SvmlightParser<float> p(false, SvmlightParser<float>::kNoLimit, limit);
+    const std::vector<char> block(std::size_t{1} << 16, fill);
+    std::size_t fed = 0;
+    std::string error;
+    try {
+      while (fed < 64 * limit) {
+        p.feed(block.data(), block.size());
+        fed += block.size();
+      }
+    } catch (const std::invalid_argument& e) {
+      error = e.what();
+    }
+    CHECK(error.find("line 1: longer than max_line_bytes=1048576 bytes") == 0);
+    CHECK(fed == limit);  // the block that would pass the limit is the one refused
+  }
+  CHECK(kMaxLineBytes == std::size_t{16} << 20);
+  CHECK(SvmlightParser<double>().max_line_bytes() == kMaxLineBytes);
+}
+
+TEST_CASE("svmlight: ExtraColumns::drop checks and counts indices beyond the limit but keeps only the others") {
+  SvmlightParser<double> p(false, 3, kMaxLineBytes, ExtraColumns::drop);
+  const std::string text = "1 1:1 3:3 4:4 9:9\n-1 5:5\n2 2:2\n";
+  p.feed(text.data(), text.size());
+  p.finish();
+  CHECK(p.rows() == 3 && p.columns_seen() == 9);
+  CHECK((p.indices == std::vector<std::int64_t>{0, 2, 1}));
+  CHECK((p.values == std::vector<double>{1.0, 3.0, 2.0}));
+  CHECK((p.indptr == std::vector<std::int64_t>{0, 2, 2, 3}));
+  // dropped entries are still checked: order and values
+  const auto error_of = [](const std::string& bad) -> std::string {
+    SvmlightParser<double> q(false, 3, kMaxLineBytes, ExtraColumns::drop);
+    try {
+      q.feed(bad.data(), bad.size());
+      q.finish();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error_of("1 5:1 4:1\n").find("strictly increasing") != std::string::npos);
+  CHECK(error_of("1 5:+-1\n").find("cannot parse the value") != std::string::npos);
+  CHECK(error_of("1 5:nan\n").find("finite") != std::string::npos);
 }
 
 int main() { return budgetsvm::test::run_all(); }

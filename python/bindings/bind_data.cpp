@@ -88,13 +88,17 @@ bool py_all_finite(py::object X) {
 // Both parser precisions behind one Python class.
 class PySvmlightParser {
  public:
-  PySvmlightParser(bool float32, bool zero_based, std::optional<std::int64_t> n_features) {
+  PySvmlightParser(bool float32, bool zero_based, std::optional<std::int64_t> n_features,
+                   std::int64_t max_line_bytes, bool drop_extra_columns) {
     if (n_features && *n_features < 1) throw std::invalid_argument("n_features must be positive");
+    if (max_line_bytes < 1) throw std::invalid_argument("max_line_bytes must be positive");
     const std::int64_t limit = n_features.value_or(SvmlightParser<double>::kNoLimit);
+    const auto line = static_cast<std::size_t>(max_line_bytes);
+    const ExtraColumns extra = drop_extra_columns ? ExtraColumns::drop : ExtraColumns::error;
     if (float32)
-      parser_ = SvmlightParser<float>(zero_based, limit);
+      parser_ = SvmlightParser<float>(zero_based, limit, line, extra);
     else
-      parser_ = SvmlightParser<double>(zero_based, limit);
+      parser_ = SvmlightParser<double>(zero_based, limit, line, extra);
     column_limit_ = n_features;
   }
 
@@ -127,6 +131,11 @@ class PySvmlightParser {
   /// Complete rows parsed and not yet taken.
   std::int64_t rows() const {
     return std::visit([](const auto& p) { return p.rows(); }, parser_);
+  }
+
+  /// One more than the largest 0-based column seen so far, dropped ones included.
+  std::int64_t columns_seen() const {
+    return std::visit([](const auto& p) { return p.columns_seen(); }, parser_);
   }
 
   /// Moves out the first min(max_rows, rows) complete rows as (values,
@@ -205,13 +214,18 @@ void register_data(py::module_& m) {
       py::arg("indices"), py::arg("indptr"), py::arg("n_rows"), py::arg("n_cols"),
       "Raises ValueError when CSR index arrays are malformed (indptr not starting at 0, decreasing or "
       "not ending at nnz; a column index outside [0, n_cols)); O(nnz)");
+  m.attr("SVMLIGHT_MAX_LINE_BYTES") = static_cast<std::int64_t>(kMaxLineBytes);
   py::class_<PySvmlightParser>(m, "SvmlightParser")
-      .def(py::init<bool, bool, std::optional<std::int64_t>>(), py::arg("float32"), py::arg("zero_based"),
-           py::arg("n_features") = py::none())
+      .def(py::init<bool, bool, std::optional<std::int64_t>, std::int64_t, bool>(), py::arg("float32"),
+           py::arg("zero_based"), py::arg("n_features") = py::none(),
+           py::arg("max_line_bytes") = static_cast<std::int64_t>(kMaxLineBytes), py::arg("drop_extra_columns") = false,
+           "max_line_bytes: a longer line is a ValueError naming it; drop_extra_columns: indices beyond n_features "
+           "are checked and counted (columns_seen) but not kept, instead of an error")
       .def("feed", &PySvmlightParser::feed, py::arg("chunk"))
       .def("finish", &PySvmlightParser::finish)
       .def("end", &PySvmlightParser::end)
       .def_property_readonly("rows", &PySvmlightParser::rows)
+      .def_property_readonly("columns_seen", &PySvmlightParser::columns_seen)
       .def("take", &PySvmlightParser::take, py::arg("max_rows"));
 }
 

@@ -28,6 +28,7 @@ import math
 import re
 from typing import Any, Callable, Dict, List, Tuple
 
+from ._numbers import parse_float, parse_int
 from ._params import options
 
 # --solver picks the estimator and its solver option
@@ -65,7 +66,7 @@ def literal(text: str) -> Any:
         return lowered == "true"
     if lowered == "none":
         return None
-    for kind in (int, float):
+    for kind in (parse_int, parse_float):  # the numbers of the svmlight reader's grammar (_numbers.py)
         try:
             return kind(text)
         except ValueError:
@@ -83,12 +84,12 @@ def _typed(entry: Dict[str, Any]) -> Callable[[str], Any]:
             return text.lower() in ("true", "1")
         if kind == "int":
             try:
-                return int(text)
+                return parse_int(text)
             except ValueError:
                 raise argparse.ArgumentTypeError(f"must be an integer; got {text}") from None
         if kind == "float":
             try:
-                value = float(text)
+                value = parse_float(text)
             except ValueError:
                 raise argparse.ArgumentTypeError(f"must be a number; got {text}") from None
             if math.isnan(value):

@@ -17,6 +17,7 @@ from ._cli_fit import check_folds, cross_validate, epochs_of, fit
 from ._cli_flags import SOLVERS, add_flags, chosen
 from ._cli_progress import Progress, choose_mode
 from ._cli_weights import class_weight, extract
+from ._numbers import parse_float, parse_int
 
 CHUNK_ROWS = 10_000
 
@@ -142,9 +143,22 @@ def _predict_rows(model: Any, X: Any, output: str, pred: np.ndarray) -> List[str
 
 
 def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np.ndarray]]:
-    from . import iter_svmlight
+    """DATA in chunks of the model's width. Fewer columns than the model's is
+    normal (a test file need not use the last features); indices beyond them
+    are ignored, as LIBLINEAR does, with one warning naming both widths once
+    the file is read."""
+    from .streaming import _stream
 
-    return iter_svmlight(args.data, args.chunk_rows, n_features=n_features, zero_based=args.zero_based)
+    chunks, parser = _stream(args.data, args.chunk_rows, n_features, args.zero_based, drop_extra_columns=True)
+    yield from chunks
+    if parser.columns_seen > n_features:
+        largest = parser.columns_seen - (1 if args.zero_based else 0)
+        base = " (0-based)" if args.zero_based else ""
+        warnings.warn(
+            f"{args.data}: its largest feature index is {largest}{base}, beyond the model's "
+            f"n_features={n_features}; the features beyond are ignored",
+            stacklevel=1,
+        )
 
 
 def _run_predict(args: argparse.Namespace) -> int:
@@ -203,7 +217,7 @@ def _run_convert(args: argparse.Namespace) -> int:
 def _data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zero-based", action="store_true", help="feature indices start at 0 (LIBSVM's start at 1)")
     parser.add_argument(
-        "--chunk-rows", type=int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})"
+        "--chunk-rows", type=parse_int, default=CHUNK_ROWS, help=f"rows read at a time (default {CHUNK_ROWS})"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary, and no progress unless --progress")
 
@@ -237,7 +251,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                        "with that solver (default bsca)")
     train.add_argument("--format", choices=["budgetsvm", "libsvm", "liblinear"], default="budgetsvm",
                        help="model file format (default budgetsvm)")
-    train.add_argument("-v", dest="cross_validation", type=int, metavar="K",
+    train.add_argument("-v", dest="cross_validation", type=parse_int, metavar="K",
                        help="K-fold cross-validation only: print the accuracy and each fold's (folds drawn by "
                        "--random-state, default 0; with --stream one pass per fold and epoch)")
     train._optionals._group_actions.append(argparse.Action(  # shown only: the parser's prescan reads it
@@ -247,12 +261,12 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     train.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="show progress (a bar even when stderr is not a terminal) or not; default: a bar on "
                        "a terminal, else plain lines; -q: none")
-    train.add_argument("--n-features", type=int, help="columns of the data (default: the largest index in DATA)")
+    train.add_argument("--n-features", type=parse_int, help="columns of the data (default: the largest index in DATA)")
     train.add_argument("--stream", action="store_true",
                        help="budgeted solvers: read DATA in chunks and train by partial_fit (needs --n-features)")
-    train.add_argument("--classes", type=lambda s: [float(v) for v in s.split(",")],
+    train.add_argument("--classes", type=lambda s: [parse_float(v) for v in s.split(",")],
                        help="with --stream: the labels, comma-separated (default: one pass over DATA finds them)")
-    train.add_argument("--shuffle-buffer", type=int, default=100_000,
+    train.add_argument("--shuffle-buffer", type=parse_int, default=100_000,
                        help="with --stream: rows mixed in memory before training (0: none; default 100000)")
     _data_options(train)
     train.set_defaults(handler=_checked_train, flags=add_flags(train), label_weights=[])
@@ -264,7 +278,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
         description="Predict DATA with MODEL, write one line per row to OUTPUT and print the accuracy.",
         epilog=("examples:\n  budgetsvm predict ijcnn1.t ijcnn1.model out.txt\n"
                 "  budgetsvm predict --output decision a9a.t a9a.model scores.txt\n"
-                "A label never seen in training counts as wrong (with a warning): unlabeled files carry dummy labels."),
+                "A label never seen in training counts as wrong (with a warning): unlabeled files carry dummy labels.\n"
+                "Features beyond the model's (an index in DATA past its n_features) are ignored, with one warning."),
     )
     predict.add_argument("data", metavar="DATA")
     predict.add_argument("model", metavar="MODEL")

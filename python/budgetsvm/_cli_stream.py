@@ -28,6 +28,7 @@ import numpy as np
 from . import _core
 from ._cli_progress import Progress
 from ._params import check_number
+from ._limits import MAX_LINE_BYTES, check_max_line_bytes
 from .io import _decompressor
 from .streaming import _chunks
 
@@ -55,11 +56,13 @@ class FileChunks:
     (27, 3)
     """
 
-    def __init__(self, path: Any, chunk_rows: int, n_features: int, zero_based: bool) -> None:
+    def __init__(self, path: Any, chunk_rows: int, n_features: int, zero_based: bool,
+                 max_line_bytes: int = MAX_LINE_BYTES) -> None:
         self.path = os.fspath(path)
         self.chunk_rows = check_number("chunk_rows", chunk_rows, integer=True, low=1)
         self.n_features = check_number("n_features", n_features, integer=True, low=1)
         self.zero_based = bool(zero_based)
+        self.max_line_bytes = check_max_line_bytes(max_line_bytes)
         self.size = os.path.getsize(self.path)  # FileNotFoundError now
         self.rows: Optional[int] = None
         self._raw: Optional[io.FileIO] = None
@@ -72,7 +75,8 @@ class FileChunks:
 
     def __iter__(self) -> Iterator[Tuple[Any, np.ndarray]]:
         decompress = _decompressor(self.path)  # compression by content, as iter_svmlight
-        parser = _core.SvmlightParser(float32=False, zero_based=self.zero_based, n_features=self.n_features)
+        parser = _core.SvmlightParser(float32=False, zero_based=self.zero_based, n_features=self.n_features,
+                                      max_line_bytes=self.max_line_bytes)
 
         opened: List[io.BufferedReader] = []
 

@@ -1,4 +1,6 @@
-"""Checks that the values of ``X`` are small enough for the solvers' arithmetic.
+"""Checks that the numbers a fit computes with, and what it stores, are sound.
+
+``X`` and the kernel: values small enough for the solvers' arithmetic.
 
 Data scaled by 1e154 or 1e300 overflow float64 in squared norms and kernel
 values: without a check the solvers fit a trivial model (every kernel value
@@ -8,14 +10,24 @@ the largest squared row norm ``M = max_i ||x_i||^2`` (Cauchy-Schwarz:
 ``|<x, z>| <= M``, ``||x - z||^2 <= 4 M``) and refuse data whose kernel
 values would leave the range the solver computes in, with a ValueError that
 says so. One pass over ``X`` in C++ (no copy of ``X``).
+
+The costs: ``C * class_weight[y_i] * sample_weight[i]``, the bound of each
+dual variable, must be a normal float64 where its factors are positive
+(``check_costs``): ``LinearSVC(C=1e-310)`` divided by it (the squared
+hinge's diagonal ``1 / (2 C_i)`` is infinite) and stored NaN coefficients.
+
+The result: every estimator hands its fitted arrays to
+``check_finite_fit`` before storing them, the net under every other check:
+a non-finite coefficient is scikit-learn's ValueError, never a model.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import _core
 from ._data import core_view
@@ -107,3 +119,86 @@ def check_linear_magnitude(X: Any, bias: float) -> None:
             f"feature) is {M:.3g}, beyond {LINEAR_MAX_SQUARED_NORM:.3g} (float64 overflows). The input "
             "data may contain large values and need to be preprocessed (e.g. StandardScaler)."
         )
+
+
+def check_costs(
+    estimator: str,
+    C: float,
+    class_factor: Optional[np.ndarray] = None,
+    sample_weight: Optional[np.ndarray] = None,
+) -> None:
+    """ValueError when a sample's cost ``C * class_weight[y_i] * sample_weight[i]``
+    (the bound of its dual variable) underflows: positive factors whose
+    product is 0 or below the smallest normal float64. The solvers divide by
+    the cost (the squared hinge's ``1 / (2 C_i)``, BSGD's ``1 / (C n)``) or
+    scale by it, and a subnormal one keeps a few bits at most: the fit
+    returned NaN or noise. ``class_factor``: ``class_weight[y_i]`` per
+    sample (None: 1); ``sample_weight``: validated weights (None: 1); a
+    factor of 0 leaves a sample out and is not a cost.
+
+    >>> check_costs("LinearSVC", 1.0, sample_weight=np.array([1.0, 0.0, 1e-300]))
+    >>> check_costs("LinearSVC", 1e-300, sample_weight=np.array([1.0, 1e-10]))
+    Traceback (most recent call last):
+    ...
+    ValueError: LinearSVC: C * class_weight * sample_weight underflows float64: sample 1 has C=1e-300, ...
+    """
+    advice = (
+        f"below the smallest normal float64 ({DBL_MIN:.3g}); the solver divides by it or loses its digits "
+        "(NaN or noise coefficients). Use a larger C or larger weights (a sample_weight of 0 leaves a sample out)."
+    )
+    if class_factor is None and sample_weight is None:
+        if not C >= DBL_MIN:
+            raise ValueError(f"{estimator}: C={C:.6g} underflows float64: the cost of every sample is {advice}")
+        return
+    factors = [np.asarray(a, dtype=np.float64).ravel() for a in (class_factor, sample_weight) if a is not None]
+    cw = factors[0] if class_factor is not None else np.ones_like(factors[0])
+    sw = factors[-1] if sample_weight is not None else np.ones_like(factors[0])
+    with np.errstate(under="ignore"):
+        cost = (C * cw) * sw  # in the order of the core's products
+    bad = np.flatnonzero((cw > 0) & (sw > 0) & ~(cost >= DBL_MIN))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{estimator}: C * class_weight * sample_weight underflows float64: sample {i} has C={C:.6g}, "
+            f"class_weight={cw[i]:.6g} and sample_weight={sw[i]:.6g}, a cost of {cost[i]:.3g}, {advice}"
+        )
+
+
+def check_finite_fit(estimator: Any, **arrays: Any) -> None:
+    """The net under every other check: a ValueError in scikit-learn's words
+    (those of its ``SVC`` for non-finite dual coefficients or intercepts, and
+    of its input validation for what they contain) when a fitted array is
+    not finite, raised before the estimator stores it (or, in a distributed
+    fit, passes it on). ``estimator``: the estimator, or its name;
+    ``arrays``: the attribute names and the values they are about to hold
+    (dense or sparse).
+
+    >>> from budgetsvm import LinearSVC
+    >>> check_finite_fit(LinearSVC(), coef_=np.zeros((1, 2)), intercept_=np.zeros(1))
+    >>> check_finite_fit(LinearSVC(), coef_=np.array([[np.nan, 0.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: The dual coefficients or intercepts are not finite. ...(LinearSVC.coef_ would contain NaN; ...
+    """
+    for attribute, value in arrays.items():
+        values = value.data if sp.issparse(value) else np.asarray(value)
+        if values.size == 0 or _core.all_finite(np.ascontiguousarray(values, dtype=np.float64).reshape(1, -1)):
+            continue
+        what = "NaN" if np.isnan(values).any() else "infinity or a value too large for dtype('float64')"
+        raise ValueError(
+            "The dual coefficients or intercepts are not finite. The input data may contain large values and "
+            f"need to be preprocessed. ({_public_name(estimator)}.{attribute} would contain {what}; the "
+            "estimator is left as it was.)"
+        )
+
+
+def _public_name(estimator: Any) -> str:
+    """``LinearSVC``, ``budgetsvm.dask.BudgetedSVC``: the name a user knows the class by."""
+    if isinstance(estimator, str):
+        return estimator
+    cls = type(estimator)
+    import budgetsvm
+
+    if getattr(budgetsvm, cls.__name__, None) is cls:
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__name__}"

@@ -26,7 +26,7 @@ from ._labels import encode_labels, index_in_classes
 from ._atomic import atomic_fit, fitted_view
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
-from ._magnitude import DBL_MAX, check_kernel_magnitude
+from ._magnitude import DBL_MAX, check_costs, check_finite_fit, check_kernel_magnitude
 from ._params import (
     check_choice,
     check_class_weight_spec,
@@ -489,6 +489,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             )
         class_weight = _check_class_weight(self.class_weight, classes, y)
         weight = _sample_factors(sample_weight, class_weight, y_index, X.shape[0])
+        check_costs("BudgetedSVC", float(params["C"]), class_weight[y_index], sample_weight)
         params["gamma"] = self._kernel_gamma(X, params, keep=warm)
         X_fit, used = self._compact(X, warm)  # wide sparse: the used columns (_columns.py)
         start = self._start(float(X.shape[0]), used) if warm else None
@@ -568,6 +569,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             )
         class_weight = _check_class_weight(self.class_weight, known, y)
         weight = _chunk_factors(sample_weight, class_weight, y_index, X.shape[0])
+        check_costs("BudgetedSVC", float(params["C"]), class_weight[y_index], sample_weight)
         params["gamma"] = self._kernel_gamma(X, params, keep=fitted)
         params["epochs"] = 1
         n = X.shape[0] + (int(self.n_samples_seen_) if fitted else 0)
@@ -648,15 +650,6 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         result = _core.fit_budgeted(
             core_view(X), y_index.astype(np.int32, copy=False).ravel(), n_classes, params, monitor, weight, start
         )
-        if not (
-            np.all(np.isfinite(result["dual_coef"]))
-            and np.all(np.isfinite(result["support_vectors"]))
-            and np.all(np.isfinite(result["intercept"]))
-        ):
-            raise ValueError(
-                "The dual coefficients or intercepts are not finite. The input data may contain "
-                "large values and need to be preprocessed."
-            )
         return result
 
     def _store(
@@ -671,6 +664,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
     ) -> None:
         """Keeps a training result as the fitted model; `append`: a partial_fit
         call after others (history and counts continue)."""
+        check_finite_fit(self, support_vectors_=result["support_vectors"], dual_coef_=result["dual_coef"],
+                         intercept_=result["intercept"])
         history: List[Dict[str, Any]] = [dict(s) for s in result["history"]]
         if append:
             earlier = self.history_

@@ -15,31 +15,32 @@ from typing import List, Optional
 from . import __version__
 from ._cli_model import add_commands
 from ._cli_parser import CliParser
+from ._numbers import parse_float, parse_int
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = parse_int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer; got {text}")
     return value
 
 
 def _budget(text: str) -> int:
-    value = int(text)
+    value = parse_int(text)
     if value < 2:
         raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a merge needs two support vectors); got {text}")
     return value
 
 
 def _seed(text: str) -> int:
-    value = int(text)
+    value = parse_int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
     return value
 
 
 def _n_jobs(text: str) -> int:
-    value = int(text)
+    value = parse_int(text)
     if value == 0:
         raise argparse.ArgumentTypeError("must be a positive integer or -1 (all cores); got 0")
     return value
@@ -49,7 +50,7 @@ def _gamma(text: str):
     if text in ("scale", "auto"):
         return text
     try:
-        value = float(text)
+        value = parse_float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a positive number, 'scale' or 'auto'; got {text}") from None
     if not (value > 0 and math.isfinite(value)):
@@ -58,7 +59,7 @@ def _gamma(text: str):
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    value = parse_float(text)
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"must be a positive finite number; got {text}")
     return value

@@ -61,11 +61,12 @@ from . import _core
 from ._atomic import atomic_fit, fitted_view
 from ._data import as_supported
 from ._labels import index_in_classes
-from ._magnitude import DBL_MAX, check_kernel_magnitude
+from ._magnitude import DBL_MAX, check_costs, check_finite_fit, check_kernel_magnitude
 from ._params import check_class_weight_spec, check_class_weights, check_number, plain
 from .budgeted import TOTAL_KEYS
 from .budgeted import BudgetedSVC as _LocalBudgetedSVC
 
+_NAME = "budgetsvm.dask.BudgetedSVC"  # in messages
 COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
 MODEL_KEYS = ("support_vectors", "dual_coef", "intercept")  # a model's arrays, as tasks pass them on
 # What every task returns, instead of a model, in a fit that guessed two
@@ -116,6 +117,7 @@ def _partition_inputs(
         factors = class_weight[y_index].astype(np.float64)
         if w is not None:
             factors = np.ascontiguousarray(factors * _checked_weights(w))
+    check_costs(_NAME, float(params["C"]), class_weight[y_index], w)
     return X, y_index, factors
 
 
@@ -123,6 +125,7 @@ def _part(result: Dict[str, Any], weight: float, rounds: List[Dict[str, Any]]) -
     """What a partition's task sends up the mixing tree: its model, its mixing
     weight, its statistics, and the summaries of the earlier rounds' mixes
     that the tasks made themselves (``_start_of``)."""
+    check_finite_fit(_NAME, **{f"{key}_": result[key] for key in MODEL_KEYS})  # before any mix reads it
     part = {key: result[key] for key in MODEL_KEYS}
     part["rounds"] = rounds
     part["weight"] = weight

@@ -34,7 +34,7 @@ from ._labels import encode_labels
 from ._atomic import atomic_fit, fitted_view
 from ._columns import UsedColumns, scale_outside
 from ._data import as_supported, core_view, resolve_gamma
-from ._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
+from ._magnitude import FLT_MAX, check_costs, check_finite_fit, check_kernel_magnitude, check_matrix_magnitude
 from ._params import (
     check_class_weight_spec,
     check_class_weights,
@@ -410,6 +410,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         weights, keep = None, None
         if sample_weight is not None:
             weights, keep = self._check_sample_weight(sample_weight, y_index, len(classes), n_samples)
+        check_costs("SVC", float(self.C), self.class_weight_[y_index], weights)
 
         self._sparse = sp.issparse(X)
         if callable(self.kernel):
@@ -529,11 +530,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 p += 1
 
         support, n_support, dual = _ovo_layout(members, is_sv, pair_alpha)
-        if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
-            raise ValueError(
-                "The dual coefficients or intercepts are not finite. The input data may contain "
-                "large values and need to be preprocessed."
-            )
+        check_finite_fit(self, dual_coef_=dual, intercept_=intercept, probA_=prob_a, probB_=prob_b)
 
         self.support_ = support.astype(np.int32)
         # one array under both names, as scikit-learn's _n_support: predict checks it
@@ -633,11 +630,12 @@ class SVC(ClassifierMixin, BaseEstimator):
                     "the number of samples at training time"
                 )
             return X
+        # the width first, for sparse input too (scikit-learn's order)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
         if sp.issparse(X) and not self._sparse and not callable(self.kernel):
             # scikit-learn's rule (its dense and sparse LIBSVM paths differ); ours could
             # compute it, but a drop-in raises where scikit-learn raises
             raise ValueError(f"cannot use sparse input in {type(self).__name__!r} trained on dense data")
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
         return as_supported(X)
 
     def _check_internal_representation(self) -> None:

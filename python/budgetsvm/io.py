@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core
+from ._limits import MAX_LINE_BYTES, check_max_line_bytes
 
 _CHUNK_BYTES = 1 << 22
 
@@ -71,12 +72,16 @@ def load_svmlight(
     n_features: Optional[int] = None,
     dtype: type = np.float64,
     zero_based: Union[bool, str] = False,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> Tuple[sp.csr_matrix, np.ndarray]:
     """Load a LIBSVM / svmlight file into a CSR matrix and a label vector.
 
     Plain, ``.bz2``, ``.gz`` and ``.xz`` files are read (recognised by their
     content). Lines are ``<label> [qid:<n>] <index>:<value> ... [# comment]``;
-    blank and ``#`` lines are skipped, query ids ignored.
+    blank and ``#`` lines are skipped, query ids ignored. Labels and values
+    are numbers of one grammar: one optional sign, then digits with an
+    optional decimal point and exponent (``-1``, ``+0.5``, ``.5``, ``1e-3``);
+    ``+-1``, ``0x10`` or ``1_000`` are errors (``docs/streaming.md``).
 
     Parameters
     ----------
@@ -90,6 +95,12 @@ def load_svmlight(
         Whether the file's feature indices start at 0 (LIBSVM's start at 1).
         ``"auto"`` (scikit-learn's meaning): 0-based if some index in the file
         is 0, else 1-based.
+    max_line_bytes : int, default=MAX_LINE_BYTES
+        The longest line accepted, in bytes (16 MiB by default,
+        ``budgetsvm._limits.MAX_LINE_BYTES``). A longer line, or input
+        without newlines (``/dev/zero``, a binary file), is a ValueError
+        naming the line once this many bytes are held, not a read until
+        memory runs out.
 
     Returns
     -------
@@ -104,8 +115,9 @@ def load_svmlight(
         If ``path`` does not exist.
     ValueError
         On a malformed line (the message names the line number and the
-        problem), a corrupt or truncated compressed file, or when
-        ``n_features`` is smaller than an index in the file.
+        problem), a line longer than ``max_line_bytes``, a corrupt or
+        truncated compressed file, or when ``n_features`` is smaller than an
+        index in the file.
 
     Examples
     --------
@@ -127,7 +139,10 @@ def load_svmlight(
     auto = isinstance(zero_based, str) and zero_based == "auto"
     if not auto and not isinstance(zero_based, (bool, np.bool_)):
         raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}.")
-    parser = _core.SvmlightParser(float32=value_dtype == np.float32, zero_based=bool(auto or zero_based))
+    max_line_bytes = check_max_line_bytes(max_line_bytes)
+    parser = _core.SvmlightParser(
+        float32=value_dtype == np.float32, zero_based=bool(auto or zero_based), max_line_bytes=max_line_bytes
+    )
     try:
         with _open_binary(path) as f:
             for chunk in _read_blocks(f, _CHUNK_BYTES):

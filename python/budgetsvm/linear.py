@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _core, _data
 from ._labels import encode_labels
 from ._atomic import atomic_fit, fitted_view
-from ._magnitude import check_linear_magnitude
+from ._magnitude import check_costs, check_finite_fit, check_linear_magnitude
 from ._params import check_class_weights, check_number, core_params, defaults, effective_n_jobs, plain
 
 #: max_iter=None: run to convergence, but never more than this many sweeps
@@ -301,6 +301,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                 raise ValueError("Sample weights are all zero: at least one weight must be positive.")
             sw = np.ascontiguousarray(sw)
         cw = check_class_weights(compute_class_weight(self.class_weight, classes=classes, y=y), classes)
+        # one-vs-rest over 3+ classes: class_weight scales the positives of each problem only
+        ovr = classes.shape[0] > 2 and self.multi_class == "ovr"
+        smallest = np.where(cw > 0, np.minimum(cw, 1.0), 1.0) if ovr else cw
+        check_costs("LinearSVC", float(self.C), smallest[labels], sw)
         bias = params["bias_scale"]
         check_linear_magnitude(X, bias)
         W, alpha, stats = _core.fit_linear(
@@ -314,8 +318,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         d = X.shape[1]
         if self.multi_class == "crammer_singer" and W.shape[0] == 2:
             W = W[1:] - W[:1]  # one decision function, as scikit-learn reports it
+        intercept = W[:, d] * bias if self.fit_intercept else np.zeros(W.shape[0])
+        check_finite_fit(self, coef_=W[:, :d], intercept_=intercept, alpha_=alpha)
         self.coef_ = np.ascontiguousarray(W[:, :d])
-        self.intercept_ = W[:, d] * bias if self.fit_intercept else np.zeros(W.shape[0])
+        self.intercept_ = intercept
         self.alpha_ = alpha
         self.fit_stats_ = list(stats)
         self.n_iter_ = int(max(s["sweeps"] for s in stats))

@@ -4,7 +4,8 @@ The file is decompressed block by block and fed to the C++ parser, which
 hands back complete rows ``chunk_rows`` at a time (``SvmlightParser.take``)
 and keeps a line cut by a block boundary for the next block. Nothing depends
 on the whole file: the number of columns and the index base are given, not
-discovered, so memory is one block plus the rows not yet handed out.
+discovered, so memory is one block plus the rows not yet handed out, and
+a line is never held beyond ``max_line_bytes`` (``_limits.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _core
+from ._limits import MAX_LINE_BYTES, check_max_line_bytes
 from ._params import check_number
 from .io import _check_dtype, _decompressor, _read_blocks
 
@@ -32,14 +34,17 @@ def iter_svmlight(
     n_features: int,
     zero_based: bool,
     dtype: type = np.float64,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> Iterator[Tuple[sp.csr_matrix, np.ndarray]]:
     """Read a LIBSVM / svmlight file as chunks of rows, in bounded memory.
 
     The file format and compressions are those of :func:`load_svmlight`
     (plain, ``.bz2``, ``.gz``, ``.xz``, recognised by content). The file is
     never held whole: memory is one decompressed block of about a megabyte,
-    its parsed rows and the chunk being handed out. Because no pass over the
-    whole file is made, ``n_features`` and ``zero_based`` must be given.
+    its parsed rows, the chunk being handed out and a line cut by a block
+    boundary, which may grow to ``max_line_bytes`` and no further. Because
+    no pass over the whole file is made, ``n_features`` and ``zero_based``
+    must be given.
 
     Parameters
     ----------
@@ -53,6 +58,11 @@ def iter_svmlight(
         Whether the file's feature indices start at 0 (LIBSVM's start at 1).
     dtype : {np.float64, np.float32}, default=np.float64
         dtype of the values.
+    max_line_bytes : int, default=MAX_LINE_BYTES
+        The longest line accepted, in bytes (16 MiB by default,
+        ``budgetsvm._limits.MAX_LINE_BYTES``): a longer one, or input without
+        newlines (``/dev/zero``), is a ValueError naming the line once this
+        many bytes are held.
 
     Yields
     ------
@@ -66,11 +76,13 @@ def iter_svmlight(
         At the call, if ``path`` does not exist.
     TypeError, ValueError
         At the call, for a bad argument (``chunk_rows`` or ``n_features`` not a
-        positive integer, ``zero_based`` not a bool, an unsupported dtype).
+        positive integer, ``zero_based`` not a bool, an unsupported dtype,
+        ``max_line_bytes`` not a positive integer).
     ValueError
-        During the iteration, when it reaches a malformed line or an index
-        beyond ``n_features`` (the message names the file and the line), or
-        corrupt or truncated compressed data. Chunks from the blocks before
+        During the iteration, when it reaches a malformed line, a line longer
+        than ``max_line_bytes`` or an index beyond ``n_features`` (the
+        message names the file and the line), or corrupt or truncated
+        compressed data. Chunks from the blocks before
         the one holding the problem have already been yielded.
 
     Examples
@@ -85,6 +97,23 @@ def iter_svmlight(
     (2, 3) [ 1. -1.]
     (1, 3) [1.]
     """
+    return _stream(path, chunk_rows, n_features, zero_based, dtype, max_line_bytes)[0]
+
+
+def _stream(
+    path: Union[str, os.PathLike],
+    chunk_rows: int,
+    n_features: int,
+    zero_based: bool,
+    dtype: type = np.float64,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    drop_extra_columns: bool = False,
+) -> Tuple[Iterator[Tuple[sp.csr_matrix, np.ndarray]], "_core.SvmlightParser"]:
+    """:func:`iter_svmlight`'s chunks, and the parser behind them, whose
+    ``columns_seen`` is one more than the largest 0-based column read so far.
+    ``drop_extra_columns``: indices beyond ``n_features`` are checked and
+    counted there but left out of the chunks (a model predicting a file with
+    more features than it was trained on, as LIBLINEAR does), not an error."""
     path = os.fspath(path)  # TypeError for a non-path (an int would open a file descriptor)
     value_dtype = _check_dtype(dtype)
     chunk_rows = check_number("chunk_rows", chunk_rows, integer=True, low=1)
@@ -95,9 +124,16 @@ def iter_svmlight(
         raise TypeError(
             f"zero_based must be True or False (no 'auto': that needs a scan of the whole file); got {zero_based!r}."
         )
+    max_line_bytes = check_max_line_bytes(max_line_bytes)
     opener = _decompressor(path)  # FileNotFoundError now, not at the first next()
-    parser = _core.SvmlightParser(float32=value_dtype == np.float32, zero_based=bool(zero_based), n_features=n_features)
-    return _chunks(path, opener, parser, chunk_rows, n_features)
+    parser = _core.SvmlightParser(
+        float32=value_dtype == np.float32,
+        zero_based=bool(zero_based),
+        n_features=n_features,
+        max_line_bytes=max_line_bytes,
+        drop_extra_columns=drop_extra_columns,
+    )
+    return _chunks(path, opener, parser, chunk_rows, n_features), parser
 
 
 def _chunks(path, opener, parser, chunk_rows, n_features):

@@ -2,13 +2,17 @@
 lines (labels, qid, index:value pairs, comments, huge indices, garbage),
 plain or compressed. ``load_svmlight`` either returns a well-formed CSR
 matrix of finite values that agrees with scikit-learn's reader wherever that
-accepts the file too, or raises ValueError naming the line."""
+accepts the file too, or raises ValueError naming the line. Numbers: the C++
+reader accepts exactly the tokens of the one grammar (``_numbers.NUMBER``,
+also the command line's), with Python's value for each; lines past
+``max_line_bytes`` are refused however the bytes are chunked."""
 
 from __future__ import annotations
 
 import bz2
 import gzip
 import lzma
+import math
 import os
 import tempfile
 
@@ -19,6 +23,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_svmlight_file
 
 from budgetsvm import _core, load_svmlight
+from budgetsvm._numbers import NUMBER
 
 
 def mostly(valid, broken):
@@ -33,7 +38,7 @@ NUMBERS = mostly(
         st.floats(-1e6, 1e6, allow_nan=False).map(repr),
         st.sampled_from(["+1", "-1", "1e5", "1E-3", ".5", "5.", "1e300", "1e-400", "3.4e38", "-3.5e38"]),
     ),
-    st.sampled_from(["0x10", "1e400", "nan", "inf", "-inf", "", "abc", "1,2", "--1", "1e"]),
+    st.sampled_from(["0x10", "1e400", "nan", "inf", "-inf", "", "abc", "1,2", "--1", "1e", "+-1", "-+1", "+-inf"]),
 )
 INDICES = mostly(
     st.integers(0, 12).map(str),
@@ -155,3 +160,68 @@ def test_parser_is_independent_of_chunking(file, cuts, float32, zero_based):
     for a, b in zip(whole[:4], split[:4]):
         np.testing.assert_array_equal(a, b)
     assert whole[4] == split[4]
+
+
+# tokens near numbers: signs, points, exponents, the letters of inf / nan,
+# Python's digit grouping, hex
+NUMBERISH = st.text(alphabet="+-.eE0123456789infatyINFATY_x", max_size=9) | st.sampled_from(
+    ["+-1", "-+1", "+.5", "-.5e-3", "5.", "1e+", "infinity", "-Infinity", "NaN", "1_0", "0x1p3", "1e400", "1e-400"]
+)
+
+
+@examples(1000)
+@given(NUMBERISH, st.sampled_from(["label", "value"]), st.booleans())
+def test_numbers_follow_one_grammar_in_labels_and_values(token, where, float32):
+    """The reader takes a token iff it is a number of the grammar (the regex
+    the command line uses too) and finite, and reads Python's value."""
+    line = (f"{token} 1:1\n" if where == "label" else f"1 1:{token}\n").encode()
+
+    def parse():
+        parser = _core.SvmlightParser(float32=float32, zero_based=False)
+        parser.feed(line)
+        return parser.finish()
+
+    result, error = call(parse)
+    finite = NUMBER.fullmatch(token) is not None and math.isfinite(float(token))
+    if finite and where == "value" and float32:
+        finite = abs(float(token)) <= float(np.finfo(np.float32).max)
+    assert (error is None) == finite, (token, where, error)
+    if error is None:
+        event("number")
+        read = result[3][0] if where == "label" else result[0][0]
+        expected = float(token) if where == "label" or not float32 else np.float32(float(token))
+        assert read == expected or (read == 0 and expected == 0), (token, read, expected)
+    else:
+        event("refused")
+        assert str(error).startswith("line 1: ")
+
+
+LONG_LINE = b"1 " + b" ".join(b"%d:1" % k for k in range(1, 21))
+
+
+@examples(200)
+@given(st.lists(st.sampled_from([b"1 1:1", b"-1 2:0.5 3:1", b"# c", b"", LONG_LINE]), max_size=6),
+       st.integers(1, 90), st.lists(st.integers(0, 400), max_size=5))
+def test_the_line_limit_is_independent_of_chunking(lines_, limit, cuts):
+    """A line longer than max_line_bytes is the same error (its number, the
+    limit) whether it arrives whole or cut anywhere; shorter ones are read."""
+    data = b"\n".join(lines_) + b"\n"
+
+    def parse(chunks):
+        parser = _core.SvmlightParser(float32=False, zero_based=False, max_line_bytes=limit)
+        for chunk in chunks:
+            parser.feed(chunk)
+        return parser.finish()
+
+    bounds = sorted({min(c, len(data)) for c in cuts})
+    pieces = [data[a:b] for a, b in zip([0] + bounds, bounds + [len(data)])]
+    whole, error_whole = call(parse, [data])
+    split, error_split = call(parse, pieces)
+    too_long = [i + 1 for i, text in enumerate(lines_) if len(text) > limit]
+    if too_long:
+        expected = f"line {too_long[0]}: longer than max_line_bytes={limit} bytes"
+        assert str(error_whole).startswith(expected) and str(error_split) == str(error_whole)
+    else:
+        assert error_whole is None and error_split is None
+        for a, b in zip(whole[:4], split[:4]):
+            np.testing.assert_array_equal(a, b)

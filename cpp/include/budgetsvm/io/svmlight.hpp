@@ -7,10 +7,20 @@
 // chunks of any size (the caller decompresses), so a line may straddle two
 // chunks. Errors throw std::invalid_argument naming the line number.
 //
+// Numbers (labels and values) follow one grammar, scan_number below: one
+// optional sign, then digits with an optional decimal point and exponent, or
+// inf / infinity / nan (read, then refused as not finite). "+-1", "0x10",
+// " 1" and "1_0" are not numbers, whatever the standard library's
+// conversion would make of them.
+//
 // Streaming: take(k) hands back the first k complete rows and forgets them, so
 // a file larger than memory is read as a sequence of row chunks while a
 // partial last line waits for more input. Taken rows are dropped lazily (when
 // they are at least half of what is held), so any k costs O(1) per row.
+//
+// Memory: a line longer than max_line_bytes (16 MiB unless set) is an error
+// naming its number, found before more than that is held: input without
+// newlines (/dev/zero, a binary file) costs at most the limit, not all memory.
 #pragma once
 
 #include <algorithm>
@@ -33,27 +43,61 @@ namespace detail {
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-// from_chars for floating point is missing from some standard libraries
-// (older libc++); strtod is the fallback there. Both read "inf"/"nan", which
-// the caller rejects.
-inline const char* parse_double(const char* first, const char* last, double& out) {
-  if (first < last && *first == '+') ++first;  // from_chars refuses a leading '+'
-#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-  const auto result = std::from_chars(first, last, out);
-  if (result.ec == std::errc::result_out_of_range) {
-    out = std::strtod(std::string(first, result.ptr).c_str(), nullptr);
-    return result.ptr;
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether [p, last) starts with the lower-case word (ASCII letters, any case).
+inline bool starts_with_word(const char* p, const char* last, const char* word) {
+  for (; *word; ++p, ++word)
+    if (p == last || (*p | 0x20) != *word) return false;
+  return true;
+}
+
+/// The end of the number that starts at first, or nullptr if none does. The
+/// one grammar of numbers in text the project reads:
+///   [+-]? ( digits [. digits?] | . digits ) ( [eE] [+-]? digits )?
+///   [+-]? ( inf | infinity | nan )          (any case)
+/// An exponent marker without digits is not part of the number (the caller
+/// then finds "e" where a separator must be, an error).
+inline const char* scan_number(const char* first, const char* last) {
+  const char* p = first;
+  if (p < last && (*p == '+' || *p == '-')) ++p;
+  if (starts_with_word(p, last, "infinity")) return p + 8;
+  if (starts_with_word(p, last, "inf")) return p + 3;
+  if (starts_with_word(p, last, "nan")) return p + 3;
+  std::size_t digits = 0;
+  while (p < last && is_digit(*p)) ++p, ++digits;
+  if (p < last && *p == '.') {
+    ++p;
+    while (p < last && is_digit(*p)) ++p, ++digits;
   }
-  return result.ec == std::errc() ? result.ptr : nullptr;
-#else
-  char buffer[64];
-  const std::size_t length = std::min<std::size_t>(static_cast<std::size_t>(last - first), 63);
-  std::memcpy(buffer, first, length);
-  buffer[length] = '\0';
-  char* end = nullptr;
-  out = std::strtod(buffer, &end);
-  return end == buffer ? nullptr : first + (end - buffer);
+  if (digits == 0) return nullptr;
+  if (p < last && (*p == 'e' || *p == 'E')) {
+    const char* q = p + 1;
+    if (q < last && (*q == '+' || *q == '-')) ++q;
+    if (q < last && is_digit(*q)) {
+      while (q < last && is_digit(*q)) ++q;
+      p = q;
+    }
+  }
+  return p;
+}
+
+/// Reads the number at first (scan_number's grammar) into out; returns its
+/// end, or nullptr if no number starts there. Values beyond the range of
+/// double become +-inf (the callers refuse them), below it 0 or a subnormal.
+inline const char* parse_double(const char* first, const char* last, double& out) {
+  const char* end = scan_number(first, last);
+  if (!end) return nullptr;
+  const char* digits = *first == '+' ? first + 1 : first;  // from_chars refuses a leading '+'
+  // from_chars for floating point is missing from some standard libraries
+  // (older libc++); strtod is the fallback there and for values out of
+  // range. The span is the grammar's, so both read the same numbers.
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  const auto result = std::from_chars(digits, end, out);
+  if (result.ec == std::errc() && result.ptr == end) return end;
 #endif
+  out = std::strtod(std::string(digits, end).c_str(), nullptr);
+  return end;
 }
 
 }  // namespace detail
@@ -67,6 +111,16 @@ struct SvmlightRows {
   std::vector<std::int64_t> indptr{0};
 };
 
+/// The longest line (bytes before its newline) a parser accepts unless told
+/// otherwise: 16 MiB, a dense row of about a million features written with
+/// LIBSVM's %.17g (Python: budgetsvm._limits.MAX_LINE_BYTES, the same).
+inline constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
+
+/// What a feature index at or beyond the column limit does: an error naming
+/// its line, or (a model that predicts a file with more features than it was
+/// trained on, as LIBLINEAR does) dropped, still counted by columns_seen().
+enum class ExtraColumns { error, drop };
+
 template <class Scalar>
 class SvmlightParser {
  public:
@@ -74,10 +128,14 @@ class SvmlightParser {
 
   /// zero_based: indices in the file start at 0 instead of 1. column_limit:
   /// a 0-based column >= this is an error naming its line (the caller's
-  /// n_features); kNoLimit accepts any column.
-  explicit SvmlightParser(bool zero_based = false, std::int64_t column_limit = kNoLimit)
-      : offset_(zero_based ? 0 : 1), column_limit_(column_limit) {
+  /// n_features), or dropped with ExtraColumns::drop; kNoLimit accepts any
+  /// column. max_line_bytes: the longest line accepted; a longer one is an
+  /// error naming its number, raised before more than this is buffered.
+  explicit SvmlightParser(bool zero_based = false, std::int64_t column_limit = kNoLimit,
+                          std::size_t max_line_bytes = kMaxLineBytes, ExtraColumns extra = ExtraColumns::error)
+      : offset_(zero_based ? 0 : 1), column_limit_(column_limit), max_line_bytes_(max_line_bytes), extra_(extra) {
     require(column_limit > 0, "the column limit must be positive");
+    require(max_line_bytes > 0, "max_line_bytes must be positive");
     indptr.push_back(0);
   }
 
@@ -88,21 +146,22 @@ class SvmlightParser {
     if (!carry_.empty()) {
       const char* newline = static_cast<const char*>(std::memchr(cursor, '\n', size));
       if (!newline) {
-        carry_.append(cursor, size);
+        carry(cursor, end);
         return;
       }
-      carry_.append(cursor, newline);
+      carry(cursor, newline);
       parse_line(carry_.data(), carry_.data() + carry_.size());
-      carry_.clear();
+      release_carry();
       cursor = newline + 1;
     }
     while (cursor < end) {
       const char* newline =
           static_cast<const char*>(std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor)));
       if (!newline) {
-        carry_.assign(cursor, end);
+        carry(cursor, end);
         return;
       }
+      if (static_cast<std::size_t>(newline - cursor) > max_line_bytes_) fail_too_long();
       parse_line(cursor, newline);
       cursor = newline + 1;
     }
@@ -113,7 +172,7 @@ class SvmlightParser {
   void finish() {
     if (!carry_.empty()) {
       parse_line(carry_.data(), carry_.data() + carry_.size());
-      carry_.clear();
+      release_carry();
     }
     drop_taken();
   }
@@ -140,8 +199,11 @@ class SvmlightParser {
 
   /// Complete rows parsed and not yet taken.
   std::int64_t rows() const { return static_cast<std::int64_t>(labels.size() - taken_); }
-  /// One more than the largest 0-based column index seen (0 if none).
+  /// One more than the largest 0-based column index seen (0 if none),
+  /// dropped columns included.
   std::int64_t columns_seen() const { return max_column_ + 1; }
+  /// The longest line accepted, in bytes.
+  std::size_t max_line_bytes() const { return max_line_bytes_; }
 
   std::vector<double> labels;
   std::vector<std::int64_t> indices;  // 0-based columns
@@ -164,6 +226,31 @@ class SvmlightParser {
 
   [[noreturn]] void fail(const std::string& what) const {
     throw std::invalid_argument("line " + std::to_string(line_) + ": " + what);
+  }
+
+  // The line being read (not yet counted) is longer than the limit.
+  [[noreturn]] void fail_too_long() const {
+    throw std::invalid_argument("line " + std::to_string(line_ + 1) + ": longer than max_line_bytes=" +
+                                std::to_string(max_line_bytes_) +
+                                " bytes (binary data, or a file without newlines?)");
+  }
+
+  // Appends [a, b) to the partial line, never holding more than the limit
+  // (the string's capacity included: no doubling past it).
+  void carry(const char* a, const char* b) {
+    const auto n = static_cast<std::size_t>(b - a);
+    if (n > max_line_bytes_ - carry_.size()) fail_too_long();  // carry_.size() <= max_line_bytes_
+    const std::size_t need = carry_.size() + n;
+    if (need > carry_.capacity()) carry_.reserve(std::min(max_line_bytes_, std::max(need, 2 * carry_.capacity())));
+    carry_.append(a, n);
+  }
+
+  // Empties the partial line; a long one's memory is returned.
+  void release_carry() {
+    if (carry_.capacity() > (std::size_t{1} << 16))
+      std::string().swap(carry_);
+    else
+      carry_.clear();
   }
 
   void parse_line(const char* p, const char* end) {
@@ -202,7 +289,8 @@ class SvmlightParser {
       if (column <= previous) fail("feature indices must be strictly increasing");
       // columns_seen() is column + 1: it must not overflow
       if (column == std::numeric_limits<std::int64_t>::max()) fail("feature index " + token(p, end) + " is too large");
-      if (column >= column_limit_)
+      const bool beyond = column >= column_limit_;
+      if (beyond && extra_ == ExtraColumns::error)
         fail("feature index " + std::to_string(index) + " is out of range for n_features=" +
              std::to_string(column_limit_) + " (" + (offset_ ? "1-based" : "0-based") + " indices)");
       const char* value_start = parsed.ptr + 1;
@@ -217,9 +305,10 @@ class SvmlightParser {
         fail("feature value in '" + token(p, end) + "' is out of the range of float32");
       previous = column;
       if (column > max_column_) max_column_ = column;
+      p = after;
+      if (beyond) continue;  // ExtraColumns::drop: checked and counted, not kept
       indices.push_back(column);
       values.push_back(static_cast<Scalar>(value));
-      p = after;
     }
     labels.push_back(label);
     indptr.push_back(static_cast<std::int64_t>(indices.size()));
@@ -238,6 +327,8 @@ class SvmlightParser {
   std::size_t taken_ = 0;  // rows at the front of the vectors already taken
   std::int64_t line_ = 0;
   std::int64_t max_column_ = -1;
+  std::size_t max_line_bytes_;
+  ExtraColumns extra_;
   std::string carry_;
 };
 
