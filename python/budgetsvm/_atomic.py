@@ -48,9 +48,8 @@ import errno  # noqa: E402
 import os  # noqa: E402
 import secrets  # noqa: E402
 import stat  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
-from typing import IO, Iterable, Iterator, Optional, Union  # noqa: E402
+from typing import IO, Iterable, Iterator, Optional, Tuple, Union  # noqa: E402
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -128,7 +127,7 @@ def _replace(src: str, dst: str) -> None:
             time.sleep(0.05)
 
 
-def _new_file(target: str) -> "tuple[int, str]":
+def _new_file(target: str) -> Tuple[int, str]:
     """A new, empty file next to ``target``: its descriptor and path.
 
     Created by ``os.open`` with mode 0o666, so the umask (and a folder's
@@ -137,7 +136,7 @@ def _new_file(target: str) -> "tuple[int, str]":
     folder, name = os.path.split(target)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        temp = os.path.join(folder, f".{name}{TEMP_MARK}{secrets.token_hex(6)}")
+        temp = os.path.join(folder, f".{name[:200]}{TEMP_MARK}{secrets.token_hex(6)}")  # [:200]: NAME_MAX
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
@@ -212,10 +211,11 @@ def replacing(
     renamed = False
     try:
         if st is not None:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, stat.S_IMODE(st.st_mode))
-            else:
-                os.chmod(temp, stat.S_IMODE(st.st_mode))
+            with contextlib.suppress(OSError):  # best effort: some file systems have no modes
+                if hasattr(os, "fchmod"):
+                    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+                else:
+                    os.chmod(temp, stat.S_IMODE(st.st_mode))
         f = open(fd, mode, encoding=encoding, newline=newline, closefd=True)
     except BaseException:
         os.close(fd)
