@@ -140,6 +140,14 @@ def test_replacing_permissions_links_and_special_targets(tmp_path):
     with replacing(os.devnull) as f:
         f.write(b"nothing")
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    read, write = os.pipe()  # /dev/stdout on a pipe: /dev/fd/N links to "pipe:[...]", no folder to write in
+    try:
+        with replacing(f"/dev/fd/{write}") as f:
+            f.write(b"through the pipe")
+        assert os.read(read, 100) == b"through the pipe"
+    finally:
+        os.close(read)
+        os.close(write)
     with pytest.raises(FileNotFoundError):
         with replacing(tmp_path / "missing" / "x.txt") as f:
             f.write(b"x")
@@ -216,7 +224,7 @@ def test_a_save_refused_by_the_target_leaves_no_temporary(tmp_path):
         save_model(est, folder)
     with pytest.raises(ValueError, match="dir.bsvm': it is a folder"):
         _core.model_resave(str(model), str(folder))
-    with pytest.raises(ValueError, match="cannot write model file .*: No such file or directory"):
+    with pytest.raises(ValueError, match="(?i)cannot write model file .*: no such file or directory"):
         _core.model_resave(str(model), str(tmp_path / "missing" / "m.bsvm"))
     assert sorted(os.listdir(tmp_path)) == ["dir.bsvm", "m.bsvm"] and os.listdir(folder) == []
 
@@ -226,8 +234,9 @@ def test_a_save_refused_by_the_target_leaves_no_temporary(tmp_path):
 
 def large_models():
     """Two SVC models of about 10 MB each (300 support vectors of 2,000 features), and rows to tell them apart."""
-    Xw = rng.randn(300, 2000)
-    yw = rng.randint(0, 2, 300)  # random labels: every row a support vector
+    draw = np.random.RandomState(3)
+    Xw = draw.randn(300, 2000)
+    yw = draw.randint(0, 2, 300)  # random labels: every row a support vector
     models = [SVC(C=C, gamma=1e-3).fit(Xw, yw) for C in (0.5, 2.0)]
     Xq = Xw[:50]
     refs = [m.decision_function(Xq) for m in models]
@@ -276,6 +285,7 @@ def test_kill_9_during_resaves_never_leaves_an_unreadable_model(tmp_path):
     assert set(os.listdir(tmp_path)) - set(temp_files(tmp_path)) == {"large.bsvm"}
 
 
+@needs_posix  # Windows cannot rename over a file another thread holds open: the writer retries, untested here
 def test_readers_during_resaves_never_fail(tmp_path):
     models, Xq, refs = large_models()
     path = tmp_path / "large.bsvm"

@@ -270,6 +270,15 @@ TEST_CASE("model files: a failed save leaves the previous file as it was, and no
   struct stat st {};
   CHECK(::stat(path.c_str(), &st) == 0 && (st.st_mode & 0777) == 0640);
   CHECK(names_in(BUDGETSVM_TEST_OUTPUT_DIR, ".kept.bsvm.tmp-").empty());
+  // a symbolic link is written through (the link stays); /dev/null is written, not renamed over
+  const std::string link = temp_path("link.bsvm");
+  ::unlink(link.c_str());
+  CHECK(::symlink(path.c_str(), link.c_str()) == 0);
+  save_model(first, link);
+  CHECK(::lstat(link.c_str(), &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(file_bytes(path) == model_to_bytes(first));
+  save_model(first, "/dev/null");
+  CHECK(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
 }
 #endif
 

@@ -192,19 +192,18 @@ def replacing(
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb'; got {mode!r}")
-    target = os.path.abspath(os.fspath(path))
-    if os.path.islink(target):
-        target = os.path.realpath(target)
+    given = os.path.abspath(os.fspath(path))
     try:
-        st: Optional[os.stat_result] = os.stat(target)
+        st: Optional[os.stat_result] = os.stat(given)  # through symbolic links
     except FileNotFoundError:
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(target, mode, encoding=encoding, newline=newline) as direct:
+    if st is not None and not stat.S_ISREG(st.st_mode):  # /dev/null, /dev/stdout on a pipe or a terminal
+        with open(given, mode, encoding=encoding, newline=newline) as direct:
             yield direct
         return
+    target = os.path.realpath(given) if os.path.islink(given) else given
     if st is not None and not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
     fd, temp = _new_file(target)

@@ -412,24 +412,25 @@ inline void replace_file(const std::string& path, const std::string& bytes) {
     require(false, fail + reason);
   }
 #else
-  std::string target = path;
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {  // the file it points to, as open() would
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      target = real;
-      std::free(real);
-    }
-  }
-  const bool exists = ::stat(target.c_str(), &st) == 0;
+  const bool exists = ::stat(path.c_str(), &st) == 0;  // through symbolic links
   require(!(exists && S_ISDIR(st.st_mode)), fail + "it is a folder");
   if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: nothing can be renamed over it
-    const int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     require(fd >= 0, fail + std::generic_category().message(errno));
     const bool ok = write_all(fd, bytes.data(), bytes.size());
     const int err = errno;
     ::close(fd);
     require(ok, fail + std::generic_category().message(err));
     return;
+  }
+  std::string target = path;
+  struct stat entry {};
+  if (::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode)) {  // the file it points to, as open() would
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
   }
   require(!exists || ::access(target.c_str(), W_OK) == 0, fail + std::generic_category().message(EACCES));
   const auto cut = target.find_last_of('/');
