@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,59 @@ def test_unseen_labels_count_as_wrong(files, tmp_path, capsys):
     with pytest.warns(UserWarning, match="10 rows carry labels never seen in training"):
         assert main(["predict", str(tmp_path / "odd.svm"), str(model), str(tmp_path / "odd.out")]) == 0
     assert "Accuracy = 0% (0/10)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args, link",
+    [
+        (["predict", "{data}", "{model}", "{data}"], None),
+        (["predict", "{data}", "{model}", "{model}"], None),
+        (["train", "-q", "--budget", "20", "{data}", "{data}"], None),
+        (["convert", "--to", "libsvm", "{model}", "{model}"], None),
+        (["predict", "{data}", "{model}", "{link}"], "symlink:data"),
+        (["predict", "{data}", "{model}", "{link}"], "hardlink:model"),
+        (["train", "-q", "--budget", "20", "{data}", "{link}"], "hardlink:data"),
+        (["convert", "--to", "budgetsvm", "{model}", "{link}"], "symlink:model"),
+    ],
+    ids=["predict-D-M-D", "predict-D-M-M", "train-D-D", "convert-M-M", "predict-D-M-symlink-to-D",
+         "predict-D-M-hardlink-to-M", "train-D-hardlink-to-D", "convert-M-symlink-to-M"],
+)
+def test_an_output_that_is_an_input_is_refused(files, tmp_path, args, link, capsys):
+    # `predict D M D` emptied D and exited 0; `train D D` and `predict D M M` replaced D or M
+    data, model = tmp_path / "d.svm", tmp_path / "m.model"
+    data.write_bytes((files / "test.svm").read_bytes())
+    assert main(["train", "-q", "--budget", "20", str(data), str(model)]) == 0
+    if link is not None:
+        kind, target = link.split(":")
+        if kind == "symlink" and os.name != "posix":
+            pytest.skip("symbolic links need privileges on Windows")
+        (os.symlink if kind == "symlink" else os.link)(data if target == "data" else model, tmp_path / "link")
+    before = {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)}
+    capsys.readouterr()
+    argv = [a.format(data=data, model=model, link=tmp_path / "link") for a in args]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "is the same file as the input" in err and len(err.splitlines()) == 1, err
+    assert {name: (tmp_path / name).read_bytes() for name in os.listdir(tmp_path)} == before
+
+
+def test_a_failed_predict_leaves_the_previous_output(files, tmp_path, capsys):
+    # a bad line half-way: exit 1 with one line, the previous output byte-identical, no partial file
+    model = tmp_path / "m.model"
+    assert main(["train", "-q", "--budget", "20", str(files / "train.svm"), str(model)]) == 0
+    lines = (files / "train.svm").read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.svm"
+    bad.write_text("".join(lines[:600]) + "1 1:abc\n" + "".join(lines[600:]))
+    out = tmp_path / "out.txt"
+    out.write_text("previous predictions\n")
+    before = sorted(os.listdir(tmp_path))
+    capsys.readouterr()
+    assert main(["predict", "-q", "--chunk-rows", "100", str(bad), str(model), str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("budgetsvm predict: error:") and len(err.splitlines()) == 1, err
+    assert out.read_text() == "previous predictions\n"
+    assert sorted(os.listdir(tmp_path)) == before
+    # and the same command on good data replaces it whole
+    assert main(["predict", "-q", "--chunk-rows", "100", str(files / "train.svm"), str(model), str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 900
+    assert sorted(os.listdir(tmp_path)) == before

@@ -343,7 +343,7 @@ def test_shuffle_svmlight_edge_cases_and_errors(tmp_path):
     src = _sorted_file(tmp_path, n=10)
     with pytest.raises(FileNotFoundError):
         shuffle_svmlight(tmp_path / "missing.svm", tmp_path / "x.svm")
-    with pytest.raises(ValueError, match="dst must differ from src"):
+    with pytest.raises(ValueError, match="is the same file as the input"):
         shuffle_svmlight(src, src)
     with pytest.raises(ValueError, match="memory_rows must be >= 1"):
         shuffle_svmlight(src, tmp_path / "x.svm", memory_rows=0)

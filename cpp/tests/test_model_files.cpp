@@ -4,10 +4,18 @@
 // bit, and damaged files (truncated at every byte, wrong magic, a newer
 // version, sizes that disagree) are std::invalid_argument.
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
+#ifndef _WIN32
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#endif
 
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
@@ -197,5 +205,81 @@ TEST_CASE("model files: damaged files are invalid_argument, never a crash") {
   CHECK_THROWS(m.decision_function(Dense(wide.data(), 4, 5), out), std::invalid_argument);
   CHECK_THROWS(load_model(temp_path("does-not-exist.bsvm")), std::invalid_argument);
 }
+
+#ifndef _WIN32
+namespace {
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// the names in `folder` that start with `prefix` (save_model's temporary files start with ".<name>.tmp-")
+std::vector<std::string> names_in(const std::string& folder, const std::string& prefix) {
+  std::vector<std::string> out;
+  if (DIR* d = ::opendir(folder.c_str())) {
+    while (const dirent* e = ::readdir(d))
+      if (std::string(e->d_name).rfind(prefix, 0) == 0) out.emplace_back(e->d_name);
+    ::closedir(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("model files: a failed save leaves the previous file as it was, and no temporary file") {
+  const Blobs data(60, 3, 2);
+  const Kernel kernel{KernelType::rbf, 0.5, 0.0, 3};
+  const std::vector<std::string> names{"a", "b", "c"};
+  const Model first = model_from_budget(budget_fit(data, 3), kernel, 3, names);
+  const Model second = model_from_budget(budget_fit(Blobs(90, 3, 5), 3), kernel, 3, names);
+  const std::string path = temp_path("kept.bsvm");
+  save_model(first, path);
+  const std::string before = file_bytes(path);
+  CHECK(model_to_bytes(second) != before);
+  // "File too second" half-way through the write (RLIMIT_FSIZE below the file's size): the old file
+  // used to be truncated first, then half rewritten
+  const auto handler = std::signal(SIGXFSZ, SIG_IGN);  // EFBIG from write() rather than the signal
+  rlimit old{};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  rlimit low = old;
+  low.rlim_cur = static_cast<rlim_t>(before.size() / 2);
+  ::setrlimit(RLIMIT_FSIZE, &low);
+  bool refused = false;
+  try {
+    save_model(second, path);
+  } catch (const std::invalid_argument& e) {
+    refused = std::string(e.what()).find("kept.bsvm") != std::string::npos;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, handler);
+  CHECK(refused);
+  CHECK(file_bytes(path) == before);
+  CHECK(names_in(BUDGETSVM_TEST_OUTPUT_DIR, ".kept.bsvm.tmp-").empty());
+  // a target that is a folder, or in a folder that does not exist: refused, nothing left behind
+  const std::string folder = temp_path("a-folder.bsvm");
+  ::mkdir(folder.c_str(), 0777);
+  CHECK_THROWS(save_model(first, folder), std::invalid_argument);
+  CHECK(names_in(folder, "").size() == 2);  // "." and ".."
+  CHECK(names_in(BUDGETSVM_TEST_OUTPUT_DIR, ".a-folder.bsvm.tmp-").empty());
+  CHECK_THROWS(save_model(first, temp_path("no-such-folder/m.bsvm")), std::invalid_argument);
+  // a successful save replaces the file whole and keeps its permission bits
+  ::chmod(path.c_str(), 0640);
+  save_model(second, path);
+  CHECK(file_bytes(path) == model_to_bytes(second));
+  struct stat st {};
+  CHECK(::stat(path.c_str(), &st) == 0 && (st.st_mode & 0777) == 0640);
+  CHECK(names_in(BUDGETSVM_TEST_OUTPUT_DIR, ".kept.bsvm.tmp-").empty());
+  // a symbolic link is written through (the link stays); /dev/null is written, not renamed over
+  const std::string link = temp_path("link.bsvm");
+  ::unlink(link.c_str());
+  CHECK(::symlink(path.c_str(), link.c_str()) == 0);
+  save_model(first, link);
+  CHECK(::lstat(link.c_str(), &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(file_bytes(path) == model_to_bytes(first));
+  save_model(first, "/dev/null");
+  CHECK(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+}
+#endif
 
 int main() { return budgetsvm::test::run_all(); }

@@ -13,6 +13,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from ._atomic import refuse_same_files, replacing
 from ._cli_fit import check_folds, cross_validate, epochs_of, fit
 from ._cli_flags import SOLVERS, add_flags, chosen
 from ._cli_progress import Progress, choose_mode
@@ -164,13 +165,15 @@ def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np
 def _run_predict(args: argparse.Namespace) -> int:
     from . import load_model
 
+    refuse_same_files([args.output_file], [args.data, args.model])
     model = load_model(args.model)
     if args.output == "proba" and not hasattr(model, "predict_proba"):
         raise ValueError("--output proba needs a model with probability estimates (train it with -b 1)")
     classes = model.classes_
     numeric = np.issubdtype(np.asarray(classes).dtype, np.number)
     correct = total = unseen = 0
-    with open(args.output_file, "w") as out, _progress(None, "rows", args.quiet) as bar:
+    # OUTPUT is replaced only once every row is written: a failure leaves the previous file
+    with replacing(args.output_file, "w", encoding="utf-8") as out, _progress(None, "rows", args.quiet) as bar:
         if args.output == "proba":
             out.write("labels " + " ".join(_label_text(c) for c in classes) + "\n")
         for X, y in _chunks(args, int(model.n_features_in_)):
@@ -210,6 +213,7 @@ def _run_info(args: argparse.Namespace) -> int:
 def _run_convert(args: argparse.Namespace) -> int:
     from . import load_model, save_model
 
+    refuse_same_files([args.output], [args.input])
     save_model(load_model(args.input), args.output, format=args.to)
     return 0
 
@@ -307,4 +311,5 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
 def _checked_train(args: argparse.Namespace) -> int:
     if args.model is None and args.cross_validation is None:
         raise ValueError("train needs MODEL (the file to write) unless -v K asks for cross-validation")
+    refuse_same_files([args.model], [args.data])
     return _run_train(args)

@@ -132,13 +132,15 @@ def decode_array(payload: bytes) -> Tuple[str, np.ndarray]:
 
 
 def write_container(path, sections: List[Section]) -> None:
+    from ._atomic import replacing
+
     body = b"".join(
         SECTION.pack(s.tag, REQUIRED if s.required else 0, len(s.payload)) + s.payload for s in sections
     )
     size = HEADER.size + len(body) + SECTION.size + 4
     data = HEADER.pack(MAGIC, VERSION, 0, size, len(sections) + 1) + body
     data += SECTION.pack(CHECKSUM, 0, 4) + struct.pack("<I", zlib.crc32(data))
-    with open(path, "wb") as f:
+    with replacing(path, "wb") as f:  # all or nothing: a failed save leaves the old file
         f.write(data)
 
 

@@ -14,18 +14,19 @@ holds. Lines are copied as bytes: nothing is parsed.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import math
 import operator
 import os
 import shutil
 import tempfile
-import uuid
 from typing import IO, Any, List, Optional, Protocol, Sequence, Union
 
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ._atomic import refuse_same_files, replacing
 from ._params import check_number
 from .io import _decompressor, _read_blocks
 
@@ -62,8 +63,10 @@ def shuffle_svmlight(
     src : str or path-like
         Plain, ``.bz2``, ``.gz`` or ``.xz`` file (recognised by content).
     dst : str or path-like
-        Output file, written under a temporary name and renamed when complete.
-        Must differ from ``src``.
+        Output file, written under a temporary name in its folder and renamed
+        over ``dst`` when complete (a failure leaves ``dst`` as it was). Must
+        not be ``src`` (also through a symbolic or hard link): refused before
+        anything is opened.
     random_state : int, RandomState instance or None, default=None
         An int gives the same output on every run.
     memory_rows : int, default=1_000_000
@@ -88,8 +91,9 @@ def shuffle_svmlight(
     FileNotFoundError
         If ``src`` does not exist.
     ValueError
-        If ``dst`` is ``src``, for a bad ``memory_rows`` or ``compress``, or on
-        corrupt or truncated compressed input (``dst`` is then not created).
+        If ``dst`` is the same file as ``src``, for a bad ``memory_rows`` or
+        ``compress``, or on corrupt or truncated compressed input (``dst`` is
+        then not created, or left as it was).
 
     Examples
     --------
@@ -109,15 +113,12 @@ def shuffle_svmlight(
     if compress not in ("infer", "gzip", None):
         raise ValueError(f"compress must be 'infer', 'gzip' or None; got {compress!r}.")
     compresslevel = check_number("compresslevel", compresslevel, integer=True, low=1, high=9)
+    refuse_same_files([dst], [src])  # before anything is opened: the output would truncate its input
     opener = _decompressor(src)  # FileNotFoundError
-    if os.path.exists(dst) and os.path.samefile(src, dst):
-        raise ValueError(f"dst must differ from src ({src}).")
     gz = compress == "gzip" or (compress == "infer" and dst.endswith(".gz"))
     rng = check_random_state(random_state)
     folder = os.path.dirname(os.path.abspath(dst))
     work = tempfile.mkdtemp(prefix=".shuffle-", dir=tmp_dir if tmp_dir is not None else folder)
-    # created by open() below, so that the umask sets its permissions as for any new file
-    partial = os.path.join(folder, f".{os.path.basename(dst)}.{uuid.uuid4().hex}.partial")
     try:
         try:
             with open(src, "rb") as raw, (opener(raw, "rb") if opener else raw) as f:
@@ -125,15 +126,15 @@ def shuffle_svmlight(
                 buckets, counts = _scatter_input(f, raw, size, opener is not None, work, memory_rows, rng)
         except ValueError as error:
             raise ValueError(f"{src}: {error}") from None
-        with gzip.open(partial, "wb", compresslevel=compresslevel) if gz else open(partial, "wb") as out:
-            for path, count in zip(buckets, counts):
-                _emit_bucket(path, int(count), out, work, memory_rows, rng)
-        os.replace(partial, dst)
+        # dst is replaced only when every line is written: a failure leaves it as it was
+        with replacing(dst, "wb") as target:
+            with (gzip.GzipFile(os.path.basename(dst), "wb", compresslevel, target) if gz
+                  else contextlib.nullcontext(target)) as out:
+                for path, count in zip(buckets, counts):
+                    _emit_bucket(path, int(count), out, work, memory_rows, rng)
         return int(sum(counts))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        if os.path.exists(partial):
-            os.remove(partial)
 
 
 def _scatter_input(f: IO[bytes], raw: IO[bytes], size: int, compressed: bool, work: str, memory_rows: int, rng):

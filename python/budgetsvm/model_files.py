@@ -70,7 +70,11 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
     estimator : SVC, LinearSVC or BudgetedSVC
         A fitted estimator.
     path : str or path-like
-        The file to write (overwritten).
+        The file to write. It is replaced all at once (a temporary file in
+        the same folder, synced to the disk, then renamed over it): if the
+        save fails or the process is killed, ``path`` still holds its
+        previous content, and a concurrent ``load_model`` sees the old model
+        or the new one, never a part.
     format : {"budgetsvm", "libsvm", "liblinear"}, default="budgetsvm"
         ``"budgetsvm"``: the portable binary format (any of the three
         families, labels of any number or string type, every fitted
@@ -97,9 +101,10 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
         container.write_container(path, _budgetsvm_sections(estimator))
         return
     from . import _libsvm_format
+    from ._atomic import replacing
 
     text = _libsvm_format.to_libsvm(estimator) if format == "libsvm" else _libsvm_format.to_liblinear(estimator)
-    with open(path, "w", encoding="ascii", newline="\n") as f:
+    with replacing(path, "w", encoding="ascii", newline="\n") as f:
         f.write(text)
 
 

@@ -16,6 +16,29 @@
 #include "format.hpp"
 #include "model.hpp"
 
+// save_model's writer (replace_file below): a new file renamed over the target
+#include <atomic>
+#include <cerrno>
+#include <system_error>
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <fcntl.h>
+#include <io.h>
+#include <process.h>
+#include <share.h>
+#include <sys/stat.h>
+#include <windows.h>
+#else
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 namespace budgetsvm {
 
 namespace detail::model_io {
@@ -317,6 +340,144 @@ inline std::string model_to_bytes(const Model& m) {
   return bytes;
 }
 
-inline void save_model(const Model& m, const std::string& path) { model_format::write_bytes(path, model_to_bytes(m)); }
+namespace detail::model_io {
+
+#ifdef _WIN32
+inline bool write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const int w = _write(fd, p, static_cast<unsigned>(n < (1u << 30) ? n : (1u << 30)));
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+#else
+inline bool write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n < (std::size_t{1} << 30) ? n : (std::size_t{1} << 30));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return false;
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+#endif
+
+/// Writes `bytes` to `path` all at once: to a new file next to it (the same folder, so the same file
+/// system), flushed to the disk, then renamed over `path`, which therefore holds its old bytes or all of
+/// the new ones, never a part, whatever happens meanwhile (an error, a full disk, kill -9, a reader
+/// opening it). On failure the new file is removed and std::invalid_argument names the reason. As
+/// Python's writer (budgetsvm._atomic.replacing): the temporary file is ".<name>.tmp-<suffix>", an
+/// existing target keeps its permission bits, a symbolic link is written through, a target that is
+/// not a regular file (/dev/null) is written directly, a read-only one is refused.
+inline void replace_file(const std::string& path, const std::string& bytes) {
+  const std::string fail = "cannot write model file '" + path + "': ";
+  static std::atomic<unsigned long> counter{0};
+#ifdef _WIN32
+  const std::string& target = path;
+  const auto cut = target.find_last_of("/\\");
+  const std::string folder = cut == std::string::npos ? "" : target.substr(0, cut + 1);
+  const std::string name = target.substr(cut == std::string::npos ? 0 : cut + 1, 200);  // 200: NAME_MAX
+  const DWORD attributes = GetFileAttributesA(target.c_str());
+  const bool exists = attributes != INVALID_FILE_ATTRIBUTES;
+  require(!(exists && (attributes & FILE_ATTRIBUTE_DIRECTORY)), fail + "it is a folder");
+  require(!(exists && (attributes & FILE_ATTRIBUTE_READONLY)), fail + "it is read-only");
+  std::string temp;
+  int fd = -1;
+  int err = 0;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    temp = folder + "." + name + ".tmp-" + std::to_string(_getpid()) + "-" + std::to_string(counter++);
+    err = _sopen_s(&fd, temp.c_str(), _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _SH_DENYNO, _S_IREAD | _S_IWRITE);
+    if (fd < 0 && err != EEXIST) break;
+  }
+  require(fd >= 0, fail + std::generic_category().message(err));
+  bool ok = write_all(fd, bytes.data(), bytes.size()) && _commit(fd) == 0;
+  err = errno;
+  if (_close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  std::string reason = std::generic_category().message(err);
+  if (ok && !MoveFileExA(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+    ok = false;
+    reason = std::system_category().message(static_cast<int>(GetLastError()));
+  }
+  if (!ok) {
+    _unlink(temp.c_str());
+    require(false, fail + reason);
+  }
+#else
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;  // through symbolic links
+  require(!(exists && S_ISDIR(st.st_mode)), fail + "it is a folder");
+  if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: nothing can be renamed over it
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    require(fd >= 0, fail + std::generic_category().message(errno));
+    const bool ok = write_all(fd, bytes.data(), bytes.size());
+    const int err = errno;
+    ::close(fd);
+    require(ok, fail + std::generic_category().message(err));
+    return;
+  }
+  std::string target = path;
+  struct stat entry {};
+  if (::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode)) {  // the file it points to, as open() would
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
+  }
+  require(!exists || ::access(target.c_str(), W_OK) == 0, fail + std::generic_category().message(EACCES));
+  const auto cut = target.find_last_of('/');
+  const std::string folder = cut == std::string::npos ? "" : target.substr(0, cut + 1);
+  const std::string name = target.substr(cut == std::string::npos ? 0 : cut + 1, 200);  // 200: NAME_MAX
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    temp = folder + "." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // the umask applies, as to open()
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  require(fd >= 0, fail + std::generic_category().message(errno));
+  if (exists) (void)::fchmod(fd, st.st_mode & 07777);  // best effort: some file systems have no modes
+  bool ok = write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
+  int err = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && std::rename(temp.c_str(), target.c_str()) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    ::unlink(temp.c_str());
+    require(false, fail + std::generic_category().message(err));
+  }
+#ifdef O_DIRECTORY
+  const int dir_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+#else
+  const int dir_flags = O_RDONLY | O_CLOEXEC;
+#endif
+  const int dir = ::open(folder.empty() ? "." : folder.c_str(), dir_flags);  // the rename itself to the disk
+  if (dir >= 0) {
+    (void)::fsync(dir);  // some file systems cannot sync a folder (EINVAL): the rename is done all the same
+    ::close(dir);
+  }
+#endif
+}
+
+}  // namespace detail::model_io
+
+/// Writes m to `path` (docs/model_format.md) all at once: a failed or interrupted save leaves the
+/// previous file as it was (detail::model_io::replace_file).
+inline void save_model(const Model& m, const std::string& path) {
+  detail::model_io::replace_file(path, model_to_bytes(m));
+}
 
 }  // namespace budgetsvm
