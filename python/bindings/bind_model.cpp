@@ -87,6 +87,15 @@ void register_model(py::module_& m) {
         "(decision values, class indices, labels) of X under the model file at path, computed by the C++ "
         "budgetsvm::Model");
   m.def(
+      "model_summary",
+      [](const std::string& path) {
+        const Model model = load_model(path);
+        return py::make_tuple(static_cast<int>(model.family), model.n_features, model.n_classes(), model.n_outputs());
+      },
+      py::arg("path"),
+      "(family code, n_features, n_classes, n_outputs) of the model file at path, read by the C++ reader "
+      "(ValueError when it refuses the file)");
+  m.def(
       "model_resave", [](const std::string& source, const std::string& target) { save_model(load_model(source), target); },
       py::arg("source"), py::arg("target"), "Loads a model file in C++ and saves it again with the C++ writer");
 }

@@ -88,15 +88,15 @@ def sv_matrix(arrays: Dict[str, Any], width: int) -> Any:
            "the sparse support vectors' arrays disagree")
     _check(data.dtype in (np.float32, np.float64), "support vector values must be float32 or float64")
     _check(_finite(data), "support vector values must be finite")
+    malformed = "malformed CSR support vectors (row pointers from 0 to nnz, increasing column indices in range)"
     try:
         _core.check_csr(indices, indptr, rows, width)
     except ValueError as err:
-        raise ValueError(f"model file: malformed CSR support vectors ({err}) (damaged model file)") from err
+        raise ValueError(f"model file: {malformed} (damaged model file): {err}") from err
     # canonical: column indices increase within each row
     first = np.zeros(indices.size, dtype=bool)
     first[indptr[:-1][indptr[:-1] < indices.size]] = True
-    _check(bool(np.all((np.diff(indices) > 0) | first[1:])),
-           "malformed CSR support vectors (column indices must increase within each row)")
+    _check(bool(np.all((np.diff(indices) > 0) | first[1:])), malformed)
     return sp.csr_matrix((data, indices, indptr), shape=(rows, width))
 
 

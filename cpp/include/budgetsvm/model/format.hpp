@@ -213,6 +213,8 @@ inline void store_f4(std::string& out, float v) {
   store_uint(out, bits, 4);
 }
 
+inline std::string float_text(double v, Dtype t, std::uint16_t half_bits);
+
 /// Whether x (of the same sign) rounds to the binary16 value with bits h.
 inline bool half_rounds_to(double x, std::uint16_t h) {
   const int magnitude = h & 0x7fff;
@@ -262,23 +264,48 @@ inline std::string Array::text(std::uint64_t i) const {
   if (dtype == Dtype::b1) return unsigned_at(i) != 0 ? "True" : "False";
   if (is_signed(dtype)) return std::to_string(signed_at(i));
   if (is_unsigned(dtype)) return std::to_string(unsigned_at(i));
-  const double v = number(i);
+  return float_text(number(i), dtype, static_cast<std::uint16_t>(dtype == Dtype::f2 ? unsigned_at(i) : 0));
+}
+
+/// A float of type t as numpy's str() writes it: the fewest digits that read
+/// back as the same value of type t; positional for 1e-4 <= |v| < 1e3 (f2),
+/// 1e6 (f4) or 1e16 (f8) and for zero, else scientific ("1.5e+16").
+inline std::string float_text(double v, Dtype t, std::uint16_t half_bits) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  if (v == std::floor(v) && std::fabs(v) < 1e16) {
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-  }
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  char buf[48];
+  int p = 0;
+  for (; p < 17; ++p) {  // the shortest "d.ddde+x" that reads back
+    std::snprintf(buf, sizeof buf, "%.*e", p, v);
     const double back = std::strtod(buf, nullptr);
-    if (dtype == Dtype::f8 ? back == v
-        : dtype == Dtype::f4 ? static_cast<float>(back) == static_cast<float>(v)
-                             : half_rounds_to(back, static_cast<std::uint16_t>(load_uint(raw.data() + 2 * i, 2))))
+    if (t == Dtype::f8 ? back == v
+        : t == Dtype::f4 ? static_cast<float>(back) == static_cast<float>(v)
+                         : half_rounds_to(back, half_bits))
       break;
   }
-  return buf;
+  std::string text = buf;
+  const bool negative = text[0] == '-';
+  const std::size_t e = text.find('e');
+  const int exponent = std::atoi(text.c_str() + e + 1);
+  std::string digits;
+  for (std::size_t k = negative ? 1 : 0; k < e; ++k)
+    if (text[k] != '.') digits.push_back(text[k]);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const double a = std::fabs(v), limit = t == Dtype::f2 ? 1e3 : t == Dtype::f4 ? 1e6 : 1e16;
+  std::string out = negative ? "-" : "";
+  if (v == 0.0 || (a < limit && a >= 1e-4)) {
+    if (exponent >= 0) {
+      std::string whole = digits.substr(0, std::min<std::size_t>(digits.size(), static_cast<std::size_t>(exponent) + 1));
+      whole.resize(static_cast<std::size_t>(exponent) + 1, '0');
+      const std::string fraction = digits.size() > whole.size() ? digits.substr(whole.size()) : "0";
+      return out + whole + "." + fraction;
+    }
+    return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  std::snprintf(buf, sizeof buf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  return out + buf;
 }
 
 /// Bounds-checked reads from a byte string.
