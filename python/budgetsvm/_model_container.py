@@ -190,29 +190,46 @@ def _mismatch(size: int, actual: str) -> ValueError:
                       "(truncated or damaged)")
 
 
-def read_file(f: IO[bytes], head: bytes) -> bytes:
+def read_file(f: IO[bytes], head: bytes) -> bytearray:
     """The whole model file from ``f``, of which ``head`` (its first bytes,
     up to 32) is already read: the header is checked first; a regular file's
-    size must be the declared one before anything more is read; from a
-    device or a pipe at most the declared size plus one byte is read."""
+    size must be the declared one before anything more is read (and is then
+    read into one buffer of that size); from a device or a pipe at most the
+    declared size plus one byte is read, piece by piece."""
     size = check_header(head)
     try:
         st = os.fstat(f.fileno())
     except (AttributeError, OSError, ValueError):  # not a real file (BytesIO): its length is read below
         st = None
-    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size != size:
+    regular = st is not None and stat.S_ISREG(st.st_mode)
+    if st is not None and regular and st.st_size != size:
         raise _mismatch(size, str(st.st_size))
-    pieces = [head]
-    have = len(head)
-    while have <= size:  # in pieces: a declared size is only a claim until the bytes are there
-        piece = f.read(min(PIECE, size + 1 - have))
-        if not piece:
-            break
-        pieces.append(piece)
-        have += len(piece)
+    data = bytearray(head)
+    readinto = getattr(f, "readinto", None)
+    if regular and readinto is not None:  # the size is known: one buffer, no copies
+        data = bytearray(size)
+        data[: len(head)] = head
+        view = memoryview(data)
+        have = len(head)
+        while have < size:
+            n = readinto(view[have:])
+            if not n:
+                break
+            have += n
+        view.release()
+        del data[have:]
+        if have == size and f.read(1):
+            have += 1
+    else:
+        while len(data) <= size:  # a declared size is only a claim until the bytes are there
+            piece = f.read(min(PIECE, size + 1 - len(data)))
+            if not piece:
+                break
+            data += piece
+        have = len(data)
     if have != size:
         raise _mismatch(size, "more" if have > size else str(have))
-    return b"".join(pieces)
+    return data
 
 
 def read_container(data: Bytes, known_tags) -> Tuple[int, List[Section]]:

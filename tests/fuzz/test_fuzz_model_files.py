@@ -132,7 +132,7 @@ def _attr(data_sections, draw):
     try:
         doc = json.loads(data_sections[k][2])
         assert isinstance(doc, dict)
-    except (ValueError, AssertionError):
+    except (ValueError, AssertionError, RecursionError):  # an earlier edit broke or deepened it
         doc = {}
     where, name, value = draw(st.sampled_from(ATTR_EDITS))
     if value == "deep":

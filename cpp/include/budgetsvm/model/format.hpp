@@ -499,6 +499,7 @@ inline std::string read_model_file(const std::string& path) {
   if (!error && std::filesystem::is_regular_file(status)) {
     const auto actual = std::filesystem::file_size(path, error);
     require(error || actual == size, mismatch(std::to_string(actual)));
+    if (!error) data.reserve(static_cast<std::size_t>(size) + 1);
   }
   require(size >= kHeaderSize && size - kHeaderSize < std::numeric_limits<std::size_t>::max() / 2,
           mismatch("another length"));
