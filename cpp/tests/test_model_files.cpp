@@ -1,14 +1,17 @@
 // Tests of model files in C++ (model/format.hpp, model/io.hpp,
 // model/from_fit.hpp): models from the three training entry points predict
 // as a direct evaluation of their expansion, survive a save / load bit for
-// bit, and damaged files (truncated at every byte, wrong magic, a newer
-// version, sizes that disagree) are std::invalid_argument.
+// bit, and damaged or hostile files (truncated at every byte, wrong magic, a
+// newer version, sizes that disagree, no checksum, non-finite numbers,
+// unsorted labels, attributes outside the fixed list, deep JSON, devices
+// without end) are std::invalid_argument.
 #include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 #ifndef _WIN32
@@ -171,34 +174,19 @@ TEST_CASE("model files: damaged files are invalid_argument, never a crash") {
   bad = bytes;
   bad[8] = 2;  // version 2
   CHECK_THROWS(model_from_bytes(bad), std::invalid_argument);
-  // every byte after the header flipped in turn: refused by the checksum (the last section), except in the
-  // checksum section's own tag and flags, where the file still holds the same model
-  MatrixXd want(data.X.rows(), m.n_outputs());
-  m.decision_function(data.view(), want);
-  const std::size_t own = bytes.size() - 20;  // CSUM: tag, flags, length, u32
-  for (std::size_t k = 32; k < bytes.size(); ++k) {
+  // every byte flipped in turn: refused (the checksum, required and last, covers every byte before it; its own
+  // tag, flags and length are fixed)
+  for (std::size_t k = 0; k < bytes.size(); ++k) {
     bad = bytes;
     bad[k] = static_cast<char>(bad[k] ^ 0x5a);
-    bool loaded_same = false;
-    try {
-      const Model loaded = model_from_bytes(bad);
-      MatrixXd d(data.X.rows(), loaded.n_outputs());
-      loaded.decision_function(data.view(), d);
-      loaded_same = d == want;
-    } catch (const std::invalid_argument&) {
-      CHECK(true);
-      continue;
-    }
-    CHECK(k >= own && k < own + 8 && loaded_same);
+    CHECK_THROWS(model_from_bytes(bad), std::invalid_argument);
   }
-  // a file written before the checksum (no CSUM section) loads as it did
+  // a file without the checksum (written before it existed, or cut off) is refused
+  const std::size_t own = bytes.size() - 20;  // CSUM: tag, flags, length, u32
   std::string old = bytes.substr(0, own);
   for (int b = 0; b < 8; ++b) old[16 + b] = static_cast<char>((static_cast<std::uint64_t>(own) >> (8 * b)) & 0xFF);
-  const std::uint64_t n_sections = static_cast<unsigned char>(old[24]) - 1;  // fewer than 256 sections here
-  old[24] = static_cast<char>(n_sections);
-  MatrixXd from_old(data.X.rows(), m.n_outputs());
-  model_from_bytes(old).decision_function(data.view(), from_old);
-  CHECK(from_old == want);
+  old[24] = static_cast<char>(static_cast<unsigned char>(old[24]) - 1);  // fewer than 256 sections here
+  CHECK_THROWS(model_from_bytes(old), std::invalid_argument);
   // a data set with more features than the model's
   const RowMatrix wide = RowMatrix::Zero(4, 5);
   MatrixXd out(4, m.n_outputs());
@@ -281,5 +269,168 @@ TEST_CASE("model files: a failed save leaves the previous file as it was, and no
   CHECK(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
 }
 #endif
+
+namespace {
+
+Model small_budget_model(int classes) {
+  const Blobs data(60, classes, 2);
+  const std::vector<std::string> names = classes == 2 ? std::vector<std::string>{"a", "b"}
+                                                       : std::vector<std::string>{"a", "b", "c"};
+  return model_from_budget(budget_fit(data, classes), Kernel{KernelType::rbf, 0.5, 0.0, 3}, 3, names);
+}
+
+bool refused(const Model& m) {
+  try {
+    model_to_bytes(m);  // writes, then reads back with the reader's rules
+  } catch (const std::invalid_argument&) {
+    return true;
+  }
+  return false;
+}
+
+Model with_attributes(Model m, const std::string& json) {
+  m.extra.clear();
+  m.extra.push_back({"ATTR", false, json});
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("model files: non-finite numbers are refused, as the Python reader refuses them") {
+  const Model m = small_budget_model(2);
+  CHECK(!refused(m));
+  const double bad_values[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()};
+  for (double bad : bad_values) {
+    Model sv = m;
+    sv.sv.values64[3] = bad;
+    CHECK(refused(sv));
+    Model coef = m;
+    coef.coef(1, 0) = bad;
+    CHECK(refused(coef));
+    Model intercept = m;
+    intercept.intercept[0] = bad;
+    CHECK(refused(intercept));
+    Model gamma = m;
+    gamma.kernel.gamma = bad;
+    CHECK(refused(gamma));
+  }
+  Model negative = m;
+  negative.kernel.gamma = -2.0;
+  CHECK(refused(negative));
+}
+
+TEST_CASE("model files: labels must be unique and increasing; the decision rule must fit the family") {
+  const Blobs data(60, 2, 2);
+  const budget::Result r = budget_fit(data, 2);
+  const Kernel kernel{KernelType::rbf, 0.5, 0.0, 3};
+  CHECK_THROWS(model_from_budget(r, kernel, 3, std::vector<double>{1.0, 1.0}), std::invalid_argument);
+  CHECK_THROWS(model_from_budget(r, kernel, 3, std::vector<double>{2.0, 1.0}), std::invalid_argument);
+  CHECK_THROWS(model_from_budget(r, kernel, 3, std::vector<std::string>{"b", "a"}), std::invalid_argument);
+  CHECK_THROWS(model_from_budget(r, kernel, 3, std::vector<double>{0.0, std::nan("")}), std::invalid_argument);
+  Model m = model_from_budget(r, kernel, 3, std::vector<double>{1.0, 2.0});
+  m.rule = DecisionRule::argmax;
+  CHECK(refused(m));
+  m.rule = DecisionRule::ovo;
+  CHECK(refused(m));
+}
+
+TEST_CASE("model files: integer labels of every width round-trip exactly, uint64 included") {
+  const Model base = small_budget_model(2);
+  struct Case {
+    model_format::Dtype dtype;
+    std::vector<std::uint64_t> bits;  // the two labels' bytes, little-endian
+    std::vector<std::string> text;
+  };
+  const std::vector<Case> cases = {
+      {model_format::Dtype::u8, {9223372036854775809ULL, 18446744073709551615ULL}, {"9223372036854775809", "18446744073709551615"}},
+      {model_format::Dtype::i8, {static_cast<std::uint64_t>(-9223372036854775807LL - 1), 9223372036854775807ULL},
+       {"-9223372036854775808", "9223372036854775807"}},
+      {model_format::Dtype::u4, {1, 4294967295ULL}, {"1", "4294967295"}},
+      {model_format::Dtype::i2, {0xFFFF, 7}, {"-1", "7"}},
+      {model_format::Dtype::i1, {0x80, 0x7F}, {"-128", "127"}},
+      {model_format::Dtype::u2, {0, 65535}, {"0", "65535"}},
+      {model_format::Dtype::f2, {0x2E66, 0x3C00}, {"0.1", "1.0"}},  // float16 0.1 and 1.0
+  };
+  for (const auto& c : cases) {
+    Model m = base;
+    m.classes = model_format::Array{};
+    m.classes.name = "classes";
+    m.classes.dtype = c.dtype;
+    m.classes.shape = {2};
+    for (auto b : c.bits) model_format::store_uint(m.classes.raw, b, static_cast<int>(model_format::item_size(c.dtype)));
+    const Model back = model_from_bytes(model_to_bytes(m));
+    CHECK(back.labels() == c.text);
+    CHECK(back.classes.raw == m.classes.raw && back.classes.dtype == c.dtype);
+  }
+}
+
+TEST_CASE("model files: attributes are checked against the family's fixed list and the JSON rules") {
+  const Model m = small_budget_model(3);
+  CHECK(!refused(with_attributes(m, R"({"attrs": {"t_": 5, "n_samples_seen_": 60}})")));
+  CHECK(!refused(with_attributes(m, R"({"params": {"C": 1.0, "kernel": "rbf", "class_weight": {"$dict": [["a", 2.0]]}},
+                                        "attrs": {"history_": [{"$dict": [["seconds", {"$float": "nan"}]]}],
+                                                  "fit_stats_": {"$dict": [["averaged", {"$np": "<i8", "value": 3}]]},
+                                                  "support_vectors_": {"$csr": "csr_matrix", "anything": [1]}}})")));
+  const char* hostile[] = {
+      R"({"attrs": {"predict": 1}})",                                // a method
+      R"({"attrs": {"C": 1.0}})",                                    // a hyperparameter
+      R"({"attrs": {"__class__": 1}})",
+      R"({"attrs": {"t_": -1}})",                                    // a count below 0
+      R"({"attrs": {"t_": 1.5}})",
+      R"({"attrs": {"t_": 1, "t_": 2}})",                            // a key twice
+      R"({"attrs": {"history_": [{"$np": "V8", "value": 2147483647}]}})",  // np.void(2**31 - 1) from 40 bytes
+      R"({"attrs": {"history_": [{"$np": "<u1", "value": 256}]}})",
+      R"({"attrs": {"history_": [NaN]}})",
+      R"({"attrs": {"history_": [1e400]}})",
+      R"({"attrs": {"history_": [18446744073709551616]}})",
+      R"({"attrs": {"history_": [{"$array": "attr/0"}]}})",          // arrays are not plain data
+      R"({"attrs": {"history_": [{"$dict": [[[1], 2]]}]}})",         // an unhashable key
+      R"({"attrs": {"class_weight_": {"$array": "attr/9"}}})",       // a missing array
+      R"({"params": {"C": {"$array": "attr/0"}}})",
+      R"({"other": {}})",
+      R"({"attrs": {}} x)",
+      "{\"attrs\": {\"history_\": [\"\xff\"]}}",                     // not UTF-8
+  };
+  for (const char* text : hostile) CHECK(refused(with_attributes(m, text)));
+  // nesting: 64 levels are JSON the reader walks; more are refused, however deep (no stack overflow)
+  for (std::size_t depth : {std::size_t{61}, std::size_t{62}, std::size_t{100000}}) {
+    const std::string deep = R"({"attrs": {"history_": )" + std::string(depth, '[') + std::string(depth, ']') + "}}";
+    CHECK(refused(with_attributes(m, deep)) == (depth > 62));
+  }
+}
+
+TEST_CASE("model files: a model trained on none of its columns predicts from the rows' norms alone") {
+  Model m = small_budget_model(2);
+  m.restricted = true;  // wide sparse data whose rows are all zero: no used column, one zero column
+  m.used_columns.clear();
+  m.sv.cols = 1;
+  m.sv.rows = 2;
+  m.sv.values64 = {0.0, 0.0};
+  m.coef = MatrixXd::Constant(2, 1, 0.75);
+  const Model back = model_from_bytes(model_to_bytes(m));
+  const RowMatrix X = RowMatrix::Constant(2, 3, 0.5);
+  MatrixXd d(2, 1);
+  back.decision_function(Dense(X.data(), 2, 3), d);
+  for (Index i = 0; i < 2; ++i) CHECK_CLOSE(d(i, 0), 1.5 * std::exp(-0.5 * 0.75) + m.intercept[0], 1e-14);
+}
+
+TEST_CASE("model files: reading a file checks its declared size first and never reads past it") {
+  CHECK_THROWS(load_model("/dev/zero"), std::invalid_argument);  // 32 zero bytes: not a model file
+  const Model m = small_budget_model(2);
+  std::string bytes = model_to_bytes(m);
+  const std::string path = temp_path("declared.bsvm");
+  for (std::uint64_t declared : {std::uint64_t{1} << 31, std::uint64_t{1} << 63}) {
+    std::string big = bytes;
+    for (int b = 0; b < 8; ++b) big[16 + static_cast<std::size_t>(b)] = static_cast<char>((declared >> (8 * b)) & 0xFF);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << big;
+    CHECK_THROWS(load_model(path), std::invalid_argument);
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  CHECK(load_model(path).labels() == m.labels());
+  std::string many = bytes;
+  many[24] = 0;
+  many[26] = 1;  // 65536 sections declared
+  CHECK_THROWS(model_from_bytes(many), std::invalid_argument);
+}
 
 int main() { return budgetsvm::test::run_all(); }

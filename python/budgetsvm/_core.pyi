@@ -32,7 +32,17 @@ def decision_function(
 def model_predict(
     path: str, X: CoreData, n_jobs: int = 1
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.intc], List[str]]: ...
+def model_summary(path: str) -> Tuple[int, int, int, int]: ...
 def model_resave(source: str, target: str) -> None: ...
+def check_model_attributes(
+    text: bytes,
+    family: int,
+    n_classes: int,
+    n_support_vectors: int,
+    n_features: int,
+    arrays: Dict[str, Tuple[int, Tuple[int, ...]]],
+) -> None: ...
+def model_attribute_rules(family: int) -> List[Tuple[str, str, int, Tuple[str, ...]]]: ...
 
 SVMLIGHT_MAX_LINE_BYTES: int
 

@@ -20,7 +20,10 @@ significant digits so that they read back exactly.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+import array
+import math
+import re
+from typing import IO, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +32,7 @@ from . import _model_state as state
 
 LIBSVM_KEYS = ("svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label",
                "probA", "probB", "nr_sv")
+LIBLINEAR_KEYS = ("solver_type", "nr_class", "label", "nr_feature", "bias")
 LIBLINEAR_SVM = ("L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL", "MCSVM_CS", "L1R_L2LOSS_SVC",
                  "L2R_LR", "L1R_LR", "L2R_LR_DUAL")
 
@@ -137,6 +141,21 @@ def to_liblinear(est) -> str:
 
 
 # ---------------------------------------------------------------- reading
+#
+# Reading goes line by line, each line at most ``max_line_bytes`` long, so a
+# file without newlines costs that much memory and no more; every malformed
+# line is a ValueError naming its number. Numbers follow one grammar: an
+# optional sign, then digits (integers), or digits with an optional point and
+# exponent (floats; ``nan`` / ``inf`` are recognised only to be refused as
+# not finite) -- no second sign, no underscores, no hexadecimal.
+
+_FLOAT_TEXT = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_SPECIAL_TEXT = r"[+-]?(?:[nN][aA][nN]|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(f"{_FLOAT_TEXT}|{_SPECIAL_TEXT}")
+_PAIR = re.compile(rf"([+-]?[0-9]+):({_FLOAT_TEXT}|{_SPECIAL_TEXT})")
+#: the largest feature index, label or count a text model may hold
+_LARGEST = 2**62
 
 
 def sniff(data: bytes) -> Optional[str]:
@@ -148,72 +167,141 @@ def sniff(data: bytes) -> Optional[str]:
     return None
 
 
-def _text_lines(data: bytes, fmt: str) -> List[str]:
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"not a {fmt} model file: it is not ASCII text") from err
-    # LIBSVM, LIBLINEAR and budgetsvm end every line with a newline: a file
-    # cut inside its last line would otherwise load with a shortened number.
-    if text and not text.endswith("\n"):
-        raise ValueError(f"{fmt} model file: the last line does not end with a newline (the file looks truncated; "
-                         f"{fmt} and budgetsvm end every line with one)")
-    return text.splitlines()
+class _TextModel:
+    """The lines of a LIBSVM / LIBLINEAR model text, read one at a time from
+    a binary file (``head``: its first bytes, already read), each at most
+    ``limit`` bytes; errors name the line."""
+
+    def __init__(self, f: IO[bytes], head: bytes, fmt: str, limit: int):
+        self.f, self.pending, self.fmt, self.limit = f, head, fmt, limit
+        self.number = 0  # of the last line read
+
+    def error(self, what: str, number: Optional[int] = None) -> ValueError:
+        return ValueError(f"{self.fmt} model file, line {number or self.number}: {what}")
+
+    def next(self) -> Optional[str]:
+        """The next line (without its newline), or None at the end."""
+        while True:
+            end = self.pending.find(b"\n")
+            if end >= 0:
+                raw, self.pending = self.pending[:end], self.pending[end + 1 :]
+                break
+            if len(self.pending) > self.limit:
+                self.number += 1
+                raise self.error(f"longer than {self.limit} bytes (max_line_bytes) without a newline: not a "
+                                 f"{self.fmt} model file, or raise max_line_bytes")
+            more = self.f.readline(self.limit + 1 - len(self.pending))
+            if not more:
+                if not self.pending:
+                    return None
+                # LIBSVM, LIBLINEAR and budgetsvm end every line with a newline: a file
+                # cut inside its last line would otherwise load with a shortened number.
+                self.number += 1
+                raise self.error(f"the last line does not end with a newline (the file looks truncated; {self.fmt} "
+                                 "and budgetsvm end every line with one)")
+            self.pending += more
+        self.number += 1
+        if len(raw) > self.limit:
+            raise self.error(f"longer than {self.limit} bytes (max_line_bytes): not a {self.fmt} model file, or "
+                             "raise max_line_bytes")
+        try:
+            return raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise self.error(f"not ASCII text: not a {self.fmt} model file") from None
+
+    def header(self, keys: Tuple[str, ...], end: str) -> Dict[str, Tuple[int, List[str]]]:
+        """``key values`` lines up to the line ``end``: key -> (line number, values)."""
+        out: Dict[str, Tuple[int, List[str]]] = {}
+        while True:
+            line = self.next()
+            if line is None:
+                raise self.error(f"no {end!r} line (truncated, or not a {self.fmt} model)", self.number + 1)
+            parts = line.split()
+            if parts == [end]:
+                return out
+            if not parts:
+                continue
+            if parts[0] not in keys:
+                raise self.error(f"unknown header line {line[:60]!r}")
+            if parts[0] in out:
+                raise self.error(f"{parts[0]} appears twice")
+            out[parts[0]] = (self.number, parts[1:])
+
+    def integer(self, token: str, what: str, low: int = -_LARGEST, high: int = _LARGEST, number=None) -> int:
+        if not _INT.fullmatch(token):
+            raise self.error(f"bad {what} {token!r} (not an integer)", number)
+        value = int(token)
+        if not low <= value <= high:
+            raise self.error(f"{what} {token} out of range [{low}, {high}]", number)
+        return value
+
+    def real(self, token: str, what: str, number=None) -> float:
+        if not _FLOAT.fullmatch(token):
+            raise self.error(f"bad {what} {token!r} (not a number)", number)
+        value = float(token)
+        if not math.isfinite(value):
+            raise self.error(f"{what} must be finite; got {token}", number)
+        return value
 
 
-def _numbers(values: List[str], kind, what: str, fmt: str) -> List[Any]:
-    try:
-        out = [kind(v) for v in values]
-    except ValueError as err:
-        raise ValueError(f"{fmt} model file: bad {what} {' '.join(values)!r}") from err
-    if kind is float and not all(np.isfinite(out)):
-        raise ValueError(f"{fmt} model file: {what} must be finite")
-    return out
+def _values(text: _TextModel, header, key: str, kind: str, low: int = -_LARGEST, high: int = _LARGEST) -> List[Any]:
+    number, tokens = header[key]
+    if kind == "int":
+        return [text.integer(t, key, low, high, number) for t in tokens]
+    return [text.real(t, key, number) for t in tokens]
 
 
-def _libsvm_header(lines: List[str]) -> Tuple[Dict[str, List[str]], int]:
-    header: Dict[str, List[str]] = {}
-    for k, line in enumerate(lines):
+def _one(text: _TextModel, header, key: str, kind: str, low: int = -_LARGEST, high: int = _LARGEST) -> Any:
+    values = _values(text, header, key, kind, low, high)
+    if len(values) != 1:
+        raise text.error(f"{key} needs one value; got {len(values)}", header[key][0])
+    return values[0]
+
+
+def read_text_model(f: IO[bytes], head: bytes, kind: str, n_features: Any, max_line_bytes: int):
+    """The estimator in a LIBSVM (``kind="libsvm"``) or LIBLINEAR model text."""
+    if kind == "libsvm":
+        return from_libsvm(_TextModel(f, head, "LIBSVM", max_line_bytes), n_features)
+    return from_liblinear(_TextModel(f, head, "LIBLINEAR", max_line_bytes), n_features)
+
+
+def _libsvm_svs(text: _TextModel, n_coef: int, total: int):
+    """The support vector lines: (coefficients (n_coef, total), CSR rows)."""
+    coef = array.array("d")
+    data = array.array("d")
+    indices = array.array("q")
+    indptr = [0]
+    while True:
+        line = text.next()
+        if line is None:
+            break
         parts = line.split()
-        if parts == ["SV"]:
-            return header, k + 1
         if not parts:
             continue
-        if parts[0] not in LIBSVM_KEYS:
-            raise ValueError(f"LIBSVM model file: unknown header line {line[:60]!r}")
-        header[parts[0]] = parts[1:]
-    raise ValueError("LIBSVM model file: no 'SV' line (truncated or not a LIBSVM model)")
-
-
-def _libsvm_svs(lines: List[str], n_coef: int, total: int) -> Tuple[np.ndarray, sp.csr_matrix]:
-    rows = [line.split() for line in lines if line.strip()]
-    if len(rows) != total:
-        raise ValueError(f"LIBSVM model file: total_sv says {total} support vectors, the file has {len(rows)} "
-                         "(the file is truncated or damaged)")
-    coef = np.empty((n_coef, total))
-    data: List[float] = []
-    indices: List[int] = []
-    indptr = [0]
-    for s, parts in enumerate(rows):
+        if len(indptr) > total:
+            raise text.error(f"more support vectors than total_sv ({total})")
         if len(parts) < n_coef:
-            raise ValueError(f"LIBSVM model file: support vector {s + 1} has fewer than {n_coef} coefficients")
-        coef[:, s] = _numbers(parts[:n_coef], float, "coefficients", "LIBSVM")
+            raise text.error(f"fewer than {n_coef} coefficients")
+        coef.extend(text.real(t, "coefficient") for t in parts[:n_coef])
+        last = 0
         for pair in parts[n_coef:]:
-            index, sep, value = pair.partition(":")
-            if not sep:
-                raise ValueError(f"LIBSVM model file: {pair!r} is not index:value")
-            (i,) = _numbers([index], int, "feature index", "LIBSVM")
-            if i < 1:
-                raise ValueError(f"LIBSVM model file: feature index {i} (indices start at 1; "
-                                 "precomputed-kernel models are not supported)")
+            match = _PAIR.fullmatch(pair)
+            if match is None:
+                raise text.error(f"{pair!r} is not index:value")
+            i = text.integer(match.group(1), "feature index", 1, _LARGEST)
+            if i <= last:
+                raise text.error(f"feature index {i} after {last} (indices must increase)")
+            last = i
             indices.append(i - 1)
-            data.extend(_numbers([value], float, "feature value", "LIBSVM"))
+            data.append(text.real(match.group(2), "feature value"))
         indptr.append(len(indices))
+    if len(indptr) - 1 != total:
+        raise ValueError(f"LIBSVM model file: total_sv says {total} support vectors, the file has {len(indptr) - 1} "
+                         "(the file is truncated or damaged)")
     width = max(indices) + 1 if indices else 0
-    sv = sp.csr_matrix((np.array(data, dtype=np.float64), np.array(indices, dtype=np.int64), np.array(indptr)),
-                       shape=(total, width))
-    sv.sum_duplicates()
-    return coef, sv
+    sv = sp.csr_matrix((np.frombuffer(data, dtype=np.float64), np.frombuffer(indices, dtype=np.int64),
+                        np.array(indptr, dtype=np.int64)), shape=(total, width))
+    return np.frombuffer(coef, dtype=np.float64).reshape(total, n_coef).T.copy(), sv
 
 
 def _sorted_ovo(labels: List[int], n_support: List[int], coef: np.ndarray, rho: np.ndarray, prob):
@@ -259,47 +347,54 @@ def _sorted_ovo(labels: List[int], n_support: List[int], coef: np.ndarray, rho: 
     return np.sort(labels), [n_support[c] for c in perm], dual, order, intercept, prob_a, prob_b
 
 
-def from_libsvm(data: bytes, n_features: Any = None):
+def from_libsvm(text: _TextModel, n_features: Any = None):
     from .exact import SVC
 
-    lines = _text_lines(data, "LIBSVM")
-    header, first_sv = _libsvm_header(lines)
+    header = text.header(LIBSVM_KEYS, "SV")
     need = ["svm_type", "kernel_type", "nr_class", "total_sv", "rho", "label", "nr_sv"]
     missing = [key for key in need if key not in header]
     if missing:
         raise ValueError(f"LIBSVM model file: header lacks {missing} (a classification model has them)")
-    svm_type = header["svm_type"][0] if header["svm_type"] else ""
+    svm_type = " ".join(header["svm_type"][1])
     if svm_type not in ("c_svc", "nu_svc"):
-        raise ValueError(f"LIBSVM model file: svm_type {svm_type!r} is not a classifier (budgetsvm loads c_svc and "
-                         "nu_svc models)")
-    kernel = header["kernel_type"][0] if header["kernel_type"] else ""
+        raise text.error(f"svm_type {svm_type!r} is not a classifier (budgetsvm loads c_svc and nu_svc models)",
+                         header["svm_type"][0])
+    kernel = " ".join(header["kernel_type"][1])
     kernel = "poly" if kernel == "polynomial" else kernel
     if kernel not in state.KERNELS:
-        raise ValueError(f"LIBSVM model file: kernel_type {kernel!r} is not supported (linear, rbf, poly, sigmoid)")
-    (k,) = _numbers(header["nr_class"], int, "nr_class", "LIBSVM")
-    (total,) = _numbers(header["total_sv"], int, "total_sv", "LIBSVM")
-    if k < 2 or total < 0:
-        raise ValueError(f"LIBSVM model file: nr_class {k} / total_sv {total} out of range")
+        raise text.error(f"kernel_type {kernel!r} is not supported (linear, rbf, polynomial, sigmoid)",
+                         header["kernel_type"][0])
+    needs = {"rbf": ["gamma"], "poly": ["degree", "gamma", "coef0"], "sigmoid": ["gamma", "coef0"]}.get(kernel, [])
+    missing = [key for key in needs if key not in header]
+    if missing:
+        raise ValueError(f"LIBSVM model file: kernel_type {kernel} needs {missing} in the header")
+    gamma = _one(text, header, "gamma", "float") if "gamma" in header else 1.0
+    if kernel != "linear" and not gamma > 0:
+        raise text.error(f"gamma must be a positive number; got {gamma!r}", header["gamma"][0])
+    degree = _one(text, header, "degree", "int", 0, 2**31 - 1) if "degree" in header else 3
+    coef0 = _one(text, header, "coef0", "float") if "coef0" in header else 0.0
+    k = _one(text, header, "nr_class", "int", 2, _LARGEST)
+    total = _one(text, header, "total_sv", "int", 0, _LARGEST)
     pairs = k * (k - 1) // 2
-    labels = _numbers(header["label"], int, "labels", "LIBSVM")
-    n_support = _numbers(header["nr_sv"], int, "nr_sv", "LIBSVM")
-    rho = np.array(_numbers(header["rho"], float, "rho", "LIBSVM"))
-    if len(labels) != k or len(set(labels)) != k or len(n_support) != k or rho.size != pairs \
-            or min(n_support) < 0 or sum(n_support) != total:
-        raise ValueError("LIBSVM model file: label, nr_sv and rho disagree with nr_class and total_sv")
+    labels = _values(text, header, "label", "int", -(2**63), 2**63 - 1)
+    n_support = _values(text, header, "nr_sv", "int", 0, _LARGEST)
+    if len(labels) != k or len(set(labels)) != k or len(n_support) != k or sum(n_support) != total:
+        raise ValueError("LIBSVM model file: label and nr_sv need nr_class values (distinct labels, counts summing "
+                         "to total_sv)")
+    rho = np.array(_values(text, header, "rho", "float"))
+    if rho.size != pairs:
+        raise text.error(f"rho needs one value per class pair ({pairs}); got {rho.size}", header["rho"][0])
     prob = None
-    if "probA" in header and "probB" in header:
-        prob = (_numbers(header["probA"], float, "probA", "LIBSVM"),
-                _numbers(header["probB"], float, "probB", "LIBSVM"))
+    if "probA" in header or "probB" in header:
+        if not ("probA" in header and "probB" in header):
+            raise ValueError("LIBSVM model file: probA and probB come together")
+        prob = (_values(text, header, "probA", "float"), _values(text, header, "probB", "float"))
         if len(prob[0]) != pairs or len(prob[1]) != pairs:
             raise ValueError("LIBSVM model file: probA / probB need one value per class pair")
-    coef, sv = _libsvm_svs(lines[first_sv:], k - 1, total)
+    coef, sv = _libsvm_svs(text, k - 1, total)
     classes, n_sorted, dual, order, intercept, prob_a, prob_b = _sorted_ovo(labels, n_support, coef, rho, prob)
     width = _width(sv.shape[1], n_features)
     sv = sp.csr_matrix((sv.data, sv.indices, sv.indptr), shape=(sv.shape[0], width))[order]
-    gamma = float(header.get("gamma", ["1.0"])[0]) if kernel != "linear" else 1.0
-    degree = int(header.get("degree", ["3"])[0])
-    coef0 = float(header.get("coef0", ["0"])[0])
     arrays = {"classes": classes.astype(np.int64), "intercept": intercept, "dual_coef": dual,
               "n_support": np.array(n_sorted, dtype=np.int64)}
     dense = sv.shape[0] * width <= 10**8 and sv.nnz >= 0.1 * sv.shape[0] * width
@@ -323,41 +418,49 @@ def _width(used: int, n_features: Any) -> int:
         raise TypeError(f"n_features must be an int; got {n_features!r}")
     if n_features < used:
         raise ValueError(f"n_features={n_features} is smaller than the largest feature index the model uses ({used})")
+    if n_features >= state.MAX_FEATURES:
+        raise ValueError(f"n_features={n_features} is out of range (at most 2^62 - 1)")
     return int(n_features)
 
 
-def from_liblinear(data: bytes, n_features: Any = None):
+def from_liblinear(text: _TextModel, n_features: Any = None):
     from .linear import LinearSVC
 
-    lines = _text_lines(data, "LIBLINEAR")
-    header: Dict[str, List[str]] = {}
-    start = None
-    for k, line in enumerate(lines):
-        parts = line.split()
-        if parts == ["w"]:
-            start = k + 1
-            break
-        if parts:
-            header[parts[0]] = parts[1:]
-    if start is None or any(key not in header for key in ("solver_type", "nr_class", "label", "nr_feature", "bias")):
-        raise ValueError("LIBLINEAR model file: incomplete header (truncated, or not a classification model)")
-    solver = header["solver_type"][0] if header["solver_type"] else ""
+    header = text.header(LIBLINEAR_KEYS, "w")
+    missing = [key for key in ("solver_type", "nr_class", "label", "nr_feature", "bias") if key not in header]
+    if missing:
+        raise ValueError(f"LIBLINEAR model file: header lacks {missing} (truncated, or not a classification model)")
+    solver = " ".join(header["solver_type"][1])
     if solver not in LIBLINEAR_SVM:
-        raise ValueError(f"LIBLINEAR model file: solver_type {solver!r} is not a classifier budgetsvm loads "
-                         f"({', '.join(LIBLINEAR_SVM)})")
-    (k,) = _numbers(header["nr_class"], int, "nr_class", "LIBLINEAR")
-    labels = _numbers(header["label"], int, "labels", "LIBLINEAR")
-    (d,) = _numbers(header["nr_feature"], int, "nr_feature", "LIBLINEAR")
-    (bias,) = _numbers(header["bias"], float, "bias", "LIBLINEAR")
-    if k < 2 or len(labels) != k or len(set(labels)) != k or d < 0:
-        raise ValueError("LIBLINEAR model file: nr_class, label and nr_feature disagree")
+        raise text.error(f"solver_type {solver!r} is not a classifier budgetsvm loads ({', '.join(LIBLINEAR_SVM)})",
+                         header["solver_type"][0])
+    k = _one(text, header, "nr_class", "int", 2, _LARGEST)
+    labels = _values(text, header, "label", "int", -(2**63), 2**63 - 1)
+    d = _one(text, header, "nr_feature", "int", 0, state.MAX_FEATURES - 1)
+    bias = _one(text, header, "bias", "float")
+    if len(labels) != k or len(set(labels)) != k:
+        raise text.error(f"label needs nr_class ({k}) distinct values", header["label"][0])
     nr_w = 1 if k == 2 and solver != "MCSVM_CS" else k
     rows = d + (1 if bias >= 0 else 0)
-    body = [line.split() for line in lines[start:] if line.strip()]
-    if len(body) != rows or any(len(r) != nr_w for r in body):
-        raise ValueError(f"LIBLINEAR model file: expected {rows} weight rows of {nr_w} values "
+    weights = array.array("d")
+    n_rows = 0
+    while True:
+        line = text.next()
+        if line is None:
+            break
+        parts = line.split()
+        if not parts:
+            continue
+        if n_rows == rows:
+            raise text.error(f"more weight rows than nr_feature ({d}) and the bias give ({rows})")
+        if len(parts) != nr_w:
+            raise text.error(f"a weight row of {len(parts)} values; expected {nr_w}")
+        weights.extend(text.real(t, "weight") for t in parts)
+        n_rows += 1
+    if n_rows != rows:
+        raise ValueError(f"LIBLINEAR model file: expected {rows} weight rows of {nr_w} values, the file has {n_rows} "
                          "(the file is truncated or damaged)")
-    W = np.array([_numbers(r, float, "weights", "LIBLINEAR") for r in body], dtype=np.float64).reshape(rows, nr_w)
+    W = np.frombuffer(weights, dtype=np.float64).reshape(rows, nr_w)
     intercept = W[d] * bias if bias >= 0 else np.zeros(nr_w)
     coef = W[:d].T
     if nr_w == 2:  # Crammer-Singer on two classes: one output, positive for the first label
@@ -373,6 +476,8 @@ def from_liblinear(data: bytes, n_features: Any = None):
     width = _width(d, n_features)
     if width > d:
         coef = np.hstack([coef, np.zeros((coef.shape[0], width - d))])
+    if not (np.all(np.isfinite(coef)) and np.all(np.isfinite(intercept))):  # bias * weight may overflow
+        raise ValueError("LIBLINEAR model file: the weights times the bias are not finite")
     est = LinearSVC(loss="hinge" if solver == "L2R_L1LOSS_SVC_DUAL" else "squared_hinge", fit_intercept=bias >= 0)
     est.classes_ = classes
     est.coef_ = np.ascontiguousarray(coef)

@@ -7,26 +7,41 @@ optional used-column map, coefficients and intercepts in the layout each
 family predicts with. A loaded estimator computes from exactly these arrays,
 so its decision values are bit-equal to the saved one's. Everything else a
 fitted estimator reports (``n_iter_``, ``history_``, ``class_weight_``, ...)
-travels generically in ``ATTR``: every public attribute ending in ``_``.
+travels in ``ATTR``, restricted to a fixed list per family
+(``attribute_rules``, defined once in cpp/include/budgetsvm/model/attributes.hpp
+for both readers).
+
+Reading checks the rules the C++ reader (cpp/include/budgetsvm/model/io.hpp)
+checks, in the same terms: the kernel's parameters, the decision rule of the
+family, unique increasing classes, finite numbers, canonical CSR, shapes
+that agree. tests/fuzz/test_fuzz_model_files.py runs both readers on the
+same mutated files.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 import scipy.sparse as sp
 
 from . import _core
 from ._columns import UsedColumns
+from ._model_values import decode_plain, sparse_kind
 
 MODL = struct.Struct("<IIiIddQ")  # family, kernel, degree, decision, gamma, coef0, n_features
 FAMILIES = {"SVC": 1, "LinearSVC": 2, "BudgetedSVC": 3}
 KERNELS = {"linear": 0, "rbf": 1, "poly": 2, "sigmoid": 3}
 DECISIONS = {"ovo": 1, "sign": 2, "argmax": 3}
-#: private attributes kept with the public ones, per family
-PRIVATE = {"SVC": ("_probability", "_sparse"), "LinearSVC": (), "BudgetedSVC": ()}
+#: n_features must be below this (both readers)
+MAX_FEATURES = 2**62
+
+
+def attribute_rules(family: str) -> Dict[str, Tuple[str, int, Tuple[str, ...]]]:
+    """The attributes a model file may hold for ``family``: name -> (kind,
+    dtype code, dims), the one list both readers use (attributes.hpp)."""
+    return {name: (kind, code, dims) for name, kind, code, dims in _core.model_attribute_rules(FAMILIES[family])}
 
 
 def _name(table: Dict[str, int], code: int, what: str) -> str:
@@ -48,23 +63,41 @@ def sv_arrays(rows: Any) -> Dict[str, np.ndarray]:
     return {"sv": np.ascontiguousarray(rows)}
 
 
+def _finite(values: np.ndarray) -> bool:
+    return bool(np.isfinite(values).all())
+
+
 def sv_matrix(arrays: Dict[str, Any], width: int) -> Any:
-    """The support vectors from their arrays, checked against ``width`` columns."""
+    """The support vectors from their arrays, checked against ``width``
+    columns: finite float32 / float64 values, dense or canonical CSR."""
     if "sv" in arrays:
         sv = arrays["sv"]
-        if sv.ndim != 2 or sv.dtype not in (np.float32, np.float64) or sv.shape[1] != width:
-            raise ValueError(f"model file: support vectors of shape {sv.shape}, dtype {sv.dtype}; expected {width} "
-                             "float columns")
+        _check(sv.ndim == 2 and sv.dtype in (np.float32, np.float64) and sv.shape[1] == width,
+               f"support vectors must be float32 or float64 with {width} columns; got shape {sv.shape}, "
+               f"dtype {sv.dtype}")
+        _check(_finite(sv), "support vector values must be finite")
         return sv
     if any(k not in arrays for k in ("sv_data", "sv_indices", "sv_indptr", "sv_shape")):
         raise ValueError("model file holds no support vectors (damaged model file)")
     data, indices, indptr, shape = (arrays[k] for k in ("sv_data", "sv_indices", "sv_indptr", "sv_shape"))
-    if (data.ndim != 1 or data.dtype not in (np.float32, np.float64) or indices.dtype != np.int64
-            or indptr.dtype != np.int64 or shape.shape != (2,) or indices.shape != data.shape
-            or indptr.shape != (int(shape[0]) + 1,) or int(shape[1]) != width):
-        raise ValueError("model file: the sparse support vectors' arrays disagree (damaged model file)")
-    _core.check_csr(indices, indptr, int(shape[0]), width)
-    return sp.csr_matrix((data, indices, indptr), shape=(int(shape[0]), width))
+    _check(shape.dtype == np.int64 and shape.shape == (2,) and indices.dtype == np.int64 and indptr.dtype == np.int64
+           and data.ndim == 1 and indices.shape == data.shape and indptr.ndim == 1,
+           "the sparse support vectors' arrays disagree")
+    rows = int(shape[0])
+    _check(rows >= 0 and int(shape[1]) == width and indptr.shape == (rows + 1,),
+           "the sparse support vectors' arrays disagree")
+    _check(data.dtype in (np.float32, np.float64), "support vector values must be float32 or float64")
+    _check(_finite(data), "support vector values must be finite")
+    malformed = "malformed CSR support vectors (row pointers from 0 to nnz, increasing column indices in range)"
+    try:
+        _core.check_csr(indices, indptr, rows, width)
+    except ValueError as err:
+        raise ValueError(f"model file: {malformed} (damaged model file): {err}") from err
+    # canonical: column indices increase within each row
+    first = np.zeros(indices.size, dtype=bool)
+    first[indptr[:-1][indptr[:-1] < indices.size]] = True
+    _check(bool(np.all((np.diff(indices) > 0) | first[1:])), malformed)
+    return sp.csr_matrix((data, indices, indptr), shape=(rows, width))
 
 
 def _used_arrays(used) -> Dict[str, np.ndarray]:
@@ -109,7 +142,7 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
     return family, MODL.pack(FAMILIES[family], *modl, n_features), arrays
 
 
-def read_modl(payload: bytes) -> Dict[str, Any]:
+def read_modl(payload: Any) -> Dict[str, Any]:
     if len(payload) < MODL.size:
         raise ValueError(f"model file: MODL section of {len(payload)} bytes, needs {MODL.size} (damaged model file)")
     family, kernel, degree, decision, gamma, coef0, n_features = MODL.unpack_from(payload)
@@ -120,7 +153,10 @@ def read_modl(payload: bytes) -> Dict[str, Any]:
         "degree": degree, "gamma": gamma, "coef0": coef0, "n_features": n_features,
     }
     if not (np.isfinite(gamma) and np.isfinite(coef0)) or (out["kernel"] != "linear" and gamma <= 0) or degree < 0:
-        raise ValueError(f"model file: invalid kernel parameters gamma={gamma}, coef0={coef0}, degree={degree}")
+        raise ValueError(f"model file: invalid kernel parameters gamma={gamma}, coef0={coef0}, degree={degree} "
+                         "(gamma must be finite, and positive unless the kernel is linear; coef0 finite; degree >= 0)")
+    _check(out["family"] != "LinearSVC" or out["kernel"] == "linear", "a LinearSVC model must have the linear kernel")
+    _check(1 <= n_features < MAX_FEATURES, f"n_features {n_features} out of range")
     return out
 
 
@@ -137,8 +173,15 @@ def _check(condition: bool, what: str) -> None:
 
 def _float_vector(arrays, name, length) -> np.ndarray:
     a = _array(arrays, name)
-    _check(a.dtype == np.float64 and a.shape == (length,) and bool(np.all(np.isfinite(a))),
+    _check(a.dtype == np.float64 and a.shape == (length,) and _finite(a),
            f"{name} must be {length} finite float64 values")
+    return a
+
+
+def _float_matrix(arrays, name, rows, cols) -> np.ndarray:
+    a = _array(arrays, name)
+    _check(a.dtype == np.float64 and a.shape == (rows, cols) and _finite(a),
+           f"{name} must be finite float64 of shape ({rows}, {cols})")
     return a
 
 
@@ -152,40 +195,141 @@ def _training_width(arrays, n_features) -> Tuple[Any, int]:
     return UsedColumns(cols, n_features), max(cols.size, 1)
 
 
-def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any]) -> None:
-    """Sets the state ``est`` predicts with from the portable part."""
-    family, n_features = modl["family"], modl["n_features"]
+def _classes(arrays) -> np.ndarray:
+    """The labels: at least two, unique and increasing (as the estimators
+    store them: ``np.unique``), numbers in their own type, strings by code point."""
     classes = _array(arrays, "classes")
     _check(classes.ndim == 1 and classes.size >= 2, "classes must hold at least 2 labels")
-    k = classes.size
-    est.classes_ = classes
-    est.n_features_in_ = n_features
-    if family == "LinearSVC":
-        w = _array(arrays, "weights")
-        n_out = 1 if k == 2 else k
-        _check(w.dtype == np.float64 and w.shape == (n_out, n_features)
-               and bool(np.all(np.isfinite(w))), f"weights must be finite float64 of shape ({n_out}, {n_features})")
-        est.coef_ = w
-        est.intercept_ = _float_vector(arrays, "intercept", n_out)
+    if classes.dtype.kind in "OU":
+        items = classes.tolist()
+        increasing = all(a < b for a, b in zip(items, items[1:]))
+    else:
+        increasing = bool(np.all(classes[1:] > classes[:-1]))
+    _check(increasing, "classes must be unique and in increasing order")
+    return classes
+
+
+class Core:
+    """The portable part of a file, checked: what the model predicts with."""
+
+    def __init__(self, modl: Dict[str, Any], arrays: Dict[str, Any]):
+        self.modl = modl
+        self.family = family = modl["family"]
+        self.classes = _classes(arrays)
+        k = self.classes.size
+        self.n_outputs = k * (k - 1) // 2 if family == "SVC" else (1 if k == 2 else k)
+        expected = "ovo" if family == "SVC" else ("sign" if self.n_outputs == 1 else "argmax")
+        _check(modl["decision"] == expected, "the decision rule does not fit the family and classes")
+        self.intercept = _float_vector(arrays, "intercept", self.n_outputs)
+        n_features = modl["n_features"]
+        self.n_sv = 0
+        if family == "LinearSVC":
+            self.weights = _float_matrix(arrays, "weights", self.n_outputs, n_features)
+            return
+        self.used, width = _training_width(arrays, n_features)
+        self.rows = sv_matrix(arrays, width)
+        self.n_sv = n_sv = self.rows.shape[0]
+        if family == "BudgetedSVC":
+            self.coef = _float_matrix(arrays, "coef", n_sv, self.n_outputs)
+            return
+        n_support = _array(arrays, "n_support")
+        _check(n_support.dtype == np.int64 and n_support.shape == (k,) and bool(np.all(n_support >= 0))
+               and bool(np.all(n_support <= n_sv)) and int(n_support.sum()) == n_sv,
+               f"n_support must be {k} counts summing to the {n_sv} support vectors")
+        self.n_support = n_support
+        self.dual = _float_matrix(arrays, "dual_coef", k - 1, n_sv)
+        self.prob = None
+        if "prob_a" in arrays or "prob_b" in arrays:
+            n = self.n_outputs
+            self.prob = (_float_vector(arrays, "prob_a", n), _float_vector(arrays, "prob_b", n))
+
+
+def dtype_code(array: np.ndarray) -> int:
+    """The ARRY dtype code of a decoded array."""
+    from ._model_container import DTYPE_CODES
+
+    if array.dtype.kind == "O":
+        return DTYPE_CODES["utf8"]
+    if array.dtype.kind == "U":
+        return DTYPE_CODES["utf8-fixed"]
+    return DTYPE_CODES["b1" if array.dtype.kind == "b" else array.dtype.str[1:]]
+
+
+def check_attributes(text: Any, core: Core, arrays: Dict[str, np.ndarray]) -> None:
+    """The ATTR text against the rules of both readers (attributes.hpp)."""
+    infos = {name: (dtype_code(a), a.shape) for name, a in arrays.items() if name.startswith("attr/")}
+    _core.check_model_attributes(bytes(text), FAMILIES[core.family], core.classes.size, core.n_sv,
+                                 core.modl["n_features"], infos)
+
+
+def restore_attributes(est, family: str, attrs: Dict[str, Any], arrays: Dict[str, np.ndarray]) -> None:
+    """Sets the checked attributes of the ATTR section, each by its rule
+    (the derived ones come from the model's arrays: ``restore_core``)."""
+    rules = attribute_rules(family)
+    for name, value in attrs.items():
+        kind = rules[name][0]  # checked: every name is on the list
+        if kind == "derived":
+            continue
+        if kind == "count":
+            value = int(value)
+        elif kind == "flag":
+            value = bool(value)
+        elif kind == "shape":
+            value = tuple(int(v) for v in value["$tuple"])
+        elif kind == "array":
+            value = arrays[value["$array"]].copy()
+        else:
+            value = decode_plain(value)
+        setattr(est, name, value)
+
+
+def restore_kernel(est, modl: Dict[str, Any], params: Dict[str, Any]) -> None:
+    """The kernel and its parameters from MODL, never defaulted: an SVC
+    predicts with its kernel parameters, so MODL's always win; a
+    BudgetedSVC predicts with its fitted kernel (``_fitted_kernel``) and
+    keeps the hyperparameters the file's ``params`` give, MODL's otherwise."""
+    values = {"kernel": modl["kernel"], "degree": int(modl["degree"]), "coef0": float(modl["coef0"]),
+              "gamma": float(modl["gamma"])}
+    if modl["family"] == "SVC":
+        est.set_params(**{k: v for k, v in values.items() if k != "gamma" or k not in params})
+    elif modl["family"] == "BudgetedSVC":
+        est.set_params(**{k: v for k, v in values.items() if k not in params})
+
+
+def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any], attrs: Optional[Dict[str, Any]] = None,
+                 core: Optional[Core] = None) -> None:
+    """Sets the state ``est`` predicts with from the portable part (checked
+    by ``Core``), and the attributes derived from it; ``attrs``: the file's
+    ATTR attributes (their stored copies only say which sparse container a
+    derived attribute was)."""
+    core = core if core is not None else Core(modl, arrays)
+    attrs = attrs if attrs is not None else {}
+    est.classes_ = core.classes
+    est.n_features_in_ = int(modl["n_features"])
+    if core.family == "LinearSVC":
+        est.coef_ = core.weights
+        est.intercept_ = core.intercept
         return
-    used, width = _training_width(arrays, n_features)
-    rows = sv_matrix(arrays, width)
-    n_sv = rows.shape[0]
-    est._used_columns = used
-    if family == "SVC":
-        _restore_svc(est, modl, arrays, rows, used)
+    est._used_columns = core.used
+    if core.family == "SVC":
+        _restore_svc(est, modl, core, attrs)
         return
-    coef = _array(arrays, "coef")
-    n_out = 1 if k == 2 else k
-    _check(coef.dtype == np.float64 and coef.shape == (n_sv, n_out)
-           and bool(np.all(np.isfinite(coef))), f"coef must be finite float64 of shape ({n_sv}, {n_out})")
+    rows = core.rows
     est._support_rows = np.ascontiguousarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
-    est.dual_coef_ = np.ascontiguousarray(coef.T)
-    est.intercept_ = _float_vector(arrays, "intercept", n_out)
-    est.n_support_ = n_sv
-    est.gamma_ = modl["gamma"]
-    est._fitted_kernel = (modl["kernel"], modl["gamma"], modl["degree"], modl["coef0"])
-    _default(est, "support_vectors_", used.expand(est._support_rows) if used is not None else est._support_rows)
+    est.dual_coef_ = np.ascontiguousarray(core.coef.T)
+    est.intercept_ = core.intercept
+    est.n_support_ = core.n_sv
+    est.gamma_ = float(modl["gamma"])
+    est._fitted_kernel = (modl["kernel"], float(modl["gamma"]), int(modl["degree"]), float(modl["coef0"]))
+    public: Any = est._support_rows
+    kind = sparse_kind(attrs.get("support_vectors_"))
+    if core.used is not None:
+        public = core.used.expand(est._support_rows)
+    elif kind is not None:
+        public = sp.csr_matrix(est._support_rows)
+    est.support_vectors_ = public
+    for name in ("t_", "n_samples_seen_"):  # partial_fit continues from them (a file without: from the start)
+        _default(est, name, 0)
 
 
 def _default(est, name: str, value: Any) -> None:
@@ -194,36 +338,35 @@ def _default(est, name: str, value: Any) -> None:
         setattr(est, name, value)
 
 
-def _restore_svc(est, modl, arrays, rows, used) -> None:
-    k = est.classes_.size
-    n_sv = rows.shape[0]
-    n_support = _array(arrays, "n_support")
-    _check(n_support.dtype == np.int64 and n_support.shape == (k,)
-           and bool(np.all(n_support >= 0)) and int(n_support.sum()) == n_sv,
-           f"n_support must be {k} counts summing to the {n_sv} support vectors")
-    dual = _array(arrays, "dual_coef")
-    _check(dual.dtype == np.float64 and dual.shape == (k - 1, n_sv)
-           and bool(np.all(np.isfinite(dual))), f"dual_coef must be finite float64 of shape ({k - 1}, {n_sv})")
-    pairs = k * (k - 1) // 2
-    est._n_support = n_support.astype(np.int32)
-    est._dual_coef_ = dual
-    est._intercept_ = _float_vector(arrays, "intercept", pairs)
-    est._gamma = modl["gamma"]
+def _restore_svc(est, modl, core: Core, attrs: Dict[str, Any]) -> None:
+    rows, used = core.rows, core.used
+    binary = core.classes.size == 2
+    est._n_support = core.n_support.astype(np.int32)
+    est.n_support_ = est._n_support  # one array under both names, as fit makes it
+    est._dual_coef_ = core.dual
+    est._intercept_ = core.intercept
+    est._gamma = float(modl["gamma"])
     est._support_rows = rows
-    if "prob_a" in arrays or "prob_b" in arrays:
-        est.probA_, est.probB_ = _float_vector(arrays, "prob_a", pairs), _float_vector(arrays, "prob_b", pairs)
+    if core.prob is not None:
+        est.probA_, est.probB_ = core.prob
     else:
         est.probA_, est.probB_ = np.empty(0), np.empty(0)
-    binary = k == 2
+    est.intercept_ = -core.intercept if binary else core.intercept.copy()
+    public_dual = -core.dual if binary else core.dual.copy()
+    dual_kind = sparse_kind(attrs.get("dual_coef_"))
+    if dual_kind is not None or ("dual_coef_" not in attrs and sp.issparse(rows)):
+        public_dual = (dual_kind or sp.csr_matrix)(public_dual)
+    est.dual_coef_ = public_dual
+    support_vectors = used.expand(rows) if used is not None else rows
+    sv_kind = sparse_kind(attrs.get("support_vectors_"))
+    if sv_kind is not None and sp.issparse(support_vectors):
+        support_vectors = sv_kind(support_vectors)
+    est.support_vectors_ = support_vectors
     defaults = {
-        "support_vectors_": used.expand(rows) if used is not None else rows,
-        "n_support_": est._n_support,
-        "support_": np.arange(n_sv, dtype=np.int32),
-        "intercept_": -est._intercept_ if binary else est._intercept_.copy(),
-        "dual_coef_": -dual if binary else dual.copy(),
-        "shape_fit_": (n_sv, modl["n_features"]),
+        "support_": np.arange(core.n_sv, dtype=np.int32),
+        "shape_fit_": (core.n_sv, int(modl["n_features"])),
         "_sparse": sp.issparse(rows),
-        "_probability": est.probA_.size > 0,
+        "_probability": core.prob is not None,
         "fit_status_": 0,
     }
     for name, value in defaults.items():

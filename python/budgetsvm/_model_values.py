@@ -6,18 +6,24 @@ matrices) become a JSON document whose arrays live in ARRY sections named
 ``attr/<n>``. Markers keep what JSON alone would lose: ``{"$dict": pairs}``
 (non-string keys), ``{"$tuple": items}``, ``{"$float": "nan"}``,
 ``{"$np": dtype, "value": v}``, ``{"$array": name}``, ``{"$csr": kind, ...}``.
-Decoding builds only these plain data types: nothing is ever executed.
+Decoding builds only these plain data types: nothing is ever executed,
+and the text is checked first against the rules both readers enforce
+(cpp/include/budgetsvm/model/attributes.hpp, through
+``_core.check_model_attributes``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List
+import warnings
+from typing import Any, Dict
 
 import numpy as np
 import scipy.sparse as sp
 
 _SPARSE_KINDS = {"csr_matrix": sp.csr_matrix, "csr_array": sp.csr_array}
+#: the dtypes of numpy scalars (``{"$np": dtype, ...}``) a file may hold, without their byte-order mark
+NP_SCALARS = ("b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8")
 
 
 class Unencodable(TypeError):
@@ -55,15 +61,14 @@ def encode(value: Any, arrays: Dict[str, np.ndarray]) -> Any:
     raise Unencodable(type(value).__name__)
 
 
-def _array(name: Any, arrays: Dict[str, np.ndarray]) -> np.ndarray:
-    if not isinstance(name, str) or name not in arrays:
-        raise ValueError(f"model file attributes name a missing array {name!r} (damaged model file)")
-    return arrays[name]
-
-
-def decode(value: Any, arrays: Dict[str, np.ndarray]) -> Any:
+def decode_plain(value: Any) -> Any:
+    """The Python value of plain data from a model file's attributes: JSON
+    scalars and lists, and the markers ``$float``, ``$np``, ``$tuple`` and
+    ``$dict``. The text has passed ``_core.check_model_attributes`` (the
+    rules of both readers: fixed dtypes, values in range, scalar keys), so
+    every marker here is well-formed; anything else is still a ValueError."""
     if isinstance(value, list):
-        return [decode(v, arrays) for v in value]
+        return [decode_plain(v) for v in value]
     if not isinstance(value, dict):
         return value
     if "$float" in value:
@@ -72,38 +77,32 @@ def decode(value: Any, arrays: Dict[str, np.ndarray]) -> Any:
             raise ValueError(f"model file attributes: bad float {text!r} (damaged model file)")
         return float(text)
     if "$np" in value:
+        dtype = str(value["$np"])
+        if dtype[1:] not in NP_SCALARS:
+            raise ValueError(f"model file attributes: a numpy scalar of dtype {dtype!r} (damaged model file)")
         try:
-            return np.dtype(str(value["$np"])).type(decode(value["value"], arrays))
-        except (TypeError, ValueError, OverflowError) as err:
+            with np.errstate(over="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # float16(1e300) is inf, as numpy makes it
+                return np.dtype(dtype).type(decode_plain(value["value"]))
+        except (TypeError, ValueError, OverflowError, KeyError) as err:
             raise ValueError(f"model file attributes: bad numpy scalar {value!r} (damaged model file)") from err
-    if "$array" in value:
-        return _array(value["$array"], arrays)
-    if "$csr" in value:
-        kind = _SPARSE_KINDS.get(value["$csr"])
-        if kind is None:
-            raise ValueError(f"model file attributes: unknown sparse kind {value['$csr']!r}")
-        parts = [_array(value[k].get("$array") if isinstance(value.get(k), dict) else None, arrays)
-                 for k in ("data", "indices", "indptr")]
-        try:
-            return kind(tuple(parts), shape=tuple(value["shape"]))
-        except (TypeError, ValueError, KeyError) as err:
-            raise ValueError(f"model file attributes: inconsistent sparse matrix ({err})") from err
     if "$tuple" in value:
-        return tuple(decode(v, arrays) for v in value["$tuple"])
+        return tuple(decode_plain(v) for v in value["$tuple"])
     if "$dict" in value:
         out = {}
         for pair in value["$dict"]:
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise ValueError("model file attributes: a dict entry is not a pair (damaged model file)")
-            key = decode(pair[0], arrays)
             try:
-                out[key] = decode(pair[1], arrays)
+                out[decode_plain(pair[0])] = decode_plain(pair[1])
             except TypeError as err:  # an unhashable key
                 raise ValueError("model file attributes: a dict key is not hashable (damaged model file)") from err
         return out
     raise ValueError(f"model file attributes: unknown marker in {sorted(value)!r} (damaged model file)")
 
 
-def plain_names(names: List[str]) -> List[str]:
-    """Attribute names a loader may set: identifiers, no dunders."""
-    return [n for n in names if isinstance(n, str) and n.isidentifier() and not n.startswith("__")]
+def sparse_kind(value: Any) -> Any:
+    """The scipy class a stored attribute's copy was (``$csr`` marker), or
+    None for anything else: the container a derived attribute is rebuilt in."""
+    kind = value.get("$csr") if isinstance(value, dict) else None
+    return _SPARSE_KINDS.get(kind) if isinstance(kind, str) else None

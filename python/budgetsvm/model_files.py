@@ -8,16 +8,18 @@ apart by their first bytes. Loading never executes code from the file.
 
 from __future__ import annotations
 
+import io
 import json
 import os
-from typing import Any, Dict, Union
+from typing import IO, Any, Dict, Union
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _model_container as container
 from . import _model_state as state
-from ._model_values import Unencodable, decode, encode, plain_names
+from ._limits import MAX_LINE_BYTES, check_max_line_bytes
+from ._model_values import Unencodable, decode_plain, encode
 
 PathLike = Union[str, "os.PathLike[str]"]
 FORMATS = ("budgetsvm", "libsvm", "liblinear")
@@ -33,10 +35,9 @@ def _estimator_classes() -> Dict[str, Any]:
 
 
 def _attributes(est, family: str) -> Dict[str, Any]:
-    """The fitted attributes to store: public ones ending in ``_`` and the family's private list."""
-    names = [n for n in vars(est) if n.endswith("_") and not n.startswith("_")]
-    names += [n for n in state.PRIVATE[family] if hasattr(est, n)]
-    return {n: getattr(est, n) for n in names}
+    """The fitted attributes to store: those of the family's fixed list (the
+    only ones a reader restores) that the estimator has."""
+    return {n: getattr(est, n) for n in state.attribute_rules(family) if hasattr(est, n)}
 
 
 def _budgetsvm_sections(est) -> list:
@@ -108,39 +109,44 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
         f.write(text)
 
 
-def _from_budgetsvm(data: bytes):
+def _from_budgetsvm(data: Any):
     _, sections = container.read_container(data, KNOWN_TAGS)
     modl = [s for s in sections if s.tag == b"MODL"]
     if len(modl) != 1:
         raise ValueError(f"model file holds {len(modl)} MODL sections; expected 1 (damaged model file)")
     info = state.read_modl(modl[0].payload)
     arrays = container.arrays_of(sections)
-    est = _estimator_classes()[info["family"]]()
+    core = state.Core(info, arrays)
     attr_sections = [s for s in sections if s.tag == b"ATTR"]
+    if len(attr_sections) > 1:
+        raise ValueError("model file: more than one ATTR section (damaged model file)")
+    params: Dict[str, Any] = {}
+    attrs: Dict[str, Any] = {}
     if attr_sections:
-        try:
-            doc = json.loads(attr_sections[0].payload.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as err:
-            raise ValueError(f"model file: its attributes are not valid JSON (damaged model file): {err}") from err
-        if not isinstance(doc, dict):
-            raise ValueError("model file: its attributes are not a JSON object (damaged model file)")
+        # the rules of both readers first (attributes.hpp): nothing is decoded from a text that breaks them
+        state.check_attributes(attr_sections[0].payload, core, arrays)
+        doc = json.loads(bytes(attr_sections[0].payload).decode("utf-8"))
         params, attrs = doc.get("params", {}), doc.get("attrs", {})
-        if not (isinstance(params, dict) and isinstance(attrs, dict)):
-            raise ValueError("model file: its parameters or attributes are not JSON objects (damaged model file)")
-        known = est.get_params(deep=False)
-        est.set_params(**{k: decode(v, arrays) for k, v in params.items() if k in known})
-        for name in plain_names(list(attrs)):
-            setattr(est, name, decode(attrs[name], arrays))
-    state.restore_core(est, info, arrays)
+    est = _estimator_classes()[info["family"]]()
+    known = est.get_params(deep=False)
+    # hyperparameters only (other names are ignored: set_params sets nothing else)
+    est.set_params(**{k: decode_plain(v) for k, v in params.items() if k in known})
+    state.restore_kernel(est, info, params)
+    state.restore_attributes(est, info["family"], attrs, arrays)
+    state.restore_core(est, info, arrays, attrs, core)
     return est
 
 
-def load_model(path: PathLike, n_features: Any = None):
+def load_model(path: PathLike, n_features: Any = None, max_line_bytes: int = MAX_LINE_BYTES):
     """Load a model file written by ``save_model``, LIBSVM or LIBLINEAR.
 
-    The format is recognised by the file's content. The file is read as
-    data only (no code runs); every size in it is checked against the file's
-    length, so a damaged, truncated or unrelated file is a ``ValueError``.
+    The format is recognised by the file's first bytes. The file is read as
+    data only (no code runs, no attribute outside a fixed list is set); every
+    size in it is checked against the bytes that are there before anything
+    is allocated, and no more is read than a budgetsvm file's header declares
+    or than one text line of ``max_line_bytes``, so a damaged, truncated,
+    hostile or unrelated file (even ``/dev/zero``) is a ``ValueError``
+    (docs/model_format.md, "What a model file can and cannot do").
 
     Parameters
     ----------
@@ -149,6 +155,9 @@ def load_model(path: PathLike, n_features: Any = None):
         LIBSVM / LIBLINEAR files only: the number of features the model
         accepts (LIBSVM files do not record it; default: the largest feature
         index the support vectors use). Ignored for budgetsvm files.
+    max_line_bytes : int, default=16 MiB
+        LIBSVM / LIBLINEAR files only: the longest line accepted; a longer
+        one is a ``ValueError`` naming its line number and this limit.
 
     Returns
     -------
@@ -167,23 +176,39 @@ def load_model(path: PathLike, n_features: Any = None):
     >>> bool(np.array_equal(load_model(path).decision_function(X), clf.decision_function(X)))
     True
     """
+    max_line_bytes = check_max_line_bytes(max_line_bytes)
     with open(path, "rb") as f:
-        data = f.read()
-    return load_model_bytes(data, n_features, name=repr(os.fspath(path)))
+        return _load(f, n_features, max_line_bytes, repr(os.fspath(path)))
 
 
-def load_model_bytes(data: bytes, n_features: Any = None, name: str = "the data"):
+def load_model_bytes(data: bytes, n_features: Any = None, name: str = "the data", max_line_bytes: int = MAX_LINE_BYTES):
     """``load_model`` of a model file's bytes (``name`` is used in errors)."""
-    if data.startswith(container.MAGIC[:4]):
-        return _from_budgetsvm(data)
+    return _load(io.BytesIO(data), n_features, check_max_line_bytes(max_line_bytes), name)
+
+
+def _load(f: IO[bytes], n_features: Any, max_line_bytes: int, name: str):
+    """The model in the open file ``f``: its first bytes tell the format;
+    nothing more is read before they are recognised."""
+    head = _read_head(f, container.HEADER.size)
+    if head and container.MAGIC.startswith(head[:4]):
+        return _from_budgetsvm(container.read_file(f, head))
     from . import _libsvm_format
 
-    kind = _libsvm_format.sniff(data)
-    if kind == "libsvm":
-        return _libsvm_format.from_libsvm(data, n_features)
-    if kind == "liblinear":
-        return _libsvm_format.from_liblinear(data, n_features)
+    kind = _libsvm_format.sniff(head)
+    if kind is not None:
+        return _libsvm_format.read_text_model(f, head, kind, n_features, max_line_bytes)
     raise ValueError(
         f"{name} is not a model file budgetsvm reads (neither budgetsvm's binary format nor "
         "LIBSVM's or LIBLINEAR's model text)"
     )
+
+
+def _read_head(f: IO[bytes], n: int) -> bytes:
+    """Up to ``n`` first bytes (a pipe may deliver fewer at a time)."""
+    head = b""
+    while len(head) < n:
+        piece = f.read(n - len(head))
+        if not piece:
+            break
+        head += piece
+    return head

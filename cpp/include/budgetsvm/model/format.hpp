@@ -10,19 +10,26 @@
 // or UTF-8 strings for labels). Every length is checked against the bytes
 // left before anything is read, so a damaged or truncated file throws
 // std::invalid_argument and never reads out of bounds. Byte order is fixed
-// by assembling values from bytes, not by the host's layout. Writers end the
-// file with an optional CSUM section, the CRC-32 (zlib's) of every byte
-// before it; readers that find one check it, so a byte changed anywhere in
-// the model is an error too (readers that predate it skip it as unknown).
+// by assembling values from bytes, not by the host's layout. Every file ends
+// with a CSUM section, the CRC-32 (zlib's) of every byte before it; readers
+// require it, so a byte changed anywhere in the file is an error too.
+// Reading a file (read_model_file) checks the header's declared size before
+// reading the rest and never reads more than that size plus one byte, so a
+// device or a pipe without end (/dev/zero) costs 32 bytes, not all memory.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "../core/errors.hpp"
@@ -33,6 +40,11 @@ inline constexpr char kMagic[8] = {'\x89', 'B', 'S', 'V', 'M', '\r', '\n', '\x1a
 inline constexpr std::uint32_t kVersion = 1;
 inline constexpr std::uint32_t kRequired = 1;
 inline constexpr char kChecksumTag[5] = "CSUM";
+inline constexpr std::size_t kHeaderSize = 32;
+/// The most sections a file may declare: a model needs about 30 (MODL, the
+/// arrays, ATTR and its arrays, CSUM), so a header that declares more is
+/// damage, refused before anything is read.
+inline constexpr std::uint64_t kMaxSections = 4096;
 
 /// CRC-32 of bytes (the reflected polynomial 0xEDB88320, as zlib's crc32).
 inline std::uint32_t crc32(const char* data, std::size_t n) {
@@ -50,15 +62,76 @@ inline std::uint32_t crc32(const char* data, std::size_t n) {
   return c ^ 0xFFFFFFFFu;
 }
 
-enum class Dtype : std::uint8_t { f8 = 1, f4 = 2, i4 = 3, i8 = 4, b1 = 5, u1 = 6, utf8 = 7, utf8_fixed = 8 };
+/// Element types of ARRY sections, by their code in the file (the table in
+/// docs/model_format.md; _model_container.DTYPE_CODES in Python).
+enum class Dtype : std::uint8_t {
+  f8 = 1, f4 = 2, i4 = 3, i8 = 4, b1 = 5, u1 = 6, utf8 = 7, utf8_fixed = 8,
+  i1 = 9, i2 = 10, u2 = 11, u4 = 12, u8 = 13, f2 = 14
+};
+inline constexpr std::uint64_t kLastDtype = 14;
 
 inline std::size_t item_size(Dtype t) {
   switch (t) {
-    case Dtype::f8: case Dtype::i8: return 8;
-    case Dtype::f4: case Dtype::i4: return 4;
-    case Dtype::b1: case Dtype::u1: return 1;
+    case Dtype::f8: case Dtype::i8: case Dtype::u8: return 8;
+    case Dtype::f4: case Dtype::i4: case Dtype::u4: return 4;
+    case Dtype::f2: case Dtype::i2: case Dtype::u2: return 2;
+    case Dtype::b1: case Dtype::u1: case Dtype::i1: return 1;
     default: return 0;  // strings: variable
   }
+}
+
+inline bool is_float(Dtype t) { return t == Dtype::f8 || t == Dtype::f4 || t == Dtype::f2; }
+inline bool is_signed(Dtype t) { return t == Dtype::i1 || t == Dtype::i2 || t == Dtype::i4 || t == Dtype::i8; }
+inline bool is_unsigned(Dtype t) {
+  return t == Dtype::u1 || t == Dtype::u2 || t == Dtype::u4 || t == Dtype::u8 || t == Dtype::b1;
+}
+
+/// IEEE 754 binary16 -> double (exact).
+inline double half_to_double(std::uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f;
+  const int fraction = h & 0x3ff;
+  double v;
+  if (exponent == 0)
+    v = std::ldexp(static_cast<double>(fraction), -24);
+  else if (exponent == 31)
+    v = fraction != 0 ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else
+    v = std::ldexp(static_cast<double>(fraction + 1024), exponent - 25);
+  return (h & 0x8000) != 0 ? -v : v;
+}
+
+/// Whether bytes are well-formed UTF-8 (RFC 3629: no overlong forms, no
+/// surrogates, nothing above U+10FFFF), as Python's strict "utf-8" codec.
+inline bool valid_utf8(const char* data, std::size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(data);
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len;
+    unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+    } else {
+      return false;
+    }
+    if (n - i < len || p[i + 1] < lo || p[i + 1] > hi) return false;
+    for (std::size_t k = 2; k < len; ++k)
+      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return false;
+    i += len;
+  }
+  return true;
 }
 
 /// A named n-d array. Numbers keep their little-endian bytes (`raw`);
@@ -76,8 +149,18 @@ struct Array {
     return n;
   }
   bool is_string() const { return dtype == Dtype::utf8 || dtype == Dtype::utf8_fixed; }
-  /// Element i as a double (numeric arrays only).
+  /// Element i as a double (numeric arrays only; exact except for 64-bit
+  /// integers beyond 2^53).
   double number(std::uint64_t i) const;
+  /// Element i of an integer (or bool) array, exactly.
+  std::int64_t signed_at(std::uint64_t i) const;
+  std::uint64_t unsigned_at(std::uint64_t i) const;
+  /// Whether element i < element j in the array's own type (numbers by
+  /// value, NaN never; strings by code point, i.e. by their UTF-8 bytes).
+  bool less(std::uint64_t i, std::uint64_t j) const;
+  /// Element i as Python's str() writes it (True / False, integers exactly,
+  /// floats in the fewest digits that read back in their own precision).
+  std::string text(std::uint64_t i) const;
   template <class T>
   std::vector<T> as() const {
     std::vector<T> out(static_cast<std::size_t>(size()));
@@ -130,16 +213,99 @@ inline void store_f4(std::string& out, float v) {
   store_uint(out, bits, 4);
 }
 
+inline std::string float_text(double v, Dtype t, std::uint16_t half_bits);
+
+/// Whether x (of the same sign) rounds to the binary16 value with bits h.
+inline bool half_rounds_to(double x, std::uint16_t h) {
+  const int magnitude = h & 0x7fff;
+  const double v = std::fabs(half_to_double(h)), a = std::fabs(x);
+  const double up = magnitude < 0x7bff ? half_to_double(static_cast<std::uint16_t>(magnitude + 1)) : 65520.0;
+  const double down = magnitude > 0 ? half_to_double(static_cast<std::uint16_t>(magnitude - 1)) : -v;
+  const double d = std::fabs(a - v), du = up - a, dd = a - down;
+  if (d < du && d < dd) return true;
+  return (d == du || d == dd) && magnitude % 2 == 0;  // a tie goes to the even neighbour
+}
+
+inline std::int64_t Array::signed_at(std::uint64_t i) const {
+  const auto bytes = static_cast<int>(item_size(dtype));
+  const std::uint64_t v = load_uint(raw.data() + i * static_cast<std::uint64_t>(bytes), bytes);
+  if (bytes == 8) return static_cast<std::int64_t>(v);
+  const std::uint64_t sign = std::uint64_t{1} << (8 * bytes - 1);
+  return (v & sign) != 0 ? static_cast<std::int64_t>(v) - static_cast<std::int64_t>(sign << 1) : static_cast<std::int64_t>(v);
+}
+
+inline std::uint64_t Array::unsigned_at(std::uint64_t i) const {
+  const auto bytes = static_cast<int>(item_size(dtype));
+  return load_uint(raw.data() + i * static_cast<std::uint64_t>(bytes), bytes);
+}
+
 inline double Array::number(std::uint64_t i) const {
   const char* p = raw.data() + i * item_size(dtype);
   switch (dtype) {
     case Dtype::f8: return load_f8(p);
     case Dtype::f4: return static_cast<double>(load_f4(p));
-    case Dtype::i4: return static_cast<double>(static_cast<std::int32_t>(load_uint(p, 4)));
-    case Dtype::i8: return static_cast<double>(static_cast<std::int64_t>(load_uint(p, 8)));
-    case Dtype::b1: case Dtype::u1: return static_cast<double>(static_cast<unsigned char>(*p));
-    default: throw std::invalid_argument("array '" + name + "' holds strings, not numbers");
+    case Dtype::f2: return half_to_double(static_cast<std::uint16_t>(load_uint(p, 2)));
+    default: break;
   }
+  require(!is_string(), "array '" + name + "' holds strings, not numbers");
+  if (is_signed(dtype)) return static_cast<double>(signed_at(i));
+  return static_cast<double>(unsigned_at(i));
+}
+
+inline bool Array::less(std::uint64_t i, std::uint64_t j) const {
+  if (is_string()) return strings[static_cast<std::size_t>(i)] < strings[static_cast<std::size_t>(j)];
+  if (is_signed(dtype)) return signed_at(i) < signed_at(j);
+  if (is_unsigned(dtype)) return unsigned_at(i) < unsigned_at(j);
+  return number(i) < number(j);  // exact for f2 / f4 / f8; false when either is NaN
+}
+
+inline std::string Array::text(std::uint64_t i) const {
+  if (is_string()) return strings[static_cast<std::size_t>(i)];
+  if (dtype == Dtype::b1) return unsigned_at(i) != 0 ? "True" : "False";
+  if (is_signed(dtype)) return std::to_string(signed_at(i));
+  if (is_unsigned(dtype)) return std::to_string(unsigned_at(i));
+  return float_text(number(i), dtype, static_cast<std::uint16_t>(dtype == Dtype::f2 ? unsigned_at(i) : 0));
+}
+
+/// A float of type t as numpy's str() writes it: the fewest digits that read
+/// back as the same value of type t; positional for 1e-4 <= |v| < 1e3 (f2),
+/// 1e6 (f4) or 1e16 (f8) and for zero, else scientific ("1.5e+16").
+inline std::string float_text(double v, Dtype t, std::uint16_t half_bits) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[48];
+  int p = 0;
+  for (; p < 17; ++p) {  // the shortest "d.ddde+x" that reads back
+    std::snprintf(buf, sizeof buf, "%.*e", p, v);
+    const double back = std::strtod(buf, nullptr);
+    if (t == Dtype::f8 ? back == v
+        : t == Dtype::f4 ? static_cast<float>(back) == static_cast<float>(v)
+                         : half_rounds_to(back, half_bits))
+      break;
+  }
+  std::string text = buf;
+  const bool negative = text[0] == '-';
+  const std::size_t e = text.find('e');
+  const int exponent = std::atoi(text.c_str() + e + 1);
+  std::string digits;
+  for (std::size_t k = negative ? 1 : 0; k < e; ++k)
+    if (text[k] != '.') digits.push_back(text[k]);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const double a = std::fabs(v), limit = t == Dtype::f2 ? 1e3 : t == Dtype::f4 ? 1e6 : 1e16;
+  std::string out = negative ? "-" : "";
+  if (v == 0.0 || (a < limit && a >= 1e-4)) {
+    if (exponent >= 0) {
+      std::string whole = digits.substr(0, std::min<std::size_t>(digits.size(), static_cast<std::size_t>(exponent) + 1));
+      whole.resize(static_cast<std::size_t>(exponent) + 1, '0');
+      const std::string fraction = digits.size() > whole.size() ? digits.substr(whole.size()) : "0";
+      return out + whole + "." + fraction;
+    }
+    return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  std::snprintf(buf, sizeof buf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  return out + buf;
 }
 
 /// Bounds-checked reads from a byte string.
@@ -164,34 +330,50 @@ class ByteReader {
   std::size_t pos_ = 0;
 };
 
+/// The most elements an array may declare, counting non-zero dimensions
+/// only (so that an empty array of a huge declared width is refused too):
+/// 2^59, whose 8-byte elements still have a size numpy can represent.
+inline constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 59;
+
 inline Array decode_array(const std::string& payload) {
   ByteReader r(payload, "array section");
   Array a;
   const auto name_len = r.uint(2);
   a.name.assign(r.take(name_len), static_cast<std::size_t>(name_len));
+  require(valid_utf8(a.name.data(), a.name.size()), "array section: the name is not UTF-8 (damaged model file)");
   const auto code = r.uint(1);
   const auto ndim = r.uint(1);
-  require(code >= 1 && code <= 8, "array '" + a.name + "': unknown element type code " + std::to_string(code));
-  require(ndim <= 8, "array '" + a.name + "': too many dimensions (damaged model file)");
+  require(code >= 1 && code <= kLastDtype,
+          "array '" + a.name + "': unknown element type code " + std::to_string(code) + " (damaged model file)");
+  require(ndim <= 8, "array '" + a.name + "': " + std::to_string(ndim) + " dimensions (damaged model file)");
   a.dtype = static_cast<Dtype>(code);
-  std::uint64_t count = 1;
+  std::uint64_t count = 1, nonzero = 1;
   for (std::uint64_t k = 0; k < ndim; ++k) {
     a.shape.push_back(r.uint(8));
-    count *= a.shape.back();
-    // every element takes at least one byte: a shape larger than what is left is damage (and no overflow)
-    require(count == 0 || count <= r.left(),
+    const std::uint64_t s = a.shape.back();
+    // at most kMaxElements (so no overflow below), and every element takes at
+    // least one byte: a shape larger than what is left is damage
+    require(s == 0 || s <= kMaxElements / nonzero,
             "array '" + a.name + "': its shape does not fit in the section (damaged model file)");
+    if (s != 0) nonzero *= s;
+    count *= s;
+    require(count <= r.left(), "array '" + a.name + "': its shape does not fit in the section (damaged model file)");
   }
   if (a.is_string()) {
     for (std::uint64_t k = 0; k < count; ++k) {
       const auto n = r.uint(8);
       a.strings.emplace_back(r.take(n), static_cast<std::size_t>(n));
+      const std::string& t = a.strings.back();
+      require(valid_utf8(t.data(), t.size()), "array '" + a.name + "': a string is not UTF-8 (damaged model file)");
+      // numpy's fixed-width strings cannot end with NUL (it strips them): such a label would change
+      require(a.dtype != Dtype::utf8_fixed || t.empty() || t.back() != '\0',
+              "array '" + a.name + "': a fixed-width string ends with NUL (damaged model file)");
     }
   } else {
     const std::uint64_t bytes = count * item_size(a.dtype);
     a.raw.assign(r.take(bytes), static_cast<std::size_t>(bytes));
   }
-  require(r.left() == 0, "array '" + a.name + "': bytes left over (damaged model file)");
+  require(r.left() == 0, "array '" + a.name + "': " + std::to_string(r.left()) + " bytes left over (damaged model file)");
   return a;
 }
 
@@ -213,24 +395,41 @@ inline std::string encode_array(const Array& a) {
   return out;
 }
 
-/// The sections of a model file's bytes (every tag kept, known or not;
-/// `known` decides which unknown required tags refuse the file).
-inline std::vector<Section> parse_container(const std::string& data, const std::vector<std::string>& known) {
-  require(data.size() >= 32 && std::memcmp(data.data(), kMagic, 8) == 0,
-          data.size() < 32 && data.size() > 0 && std::memcmp(data.data(), kMagic, std::min<std::size_t>(8, data.size())) == 0
-              ? "truncated budgetsvm model file: shorter than its header"
-              : "not a budgetsvm model file (wrong magic bytes)");
-  const auto version = load_uint(data.data() + 8, 4);
+/// Checks a file's first bytes (at least its 32-byte header when the file
+/// has them): magic, version; returns the file size the header declares.
+inline std::uint64_t check_header(const std::string& head) {
+  const bool magic = std::memcmp(head.data(), kMagic, std::min<std::size_t>(8, head.size())) == 0;
+  require(head.size() >= kHeaderSize || !magic || head.empty(),
+          "truncated budgetsvm model file: " + std::to_string(head.size()) + " bytes, shorter than its header");
+  require(head.size() >= kHeaderSize && magic, "not a budgetsvm model file (wrong magic bytes)");
+  const auto version = load_uint(head.data() + 8, 4);
   require(version != 0, "model file format version 0 does not exist (damaged model file)");
   require(version <= kVersion, "model file format version " + std::to_string(version) +
                                    " is newer than this budgetsvm reads (up to " + std::to_string(kVersion) +
                                    "); upgrade budgetsvm");
-  const auto size = load_uint(data.data() + 16, 8);
+  return load_uint(head.data() + 16, 8);
+}
+
+/// The sections of a model file's bytes (every tag kept, known or not;
+/// `known` decides which unknown required tags refuse the file). The file
+/// must end with its CSUM section (tag, flags 0, length 4, the CRC-32 of
+/// every byte before it), checked before anything else is read.
+inline std::vector<Section> parse_container(const std::string& data, const std::vector<std::string>& known) {
+  const auto size = check_header(data);
   require(size == data.size(), "model file size mismatch: its header says " + std::to_string(size) +
                                    " bytes, the file has " + std::to_string(data.size()) + " (truncated or damaged)");
   const auto n_sections = load_uint(data.data() + 24, 8);
+  require(n_sections <= kMaxSections, "model file: its header declares " + std::to_string(n_sections) +
+                                          " sections, more than the " + std::to_string(kMaxSections) +
+                                          " a model file may hold (damaged model file)");
+  const std::size_t tail = data.size() - 20;  // where the CSUM section must begin
+  require(data.size() >= kHeaderSize + 20 && std::memcmp(data.data() + tail, kChecksumTag, 4) == 0 &&
+              load_uint(data.data() + tail + 4, 4) == 0 && load_uint(data.data() + tail + 8, 8) == 4,
+          "model file: it does not end with its checksum section (CSUM): damaged, or not written by budgetsvm");
+  require(static_cast<std::uint32_t>(load_uint(data.data() + tail + 16, 4)) == crc32(data.data(), tail),
+          "model file: checksum mismatch, the bytes changed after it was written (damaged model file)");
   ByteReader r(data, "model file");
-  r.take(32);
+  r.take(kHeaderSize);
   std::vector<Section> sections;
   for (std::uint64_t k = 0; k < n_sections; ++k) {
     Section s;
@@ -238,21 +437,21 @@ inline std::vector<Section> parse_container(const std::string& data, const std::
     s.tag.assign(r.take(4), 4);
     const auto flags = r.uint(4);
     const auto length = r.uint(8);
-    s.payload.assign(r.take(length), static_cast<std::size_t>(length));
-    if (s.tag == kChecksumTag) {  // the container's own: checked, not returned
-      require(k + 1 == n_sections && length == 4, "model file: its checksum is not the last section (damaged model file)");
-      require(static_cast<std::uint32_t>(load_uint(s.payload.data(), 4)) == crc32(data.data(), begins),
-              "model file: checksum mismatch, the bytes changed after it was written (damaged model file)");
+    const char* payload = r.take(length);
+    if (s.tag == kChecksumTag) {  // the container's own, checked above: not returned
+      require(k + 1 == n_sections && begins == tail, "model file: its checksum is not the last section (damaged model file)");
       continue;
     }
+    require(k + 1 < n_sections, "model file: its checksum is not the last section (damaged model file)");
     s.required = (flags & kRequired) != 0;
     bool is_known = false;
     for (const auto& t : known) is_known = is_known || t == s.tag;
     require(is_known || !s.required,
             "model file needs section '" + s.tag + "', which this budgetsvm does not know; upgrade budgetsvm");
+    s.payload.assign(payload, static_cast<std::size_t>(length));
     sections.push_back(std::move(s));
   }
-  require(r.left() == 0, "model file: bytes after its last section (damaged model file)");
+  require(r.left() == 0, "model file: " + std::to_string(r.left()) + " bytes after its last section (damaged model file)");
   return sections;
 }
 
@@ -279,20 +478,43 @@ inline std::string write_container(const std::vector<Section>& sections) {
   return out;
 }
 
-inline std::string read_bytes(const std::string& path) {
+/// The bytes of the model file at `path`, read within bounds: its header
+/// first (magic, version, declared size), then, for a regular file, its
+/// size checked against the declared one before anything else is read; from
+/// a device or a pipe, never more than the declared size plus one byte.
+inline std::string read_model_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   require(static_cast<bool>(f), "cannot open model file '" + path + "'");
-  std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string data(kHeaderSize, '\0');
+  f.read(&data[0], static_cast<std::streamsize>(kHeaderSize));
   require(!f.bad(), "cannot read model file '" + path + "'");
+  data.resize(static_cast<std::size_t>(f.gcount()));
+  const std::uint64_t size = check_header(data);
+  const auto mismatch = [&](const std::string& actual) {
+    return "model file size mismatch: its header says " + std::to_string(size) + " bytes, the file has " + actual +
+           " (truncated or damaged)";
+  };
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (!error && std::filesystem::is_regular_file(status)) {
+    const auto actual = std::filesystem::file_size(path, error);
+    require(error || actual == size, mismatch(std::to_string(actual)));
+    if (!error) data.reserve(static_cast<std::size_t>(size) + 1);
+  }
+  require(size >= kHeaderSize && size - kHeaderSize < std::numeric_limits<std::size_t>::max() / 2,
+          mismatch("another length"));
+  // in pieces: a declared size is only a claim until the bytes are there
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 24;
+  while (f && data.size() <= size) {
+    const std::uint64_t want = std::min<std::uint64_t>(kPiece, size + 1 - data.size());
+    const std::size_t old = data.size();
+    data.resize(old + static_cast<std::size_t>(want));
+    f.read(&data[old], static_cast<std::streamsize>(want));
+    require(!f.bad(), "cannot read model file '" + path + "'");
+    data.resize(old + static_cast<std::size_t>(f.gcount()));
+  }
+  require(data.size() == size, mismatch(data.size() > size ? "more" : std::to_string(data.size())));
   return data;
-}
-
-inline void write_bytes(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  require(static_cast<bool>(f), "cannot open '" + path + "' for writing");
-  f.write(data.data(), static_cast<std::streamsize>(data.size()));
-  f.close();
-  require(!f.fail(), "cannot write model file '" + path + "'");
 }
 
 }  // namespace budgetsvm::model_format

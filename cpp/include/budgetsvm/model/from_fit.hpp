@@ -19,7 +19,9 @@
 
 namespace budgetsvm {
 
-/// The class labels of a model, as numbers or as strings.
+/// The class labels of a model, as numbers or as strings: unique and in
+/// increasing order, as the estimators store them (class index c is the
+/// c-th smallest label); other tables are std::invalid_argument.
 class LabelTable {
  public:
   LabelTable(const std::vector<double>& numbers) {  // NOLINT(google-explicit-constructor): a table is its labels

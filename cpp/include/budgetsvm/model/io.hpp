@@ -1,9 +1,13 @@
 // budgetsvm::load_model / save_model: a Model from and to a model file
 // (docs/model_format.md). The MODL section holds the family, kernel and
 // decision rule; ARRY sections the labels, support vectors, coefficients and
-// intercepts under the names the Python writer uses. Every array's type and
-// shape is checked against the others before the model is built, so a
-// damaged file is std::invalid_argument, never a wrong prediction.
+// intercepts under the names the Python writer uses. Every array's type,
+// shape and values are checked against the others before the model is
+// built, and the ATTR section against its rules (attributes.hpp), so a
+// damaged or hostile file is std::invalid_argument, never a wrong
+// prediction. These are the rules Python's load_model enforces
+// (_model_state.py, _model_container.py); tests/fuzz/test_fuzz_model_files.py
+// runs both readers on the same mutated files.
 #pragma once
 
 #include <cmath>
@@ -13,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "attributes.hpp"
 #include "format.hpp"
 #include "model.hpp"
 
@@ -47,6 +52,9 @@ using model_format::Array;
 using model_format::Dtype;
 using ArrayMap = std::map<std::string, Array>;
 
+inline void check(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(std::string("model file: ") + what + " (damaged model file)");
+}
 inline void check(bool ok, const std::string& what) { require(ok, "model file: " + what + " (damaged model file)"); }
 
 inline const Array* find(const ArrayMap& arrays, const std::string& name) {
@@ -54,43 +62,24 @@ inline const Array* find(const ArrayMap& arrays, const std::string& name) {
   return it == arrays.end() ? nullptr : &it->second;
 }
 
-/// A number as Python's str() writes it: integers plainly, floats in the
-/// fewest digits that read back exactly.
-inline std::string number_text(double v, Dtype t) {
-  if (t == Dtype::b1) return v != 0.0 ? "True" : "False";
-  char buf[40];
-  if (t != Dtype::f8 && t != Dtype::f4) {
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-    return buf;
-  }
-  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-  }
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 inline std::vector<double> float_vector(const ArrayMap& a, const std::string& name, std::uint64_t length) {
   const Array* x = find(a, name);
   check(x && x->dtype == Dtype::f8 && x->shape.size() == 1 && x->shape[0] == length,
-        name + " must be " + std::to_string(length) + " float64 values");
+        name + " must be " + std::to_string(length) + " finite float64 values");
   auto v = x->as<double>();
-  for (double d : v) check(std::isfinite(d), name + " must be finite");
+  for (double d : v) check(std::isfinite(d), name + " must be " + std::to_string(length) + " finite float64 values");
   return v;
 }
 
 inline MatrixXd float_matrix(const ArrayMap& a, const std::string& name, std::uint64_t rows, std::uint64_t cols) {
   const Array* x = find(a, name);
-  check(x && x->dtype == Dtype::f8 && x->shape.size() == 2 && x->shape[0] == rows && x->shape[1] == cols,
-        name + " must be float64 of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+  const std::string what =
+      name + " must be finite float64 of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  check(x && x->dtype == Dtype::f8 && x->shape.size() == 2 && x->shape[0] == rows && x->shape[1] == cols, what);
   MatrixXd m(static_cast<Index>(rows), static_cast<Index>(cols));
   for (std::uint64_t i = 0; i < rows; ++i)
     for (std::uint64_t j = 0; j < cols; ++j) m(static_cast<Index>(i), static_cast<Index>(j)) = x->number(i * cols + j);
-  check(m.allFinite(), name + " must be finite");
+  check(m.allFinite(), what);
   return m;
 }
 
@@ -107,6 +96,10 @@ inline SupportVectors support_vectors(const ArrayMap& a, Index width) {
     check(x.dtype == Dtype::f8 || x.dtype == Dtype::f4, "support vector values must be float32 or float64");
     sv.single = x.dtype == Dtype::f4;
     if (sv.single) sv.values32 = x.as<float>(); else sv.values64 = x.as<double>();
+    bool finite = true;
+    for (float v : sv.values32) finite = finite && std::isfinite(v);
+    for (double v : sv.values64) finite = finite && std::isfinite(v);
+    check(finite, "support vector values must be finite");
   };
   if (const Array* x = find(a, "sv")) {
     check(x->shape.size() == 2 && x->shape[1] == static_cast<std::uint64_t>(width),
@@ -118,36 +111,44 @@ inline SupportVectors support_vectors(const ArrayMap& a, Index width) {
   const Array *data = find(a, "sv_data"), *ind = find(a, "sv_indices"), *ptr = find(a, "sv_indptr"),
               *shape = find(a, "sv_shape");
   check(data && ind && ptr && shape, "no support vectors");
-  check(shape->dtype == Dtype::i8 && shape->size() == 2 && ind->dtype == Dtype::i8 && ptr->dtype == Dtype::i8 &&
-            data->shape.size() == 1 && ind->shape == data->shape && ptr->shape.size() == 1,
+  check(shape->dtype == Dtype::i8 && shape->shape == std::vector<std::uint64_t>{2} && ind->dtype == Dtype::i8 &&
+            ptr->dtype == Dtype::i8 && data->shape.size() == 1 && ind->shape == data->shape && ptr->shape.size() == 1,
         "the sparse support vectors' arrays disagree");
   const auto dims = int_vector(*shape);
   check(dims[0] >= 0 && dims[1] == width && ptr->shape[0] == static_cast<std::uint64_t>(dims[0]) + 1,
-        "the sparse support vectors' shape disagrees");
+        "the sparse support vectors' arrays disagree");
   sv.sparse = true;
   sv.rows = static_cast<Index>(dims[0]);
   take_values(*data);
   sv.indices = int_vector(*ind);
   sv.indptr = int_vector(*ptr);
-  check(sv.indptr[0] == 0 && sv.indptr.back() == static_cast<std::int64_t>(data->size()), "bad CSR row pointers");
-  for (Index i = 0; i < sv.rows; ++i) {
+  const auto nnz = static_cast<std::int64_t>(data->size());
+  bool ok = sv.indptr[0] == 0 && sv.indptr.back() == nnz;
+  for (Index i = 0; ok && i < sv.rows; ++i) {
     const auto b = sv.indptr[static_cast<std::size_t>(i)], e = sv.indptr[static_cast<std::size_t>(i) + 1];
-    check(b <= e, "CSR row pointers decrease");
-    for (auto k = b; k < e; ++k) check(sv.indices[static_cast<std::size_t>(k)] >= 0 && sv.indices[static_cast<std::size_t>(k)] < width, "a CSR column index is out of range");
+    ok = b <= e && e <= nnz;
+    for (auto k = b; ok && k < e; ++k) {
+      const auto j = sv.indices[static_cast<std::size_t>(k)];
+      ok = j >= 0 && j < width && (k == b || j > sv.indices[static_cast<std::size_t>(k) - 1]);
+    }
   }
+  check(ok, "malformed CSR support vectors (row pointers from 0 to nnz, increasing column indices in range)");
   return sv;
 }
 
+/// The class labels: at least two, unique and increasing (as the estimators store them).
 inline void read_labels(Model& m, const ArrayMap& a) {
   const Array* c = find(a, "classes");
   check(c && c->shape.size() == 1 && c->size() >= 2, "classes must hold at least 2 labels");
+  for (std::uint64_t i = 1; i < c->size(); ++i)
+    check(c->less(i - 1, i), "classes must be unique and in increasing order");
   m.classes = *c;
-  if (c->is_string()) {
-    m.label_text = c->strings;
-    return;
+  m.label_text.clear();
+  m.label_numbers.clear();
+  for (std::uint64_t i = 0; i < c->size(); ++i) {
+    m.label_text.push_back(c->text(i));
+    if (!c->is_string()) m.label_numbers.push_back(c->number(i));
   }
-  m.label_numbers = c->as<double>();
-  for (double v : m.label_numbers) m.label_text.push_back(number_text(v, c->dtype));
 }
 
 inline void read_header(Model& m, const std::string& p) {
@@ -156,19 +157,26 @@ inline void read_header(Model& m, const std::string& p) {
   const auto family = model_format::load_uint(d, 4), kernel = model_format::load_uint(d + 4, 4);
   const auto degree = static_cast<std::int32_t>(model_format::load_uint(d + 8, 4));
   const auto rule = model_format::load_uint(d + 12, 4);
-  require(family >= 1 && family <= 3, "model file: unknown estimator family " + std::to_string(family));
-  require(kernel <= 3, "model file: unknown kernel code " + std::to_string(kernel));
-  require(rule >= 1 && rule <= 3, "model file: unknown decision rule " + std::to_string(rule));
+  require(family >= 1 && family <= 3, "model file: unknown estimator family code " + std::to_string(family) +
+                                          " (damaged model file, or written by a newer budgetsvm)");
+  require(kernel <= 3, "model file: unknown kernel code " + std::to_string(kernel) +
+                           " (damaged model file, or written by a newer budgetsvm)");
+  require(rule >= 1 && rule <= 3, "model file: unknown decision rule code " + std::to_string(rule) +
+                                      " (damaged model file, or written by a newer budgetsvm)");
   m.family = static_cast<ModelFamily>(family);
   m.rule = static_cast<DecisionRule>(rule);
   m.kernel.type = static_cast<KernelType>(kernel);
   m.kernel.degree = degree;
   m.kernel.gamma = model_format::load_f8(d + 16);
   m.kernel.coef0 = model_format::load_f8(d + 24);
-  if (m.kernel.type == KernelType::linear && m.kernel.gamma == 0.0) m.kernel.gamma = 1.0;
-  m.kernel.validate();
+  const bool linear = m.kernel.type == KernelType::linear;
+  require(std::isfinite(m.kernel.gamma) && std::isfinite(m.kernel.coef0) && (linear || m.kernel.gamma > 0.0) && degree >= 0,
+          "model file: invalid kernel parameters (gamma must be finite, and positive unless the kernel is linear; "
+          "coef0 finite; degree >= 0)");
+  check(m.family != ModelFamily::linear_svc || linear, "a LinearSVC model must have the linear kernel");
+  if (linear && m.kernel.gamma == 0.0) m.kernel.gamma = 1.0;
   const auto n_features = model_format::load_uint(d + 32, 8);
-  check(n_features < (std::uint64_t{1} << 62), "n_features out of range");
+  check(n_features >= 1 && n_features < (std::uint64_t{1} << 62), "n_features out of range");
   m.n_features = static_cast<Index>(n_features);
 }
 
@@ -189,9 +197,11 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
   if (const Array* u = find(a, "used_columns")) {
     check(u->dtype == Dtype::i8 && u->shape.size() == 1, "used_columns must be int64 values");
     m.used_columns = int_vector(*u);
-    for (std::size_t j = 0; j < m.used_columns.size(); ++j)
-      check(m.used_columns[j] >= 0 && m.used_columns[j] < m.n_features && (j == 0 || m.used_columns[j] > m.used_columns[j - 1]),
-            "used_columns must increase within [0, n_features)");
+    m.restricted = true;
+    bool ok = true;
+    for (std::size_t j = 0; ok && j < m.used_columns.size(); ++j)
+      ok = m.used_columns[j] >= 0 && m.used_columns[j] < m.n_features && (j == 0 || m.used_columns[j] > m.used_columns[j - 1]);
+    check(ok, "used_columns must increase within [0, n_features)");
     width = std::max<Index>(static_cast<Index>(m.used_columns.size()), 1);
   }
   m.sv = support_vectors(a, width);
@@ -201,14 +211,17 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
     return;
   }
   const Array* ns = find(a, "n_support");
-  check(ns && ns->dtype == Dtype::i8 && ns->shape.size() == 1 && ns->shape[0] == k, "n_support must be one int64 per class");
+  check(ns && ns->dtype == Dtype::i8 && ns->shape.size() == 1 && ns->shape[0] == k,
+        "n_support must be " + std::to_string(k) + " counts summing to the " + std::to_string(n_sv) + " support vectors");
   m.n_support = int_vector(*ns);
   std::int64_t total = 0;
   for (auto c : m.n_support) {
-    check(c >= 0 && c <= static_cast<std::int64_t>(n_sv), "n_support out of range");
+    check(c >= 0 && c <= static_cast<std::int64_t>(n_sv),
+          "n_support must be " + std::to_string(k) + " counts summing to the " + std::to_string(n_sv) + " support vectors");
     total += c;
   }
-  check(total == static_cast<std::int64_t>(n_sv), "n_support does not sum to the support vectors");
+  check(total == static_cast<std::int64_t>(n_sv),
+        "n_support must be " + std::to_string(k) + " counts summing to the " + std::to_string(n_sv) + " support vectors");
   m.dual_coef = float_matrix(a, "dual_coef", k - 1, n_sv);
   if (find(a, "prob_a") || find(a, "prob_b")) {
     m.prob_a = float_vector(a, "prob_a", n_out);
@@ -225,6 +238,8 @@ inline Model model_from_bytes(const std::string& data) {
   const auto sections = model_format::parse_container(data, {"MODL", "ARRY", "ATTR"});
   Model m;
   ArrayMap arrays;
+  std::map<std::string, model_format::ArrayInfo> attr_arrays;
+  const std::string* attributes = nullptr;
   int headers = 0;
   for (const auto& s : sections) {
     if (s.tag == "MODL") {
@@ -234,20 +249,32 @@ inline Model model_from_bytes(const std::string& data) {
     }
     if (s.tag == "ARRY") {
       Array a = model_format::decode_array(s.payload);
+      check(arrays.count(a.name) == 0 && attr_arrays.count(a.name) == 0, "array '" + a.name + "' appears twice");
       if (a.name.rfind("attr/", 0) != 0) {
-        check(arrays.count(a.name) == 0, "array '" + a.name + "' appears twice");
         arrays.emplace(a.name, std::move(a));
         continue;
       }
+      attr_arrays[a.name] = model_format::ArrayInfo{a.dtype, a.shape};
+    }
+    if (s.tag == "ATTR") {
+      check(attributes == nullptr, "more than one ATTR section");
+      attributes = &s.payload;
     }
     m.extra.push_back(s);  // attributes, and sections of later versions: kept for writing back
   }
   check(headers == 1, "needs exactly one MODL section");
   read_arrays(m, arrays);
+  if (attributes != nullptr) {
+    model_format::AttributeDims dims;
+    dims.n_classes = static_cast<std::uint64_t>(m.n_classes());
+    dims.n_support_vectors = static_cast<std::uint64_t>(m.sv.rows);
+    dims.n_features = static_cast<std::uint64_t>(m.n_features);
+    model_format::check_attributes(*attributes, static_cast<int>(m.family), dims, attr_arrays);
+  }
   return m;
 }
 
-inline Model load_model(const std::string& path) { return model_from_bytes(model_format::read_bytes(path)); }
+inline Model load_model(const std::string& path) { return model_from_bytes(model_format::read_model_file(path)); }
 
 namespace detail::model_io {
 
@@ -304,7 +331,7 @@ inline std::vector<Array> arrays_of(const Model& m) {
     return out;
   }
   sv_arrays(m.sv, out);
-  if (!m.used_columns.empty()) out.push_back(int64s("used_columns", m.used_columns));
+  if (m.restricted) out.push_back(int64s("used_columns", m.used_columns));
   if (m.family == ModelFamily::budgeted_svc) {
     out.push_back(row_major("coef", m.coef));
     return out;

@@ -102,7 +102,8 @@ class Model {
   std::vector<std::string> label_text;
   std::vector<double> label_numbers;
   SupportVectors sv;
-  std::vector<std::int64_t> used_columns;  // empty: all columns
+  std::vector<std::int64_t> used_columns;  // the training columns, when `restricted`
+  bool restricted = false;                 // trained on used_columns (maybe none), not all columns
   MatrixXd coef;                            // kernel models: n_sv x n_outputs
   MatrixXd weights;                         // linear models: n_outputs x n_features
   std::vector<double> intercept;            // n_outputs
@@ -133,7 +134,7 @@ class Model {
       linear_decision(X, out, n_threads, control);
     } else if (sv.rows == 0) {
       out.setZero();
-    } else if (used_columns.empty()) {
+    } else if (!restricted) {
       sv.visit([&](const auto& S) { kernel_expansion(kernel, X, S, coef, out, n_threads, control); });
     } else {
       restricted_decision(X, out, n_threads, control);
