@@ -97,6 +97,7 @@ TEST_CASE("widths: a model trained on its used columns checks the full width too
   Model m = kernel_model();
   m.n_features = 10;
   m.used_columns = {0, 4, 7};
+  m.restricted = true;  // trained on used_columns (model.hpp), not on all ten columns
   const std::vector<double> values(2 * 9, 0.5);
   CHECK(names_both(error_of([&] { m.predict(Dense(values.data(), 2, 9)); }), 9, 10));
   const std::vector<double> full(2 * 10, 0.5);
