@@ -187,7 +187,10 @@ TEST_CASE("svmlight: numbers take one optional sign (issue 64: '+-1' was read as
       {"0", 0.0},       {"-0", -0.0},     {"1e308", 1e308},     {"4.9e-324", 4.9e-324}};
   for (const auto& [text, value] : good) {
     SvmlightParser<double> p;
-    const std::string line = text + " 1:" + text + "\n";
+    std::string line = text;
+    line += " 1:";
+    line += text;
+    line += '\n';
     p.feed(line.data(), line.size());
     p.finish();
     CHECK(p.labels.size() == 1 && p.labels[0] == value && p.values.size() == 1 && p.values[0] == value);

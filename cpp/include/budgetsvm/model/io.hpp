@@ -466,7 +466,13 @@ inline void replace_file(const std::string& path, const std::string& bytes) {
   std::string temp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    temp = folder + "." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    temp = folder;
+    temp += '.';
+    temp += name;
+    temp += ".tmp-";
+    temp += std::to_string(::getpid());
+    temp += '-';
+    temp += std::to_string(counter++);
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // the umask applies, as to open()
     if (fd < 0 && errno != EEXIST) break;
   }
