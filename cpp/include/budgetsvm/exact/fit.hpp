@@ -173,10 +173,13 @@ inline void validate_labels(const std::vector<double>& y, Index n) {
   require(pos && neg, "only one class present; need both +1 and -1 labels");
 }
 
-inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector<double>& y,
-                             const ExactSettings& settings, RunControl& control) {
-  const auto start = std::chrono::steady_clock::now();
-  settings.validate();
+namespace detail {
+
+/// fit_exact on settings already validated (one-vs-one training validates
+/// them once for all its pairs).
+inline ExactResult solve_exact(const KernelColumnSource& source, const std::vector<double>& y,
+                               const ExactSettings& settings, RunControl& control,
+                               std::chrono::steady_clock::time_point start) {
   const Index n = source.size();
   validate_labels(y, n);
   const ExactSolver solver = resolve_solver(settings.solver, n, source.sparse_rows());
@@ -212,6 +215,15 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
   result.cache = cache.stats();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+}  // namespace detail
+
+inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector<double>& y,
+                             const ExactSettings& settings, RunControl& control) {
+  const auto start = std::chrono::steady_clock::now();
+  settings.validate();
+  return detail::solve_exact(source, y, settings, control, start);
 }
 
 }  // namespace budgetsvm::exact
