@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/LU>
@@ -1126,21 +1127,22 @@ struct Classes {
 };
 
 TEST_CASE("one-vs-one: each pair is the binary fit on its two classes' rows, laid out as LIBSVM") {
-  for (std::uint64_t seed : {2u, 5u}) {
+  // fit_ovo moves one source, cache and dual state from pair to pair
+  // (ExactWorkspace): each pair must still be bit for bit a fresh fit_exact.
+  for (const auto& [seed, solver] : {std::pair{2u, ExactSolver::smo}, std::pair{5u, ExactSolver::smo},
+                                     std::pair{7u, ExactSolver::alfpgm}}) {
     const Classes D(seed);
     const Index k = D.rows.k();
     const std::vector<double> weight{1.0, 2.0, 0.5, 1.5};
-    std::vector<Index> asked;  // the rows each pair's column source was made for
-    const SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-      asked.push_back(static_cast<Index>(rows.size()));
-      return std::make_unique<ViewKernelSource<DenseRM>>(D.P.view(), D.P.kernel, std::move(rows), 1);
-    };
+    ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+    std::vector<Index> asked;  // the rows of the source while each pair was solved
     RunControl control;
-    const ExactSettings s = settings_for(ExactSolver::smo, 2.0, 1e-4);
+    const ExactSettings s = settings_for(solver, 2.0, 1e-4);
     Index callbacks = 0;
-    const OvoResult r = fit_ovo(make, D.P.n, D.rows, weight, {}, s, control, [&](Index p, const PairReport& rep) {
+    const OvoResult r = fit_ovo(source, D.P.n, D.rows, weight, {}, s, control, [&](Index p, const PairReport& rep) {
       CHECK(p == callbacks++);
       CHECK(rep.converged);
+      asked.push_back(source.size());
     });
     CHECK(callbacks == 6 && static_cast<Index>(r.pairs.size()) == 6);
     CHECK(r.dual.rows() == k - 1 && r.dual.cols() == static_cast<Index>(r.support.size()));
@@ -1158,10 +1160,12 @@ TEST_CASE("one-vs-one: each pair is the binary fit on its two classes' rows, lai
         ExactSettings b = s;
         b.weight_pos = weight[static_cast<std::size_t>(i)];
         b.weight_neg = weight[static_cast<std::size_t>(j)];
-        ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, subset, 1);
-        const ExactResult ref = fit_exact(source, y, b, control);
+        ViewKernelSource<DenseRM> pair_source(D.P.view(), D.P.kernel, subset, 1);
+        const ExactResult ref = fit_exact(pair_source, y, b, control);
         CHECK(r.pairs[static_cast<std::size_t>(p)].intercept == ref.intercept);
         CHECK(r.pairs[static_cast<std::size_t>(p)].iterations == ref.iterations);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].objective == ref.objective);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].solver == solver);
         for (std::size_t m = 0; m < subset.size(); ++m) {
           const double a = ref.alpha[m];
           const Index col = column[static_cast<std::size_t>(subset[m])];
@@ -1194,31 +1198,27 @@ TEST_CASE("one-vs-one: each pair is the binary fit on its two classes' rows, lai
 
 TEST_CASE("one-vs-one: bad class rows and weights are errors") {
   const Classes D(3);
-  const SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-    return std::make_unique<ViewKernelSource<DenseRM>>(D.P.view(), D.P.kernel, std::move(rows), 1);
-  };
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
   RunControl control;
   const ExactSettings s = settings_for(ExactSolver::smo, 1.0, 1e-3);
   const std::vector<double> ones(4, 1.0);
   ClassRows twice = D.rows;
   twice.rows[1] = twice.rows[0];
-  CHECK_THROWS(fit_ovo(make, D.P.n, twice, ones, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, twice, ones, {}, s, control), std::invalid_argument);
   ClassRows empty = D.rows;
   empty.start[1] = 0;
-  CHECK_THROWS(fit_ovo(make, D.P.n, empty, ones, {}, s, control), std::invalid_argument);
-  CHECK_THROWS(fit_ovo(make, D.P.n, D.rows, {1.0, 1.0, 1.0}, {}, s, control), std::invalid_argument);
-  CHECK_THROWS(fit_ovo(make, D.P.n, D.rows, {1.0, 1.0, -1.0, 1.0}, {}, s, control), std::invalid_argument);
-  CHECK_THROWS(fit_ovo(make, D.P.n, D.rows, ones, std::vector<double>(3, 1.0), s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, empty, ones, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, {1.0, 1.0, 1.0}, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, {1.0, 1.0, -1.0, 1.0}, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, ones, std::vector<double>(3, 1.0), s, control), std::invalid_argument);
 }
 
 TEST_CASE("one-vs-one scores: brute-force pair sums, LIBSVM's votes, any thread count") {
   const Classes D(4);
   const Index k = D.rows.k(), pairs = ovo_pair_count(k);
-  const SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-    return std::make_unique<ViewKernelSource<DenseRM>>(D.P.view(), D.P.kernel, std::move(rows), 1);
-  };
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
   RunControl control;
-  const OvoResult r = fit_ovo(make, D.P.n, D.rows, std::vector<double>(4, 1.0), {}, settings_for(ExactSolver::smo, 2.0, 1e-4),
+  const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(4, 1.0), {}, settings_for(ExactSolver::smo, 2.0, 1e-4),
                               control);
   std::vector<double> intercept;
   for (const PairReport& rep : r.pairs) intercept.push_back(rep.intercept);
@@ -1281,11 +1281,9 @@ TEST_CASE("one-vs-one scores: brute-force pair sums, LIBSVM's votes, any thread 
 
 TEST_CASE("one-vs-one scores: a row's values do not depend on the other rows of the call") {
   const Classes D(6, 5);
-  const SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-    return std::make_unique<ViewKernelSource<DenseRM>>(D.P.view(), D.P.kernel, std::move(rows), 1);
-  };
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
   RunControl control;
-  const OvoResult r = fit_ovo(make, D.P.n, D.rows, std::vector<double>(5, 1.0), {}, settings_for(ExactSolver::smo, 1.0, 1e-3),
+  const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(5, 1.0), {}, settings_for(ExactSolver::smo, 1.0, 1e-3),
                               control);
   std::vector<double> intercept;
   for (const PairReport& rep : r.pairs) intercept.push_back(rep.intercept);

@@ -151,20 +151,16 @@ py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_
     const Index n_total = K.shape(0);
     const double* data = array_data<double>(K);
     py::gil_scoped_release release;  // K and the arrays are kept alive by the caller
-    const exact::SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-      return std::make_unique<PrecomputedKernelSource>(data, n_total, std::move(rows));
-    };
-    result = exact::fit_ovo(make, n_total, classes, weights, per_row, p.settings, control, callback);
+    PrecomputedKernelSource source(data, n_total, {});
+    result = exact::fit_ovo(source, n_total, classes, weights, per_row, p.settings, control, callback);
   } else {
     const Kernel kernel = p.kernel;
     kernel.validate();
     result = visit_data(X, [&](const auto& view) {
       using View = std::decay_t<decltype(view)>;
       py::gil_scoped_release release;  // the view points into arrays the caller keeps alive
-      const exact::SourceFactory make = [&](std::vector<Index> rows) -> std::unique_ptr<KernelColumnSource> {
-        return std::make_unique<ViewKernelSource<View>>(view, kernel, std::move(rows), n_jobs);
-      };
-      return exact::fit_ovo(make, view.rows(), classes, weights, per_row, p.settings, control, callback);
+      ViewKernelSource<View> source(view, kernel, {}, n_jobs);  // its rows set pair by pair
+      return exact::fit_ovo(source, view.rows(), classes, weights, per_row, p.settings, control, callback);
     });
   }
   const std::size_t pairs = result.pairs.size();

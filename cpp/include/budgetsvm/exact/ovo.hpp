@@ -99,21 +99,21 @@ struct OvoResult {
   std::vector<PairReport> pairs;  // LIBSVM's pair order
 };
 
-/// A kernel column source over the given rows of the training data (empty:
-/// all rows, in order).
-using SourceFactory = std::function<std::unique_ptr<KernelColumnSource>(std::vector<Index>)>;
 /// Called after each pair with its index and report (progress output).
 using PairCallback = std::function<void(Index, const PairReport&)>;
 
 /// Solves every pair of the classes `classes` (ClassRows::validate) with
-/// fit_exact's solvers and lays the solutions out as LIBSVM does.
+/// fit_exact's solvers and lays the solutions out as LIBSVM does. `source`
+/// (ViewKernelSource or PrecomputedKernelSource over the n_total rows of the
+/// training data) is moved from pair to pair by set_rows (ExactWorkspace).
 /// class_weight: one multiplier of C per class; sample_weight: empty, or
-/// one multiplier per row of the training data (n_total rows). With two
-/// classes that hold every row, the one problem is solved on all rows in
-/// their order (no subset), as a binary fit is.
-inline OvoResult fit_ovo(const SourceFactory& make_source, Index n_total, const ClassRows& classes,
-                         const std::vector<double>& class_weight, const std::vector<double>& sample_weight,
-                         ExactSettings settings, RunControl& control, const PairCallback& on_pair = {}) {
+/// one multiplier per row of the training data. With two classes that hold
+/// every row, the one problem is solved on all rows in their order (no
+/// subset), as a binary fit is.
+template <class Source>
+OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const std::vector<double>& class_weight,
+                  const std::vector<double>& sample_weight, ExactSettings settings, RunControl& control,
+                  const PairCallback& on_pair = {}) {
   classes.validate(n_total);
   const Index k = classes.k();
   require(static_cast<Index>(class_weight.size()) == k, "class_weight needs one weight per class");
@@ -135,15 +135,15 @@ inline OvoResult fit_ovo(const SourceFactory& make_source, Index n_total, const 
   std::vector<std::size_t> pair_begin{0};
   std::vector<Index> subset;
   std::vector<double> y;
+  ExactWorkspace<Source> workspace(source);
+  const std::vector<Index> all_rows;  // the whole binary problem: no subset
   for (Index i = 0; i < k; ++i) {
     for (Index j = i + 1; j < k; ++j) {
-      const auto start = std::chrono::steady_clock::now();
       const Index ni = classes.count(i), nj = classes.count(j);
       subset.assign(classes.of(i), classes.of(i) + ni);
       subset.insert(subset.end(), classes.of(j), classes.of(j) + nj);
       settings.weight_pos = class_weight[static_cast<std::size_t>(i)];
       settings.weight_neg = class_weight[static_cast<std::size_t>(j)];
-      std::vector<Index> source_rows;
       if (whole) {
         // all rows in their order, labels by class
         y.assign(static_cast<std::size_t>(n_total), -1.0);
@@ -155,12 +155,11 @@ inline OvoResult fit_ovo(const SourceFactory& make_source, Index n_total, const 
         settings.sample_weight.clear();
         if (!sample_weight.empty())
           for (Index r : subset) settings.sample_weight.push_back(sample_weight[static_cast<std::size_t>(r)]);
-        source_rows = subset;
       }
-      const std::unique_ptr<KernelColumnSource> source = make_source(std::move(source_rows));
-      ExactResult r = detail::solve_exact(*source, y, settings, control, start);
+      const ExactResult r = workspace.solve(whole ? all_rows : subset, y, settings, control);
+      const std::vector<double>& alpha = workspace.alpha();
       for (Index m = 0; m < ni + nj; ++m) {
-        const double a = r.alpha[static_cast<std::size_t>(whole ? subset[static_cast<std::size_t>(m)] : m)];
+        const double a = alpha[static_cast<std::size_t>(whole ? subset[static_cast<std::size_t>(m)] : m)];
         if (a > 0.0) nonzero.emplace_back(m, a);
       }
       pair_begin.push_back(nonzero.size());
