@@ -576,16 +576,20 @@ def test_many_one_row_classes_match_sklearn():
 
 
 @pytest.mark.parametrize("layout", ["dense", "csr", "float32", "precomputed"])
-def test_each_pair_is_the_binary_fit_on_its_two_classes(layout):
+@pytest.mark.parametrize("k", [5, 12])
+def test_each_pair_is_the_binary_fit_on_its_two_classes(layout, k):
     """Brute-force reference for the one-vs-one machinery: pair (i, j) of a
-    5-class model is the binary SVC fitted on the rows of classes i and j
+    k-class model is the binary SVC fitted on the rows of classes i and j
     alone (class i's rows first, as the pair is solved): the same
     coefficients bit for bit, the same intercept, and its decision values
     (positive for class i) are minus the binary ones; the votes of those
-    values give predict, their sums decision_function's one-vs-rest."""
+    values give predict, their sums decision_function's one-vs-rest. Five
+    classes take the dense product, twelve the pair-by-pair sums
+    (exact/ovo.hpp, kOvoDenseClasses)."""
     rng = np.random.RandomState(4)
-    X = rng.randn(90, 4)
-    y = rng.randint(0, 5, 90)
+    n = 18 * k
+    X = rng.randn(n, 4)
+    y = rng.randint(0, k, n)
     Xq = rng.randn(25, 4)
     kernel = "precomputed" if layout == "precomputed" else "rbf"
     K, Kq = X @ X.T, Xq @ X.T
@@ -596,16 +600,16 @@ def test_each_pair_is_the_binary_fit_on_its_two_classes(layout):
         A = Xq if query else X[rows]
         return {"dense": A, "csr": sp.csr_matrix(A), "float32": A.astype(np.float32)}[layout]
 
-    everything = np.arange(90)
+    everything = np.arange(n)
     multi = SVC(kernel=kernel, gamma=0.4, C=2.0, decision_function_shape="ovo").fit(data(everything), y)
     ovo = multi.decision_function(data(everything, query=True))
-    assert ovo.shape == (25, 10)
-    votes = np.zeros((25, 5))
-    confidence = np.zeros((25, 5))
+    assert ovo.shape == (25, k * (k - 1) // 2)
+    votes = np.zeros((25, k))
+    confidence = np.zeros((25, k))
     starts = np.concatenate([[0], np.cumsum(multi.n_support_)])
     p = 0
-    for i in range(5):
-        for j in range(i + 1, 5):
+    for i in range(k):
+        for j in range(i + 1, k):
             rows = np.concatenate([np.flatnonzero(y == i), np.flatnonzero(y == j)])
             binary = SVC(kernel=kernel, gamma=0.4, C=2.0).fit(data(rows), y[rows])
             reference = -binary.decision_function(data(rows, query=True))
@@ -624,10 +628,10 @@ def test_each_pair_is_the_binary_fit_on_its_two_classes(layout):
             confidence[:, i] += ovo[:, p]
             confidence[:, j] -= ovo[:, p]
             p += 1
-    wins = np.zeros((25, 5), dtype=int)
+    wins = np.zeros((25, k), dtype=int)
     p = 0
-    for i in range(5):
-        for j in range(i + 1, 5):
+    for i in range(k):
+        for j in range(i + 1, k):
             wins[:, i] += ovo[:, p] > 0
             wins[:, j] += ovo[:, p] <= 0
             p += 1

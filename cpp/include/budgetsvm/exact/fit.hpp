@@ -245,14 +245,18 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
 template <class Source>
 class ExactWorkspace {
  public:
-  explicit ExactWorkspace(Source& source) : source_(source) {}
+  /// all_rows: the source is over all rows of its data now (constructed
+  /// with an empty subset), so that a first problem on all rows needs no
+  /// set_rows (the binary problem of a two-class fit).
+  explicit ExactWorkspace(Source& source, bool all_rows = false) : source_(source), all_rows_(all_rows) {}
 
   /// Solves the problem on `rows` of the source's data (empty: all rows)
   /// with labels y; the result holds no alpha (alpha()).
   ExactResult solve(const std::vector<Index>& rows, const std::vector<double>& y, const ExactSettings& settings,
                     RunControl& control) {
     const auto start = std::chrono::steady_clock::now();
-    source_.set_rows(rows);
+    if (!(rows.empty() && all_rows_)) source_.set_rows(rows);
+    all_rows_ = rows.empty();
     validate_labels(y, source_.size());
     const ExactSolver solver = resolve_solver(settings.solver, source_.size(), source_.sparse_rows());
     const double bytes = settings.cache_mb * 1024.0 * 1024.0;
@@ -275,6 +279,7 @@ class ExactWorkspace {
 
  private:
   Source& source_;
+  bool all_rows_;
   std::optional<KernelCache> cache_;
   std::optional<DualState> state_;
   SmoBuffers smo_;
