@@ -1223,7 +1223,7 @@ TEST_CASE("one-vs-one scores: brute-force pair sums, LIBSVM's votes, any thread 
     const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(static_cast<std::size_t>(k), 1.0), {},
                                 settings_for(ExactSolver::smo, 2.0, 1e-4), control);
     std::vector<double> intercept;
-    for (const PairReport& rep : r.pairs) intercept.push_back(rep.intercept);
+    intercept = r.pairs.intercept;
     const Index n_sv = static_cast<Index>(r.support.size());
     std::vector<double> sv;  // the support vectors' rows
     for (Index t : r.support)
@@ -1289,7 +1289,7 @@ TEST_CASE("one-vs-one scores: a row's values do not depend on the other rows of 
   const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(12, 1.0), {},
                               settings_for(ExactSolver::smo, 1.0, 1e-3), control);
   std::vector<double> intercept;
-  for (const PairReport& rep : r.pairs) intercept.push_back(rep.intercept);
+  intercept = r.pairs.intercept;
   std::vector<double> sv;
   for (Index t : r.support)
     for (Index f = 0; f < D.P.d; ++f) sv.push_back(D.P.X[static_cast<std::size_t>(t * D.P.d + f)]);

@@ -163,53 +163,36 @@ py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_
       return exact::fit_ovo(source, view.rows(), classes, weights, per_row, p.settings, control, callback);
     });
   }
-  const std::size_t pairs = result.pairs.size();
-  std::vector<std::int64_t> solver(pairs), iterations(pairs), hits(pairs), misses(pairs), columns(pairs),
-      inner(pairs), fallbacks(pairs), readmissions(pairs);
-  std::vector<double> intercept(pairs), objective(pairs), violation(pairs), seconds(pairs);
-  std::vector<std::uint8_t> converged(pairs), handoff(pairs), polished(pairs);
-  for (std::size_t q = 0; q < pairs; ++q) {
-    const exact::PairReport& r = result.pairs[q];
-    solver[q] = r.solver == exact::ExactSolver::alfpgm ? 0 : 1;
-    iterations[q] = r.iterations;
-    hits[q] = r.cache.hits;
-    misses[q] = r.cache.misses;
-    // kernel values / n, as fit_exact reports it
+  // The arrays handed over without copies: k (k - 1) / 2 pairs are millions for thousands of classes.
+  exact::PairReports& r = result.pairs;
+  std::vector<std::int64_t> columns(r.size());  // kernel values / n, as fit_exact reports it
+  for (std::size_t q = 0; q < r.size(); ++q)
     columns[q] = static_cast<std::int64_t>(
-        std::llround(r.cache.kernel_evaluations / static_cast<double>(std::max<Index>(r.rows, 1))));
-    inner[q] = r.inner_iterations;
-    fallbacks[q] = r.smo_fallbacks;
-    readmissions[q] = r.readmissions;
-    intercept[q] = r.intercept;
-    objective[q] = r.objective;
-    violation[q] = r.max_violation;
-    seconds[q] = r.seconds;
-    converged[q] = r.converged;
-    handoff[q] = r.smo_handoff;
-    polished[q] = r.polished;
-  }
-  const auto as_bool = [](std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("astype")("bool"); };
+        std::llround(r.kernel_evaluations[q] / static_cast<double>(std::max<std::int64_t>(r.rows[q], 1))));
+  std::vector<double>().swap(r.kernel_evaluations);
+  std::vector<std::int64_t>().swap(r.rows);
+  const auto as_bool = [](std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("view")("bool"); };
   py::dict out;
   out["support"] = to_numpy(std::vector<std::int64_t>(result.support.begin(), result.support.end()));
   out["n_support"] = to_numpy(std::vector<std::int64_t>(result.n_support.begin(), result.n_support.end()));
-  py::array_t<double> dual({result.dual.rows(), result.dual.cols()});
-  std::copy(result.dual.data(), result.dual.data() + result.dual.size(), dual.mutable_data());
-  out["dual"] = dual;
-  out["solver"] = to_numpy(std::move(solver));  // 0: alfpgm, 1: smo
-  out["intercept"] = to_numpy(std::move(intercept));
-  out["objective"] = to_numpy(std::move(objective));
-  out["iterations"] = to_numpy(std::move(iterations));
-  out["converged"] = as_bool(std::move(converged));
-  out["max_violation"] = to_numpy(std::move(violation));
-  out["cache_hits"] = to_numpy(std::move(hits));
-  out["cache_misses"] = to_numpy(std::move(misses));
+  auto* dual = new MatrixXd(std::move(result.dual));
+  py::capsule free_dual(dual, [](void* m) { delete static_cast<MatrixXd*>(m); });
+  out["dual"] = py::array_t<double>({dual->rows(), dual->cols()}, dual->data(), free_dual);
+  out["solver"] = to_numpy(std::move(r.solver));  // 0: alfpgm, 1: smo
+  out["intercept"] = to_numpy(std::move(r.intercept));
+  out["objective"] = to_numpy(std::move(r.objective));
+  out["iterations"] = to_numpy(std::move(r.iterations));
+  out["converged"] = as_bool(std::move(r.converged));
+  out["max_violation"] = to_numpy(std::move(r.max_violation));
+  out["cache_hits"] = to_numpy(std::move(r.cache_hits));
+  out["cache_misses"] = to_numpy(std::move(r.cache_misses));
   out["kernel_columns_computed"] = to_numpy(std::move(columns));
-  out["seconds"] = to_numpy(std::move(seconds));
-  out["inner_iterations"] = to_numpy(std::move(inner));
-  out["smo_fallbacks"] = to_numpy(std::move(fallbacks));
-  out["smo_handoff"] = as_bool(std::move(handoff));
-  out["readmissions"] = to_numpy(std::move(readmissions));
-  out["polished"] = as_bool(std::move(polished));
+  out["seconds"] = to_numpy(std::move(r.seconds));
+  out["inner_iterations"] = to_numpy(std::move(r.inner_iterations));
+  out["smo_fallbacks"] = to_numpy(std::move(r.smo_fallbacks));
+  out["smo_handoff"] = as_bool(std::move(r.smo_handoff));
+  out["readmissions"] = to_numpy(std::move(r.readmissions));
+  out["polished"] = as_bool(std::move(r.polished));
   return out;
 }
 

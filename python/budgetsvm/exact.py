@@ -498,7 +498,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         n_iter = fit["iterations"].astype(np.int32)
         objective = fit["objective"]
         status_ok = bool(np.all(fit["converged"]))
+        # fit_details_'s columns; intercept, objective and iterations are the arrays kept anyway
         record = {key: fit[key] for key in _REPORT_KEYS + ("converged",) if key != "status"}
+        record["iterations"] = n_iter
 
         if not (np.all(np.isfinite(dual)) and np.all(np.isfinite(intercept))):
             raise ValueError(

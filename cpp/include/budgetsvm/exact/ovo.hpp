@@ -94,12 +94,61 @@ struct PairReport {
   KernelCacheStats cache;
 };
 
+/// Every pair's report, one array per field (k (k - 1) / 2 pairs: a few
+/// numbers each, handed to Python without a copy).
+struct PairReports {
+  std::vector<std::int8_t> solver;  // 0: alfpgm, 1: smo
+  std::vector<std::int64_t> rows, iterations, inner_iterations, smo_fallbacks, readmissions, cache_hits, cache_misses;
+  std::vector<double> intercept, objective, max_violation, seconds, kernel_evaluations;
+  std::vector<std::uint8_t> converged, smo_handoff, polished;
+
+  std::size_t size() const { return intercept.size(); }
+  void push(const PairReport& r) {
+    solver.push_back(r.solver == ExactSolver::alfpgm ? 0 : 1);
+    rows.push_back(r.rows);
+    iterations.push_back(r.iterations);
+    inner_iterations.push_back(r.inner_iterations);
+    smo_fallbacks.push_back(r.smo_fallbacks);
+    readmissions.push_back(r.readmissions);
+    cache_hits.push_back(r.cache.hits);
+    cache_misses.push_back(r.cache.misses);
+    intercept.push_back(r.intercept);
+    objective.push_back(r.objective);
+    max_violation.push_back(r.max_violation);
+    seconds.push_back(r.seconds);
+    kernel_evaluations.push_back(r.cache.kernel_evaluations);
+    converged.push_back(r.converged);
+    smo_handoff.push_back(r.smo_handoff);
+    polished.push_back(r.polished);
+  }
+  PairReport operator[](std::size_t p) const {
+    PairReport r;
+    r.solver = solver[p] == 0 ? ExactSolver::alfpgm : ExactSolver::smo;
+    r.rows = rows[p];
+    r.intercept = intercept[p];
+    r.objective = objective[p];
+    r.max_violation = max_violation[p];
+    r.seconds = seconds[p];
+    r.iterations = iterations[p];
+    r.inner_iterations = inner_iterations[p];
+    r.smo_fallbacks = smo_fallbacks[p];
+    r.readmissions = readmissions[p];
+    r.converged = converged[p] != 0;
+    r.smo_handoff = smo_handoff[p] != 0;
+    r.polished = polished[p] != 0;
+    r.cache.hits = cache_hits[p];
+    r.cache.misses = cache_misses[p];
+    r.cache.kernel_evaluations = kernel_evaluations[p];
+    return r;
+  }
+};
+
 /// The one-vs-one model in LIBSVM's layout, and each pair's report.
 struct OvoResult {
   std::vector<Index> support;    // training rows, grouped by class, ascending within
   std::vector<Index> n_support;  // per class
   MatrixXd dual;                 // (k - 1) x support.size()
-  std::vector<PairReport> pairs;  // LIBSVM's pair order
+  PairReports pairs;             // LIBSVM's pair order
 };
 
 /// Called after each pair with its index and report (progress output).
@@ -133,7 +182,6 @@ OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const
 
   const bool whole = k == 2 && static_cast<Index>(classes.rows.size()) == n_total;
   OvoResult out;
-  out.pairs.reserve(static_cast<std::size_t>(ovo_pair_count(k)));
   // Each pair's non-zero alphas, (place in the pair's rows, alpha), flat.
   std::vector<std::pair<Index, double>> nonzero;
   std::vector<std::size_t> pair_begin{0};
@@ -183,8 +231,8 @@ OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const
       rep.smo_handoff = r.smo_handoff;
       rep.polished = r.polished;
       rep.cache = r.cache;
-      out.pairs.push_back(rep);
-      if (on_pair) on_pair(static_cast<Index>(out.pairs.size()) - 1, out.pairs.back());
+      out.pairs.push(rep);
+      if (on_pair) on_pair(static_cast<Index>(out.pairs.size()) - 1, rep);
       control.poll();
     }
   }
