@@ -16,11 +16,12 @@
 // positive for class i. Predictions vote with them (LIBSVM: f_ij > 0 votes
 // for i, else j; the first class with the most votes wins).
 //
-// Cost: a pair costs its own rows, never all n rows or all k classes: its
-// kernel column source, cache and solver state are built on the n_i + n_j
-// rows of the pair (O(n_i + n_j) memory and set-up) and its solution is kept
-// as its non-zero coefficients; the options are validated once for all
-// pairs. A query row costs one kernel value per support vector (computed by
+// Cost: a pair costs its own rows, never all n rows or all k classes: one
+// kernel column source, cache and solver state are set to the n_i + n_j
+// rows of each pair in turn (ExactWorkspace, fit.hpp: O(n_i + n_j) set-up,
+// no allocation once the buffers have grown), its solution is kept as its
+// non-zero coefficients and its report as a few numbers (PairReports); the
+// options are validated once for all pairs. A query row costs one kernel value per support vector (computed by
 // kernel_expansion_tiles, core/expansion.hpp, so they are the values the
 // binary expansion computes) and, per pair, the support vectors of its two
 // classes: n_SV (k - 1) multiply-adds for the k (k - 1) / 2 pairs, where a
@@ -34,12 +35,9 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <string>
 #include <utility>
 #include <vector>
 
