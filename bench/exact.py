@@ -18,6 +18,14 @@ coefficients and intercept (K(X, SV) @ coef in C++), so they compare like for li
 
     python bench/exact.py            # full run, about 40 minutes on 2 cores
     python bench/exact.py --quick    # smoke run on 3000-row subsamples
+
+Many classes (no data files: generated): ``--many-classes`` times fit and
+predict of scikit-learn's SVC and budgetsvm.SVC, interleaved, the median of
+--repeat, on 600 and 3,000 classes of one row each (179,700 and 4,498,500
+one-vs-one problems of two rows) and 100 classes of 100 rows, and writes
+bench/results/exact_many_classes.{md,json}:
+
+    python bench/exact.py --many-classes --repeat 3
 """
 
 from __future__ import annotations
@@ -289,6 +297,88 @@ def multiclass(bench: Bench, quick: bool) -> Dict[str, Any]:
     return out
 
 
+#: name: classes, rows per class, query rows (--many-classes)
+MANY_CLASSES = {
+    "600 classes x 1 row": (600, 1, 50),
+    "3000 classes x 1 row": (3000, 1, 50),
+    "100 classes x 100 rows": (100, 100, 2000),
+}
+
+
+def many_classes_data(k: int, per: int, n_query: int, seed: int = 0):
+    """k classes of `per` rows in 10 dimensions (class centres 1.5 apart on
+    average, unit noise); `n_query` rows drawn the same way."""
+    rng = np.random.RandomState(seed)
+    centres = rng.randn(k, 10) * 1.5
+    y = np.repeat(np.arange(k), per)
+    X = centres[y] + rng.randn(k * per, 10)
+    yq = rng.randint(0, k, n_query)
+    return X, y, centres[yq] + rng.randn(n_query, 10), yq
+
+
+def many_classes(repeat: int, quick: bool) -> Dict[str, Any]:
+    """fit and predict, scikit-learn against budgetsvm, interleaved (each
+    repeat runs both), medians; predictions compared."""
+    from sklearn.svm import SVC as SkSVC
+
+    out: Dict[str, Any] = {}
+    for name, (k, per, n_query) in MANY_CLASSES.items():
+        if quick and k * per > 2000:
+            continue
+        X, y, Xq, yq = many_classes_data(k, per, n_query)
+        times: Dict[str, Dict[str, List[float]]] = {"sklearn": {"fit": [], "predict": []},
+                                                    "budgetsvm": {"fit": [], "predict": []}}
+        preds: Dict[str, Any] = {}
+        for _ in range(repeat):
+            for label, make in (("sklearn", lambda: SkSVC(cache_size=CACHE_MB)),
+                                ("budgetsvm", lambda: budgetsvm.SVC(cache_size=CACHE_MB))):
+                clf = make()
+                t = time.perf_counter()
+                clf.fit(X, y)
+                times[label]["fit"].append(time.perf_counter() - t)
+                t = time.perf_counter()
+                preds[label] = clf.predict(Xq)
+                times[label]["predict"].append(time.perf_counter() - t)
+                print(f"  {name:24s} {label:9s}: fit {times[label]['fit'][-1]:8.3f} s, "
+                      f"predict {n_query} rows {times[label]['predict'][-1]:8.3f} s", flush=True)
+        row: Dict[str, Any] = dict(classes=k, rows_per_class=per, query_rows=n_query, pairs=k * (k - 1) // 2,
+                                   agreement=float(np.mean(preds["sklearn"] == preds["budgetsvm"])))
+        for label in times:
+            for what in ("fit", "predict"):
+                row[f"{label}_{what}"] = statistics.median(times[label][what])
+                row[f"{label}_{what}_all"] = times[label][what]
+        out[name] = row
+    return out
+
+
+def write_many_classes(meta: Dict[str, Any], rows: Dict[str, Any], path: Path) -> None:
+    lines = [
+        "# Exact SVC with many classes: budgetsvm.SVC vs scikit-learn's SVC",
+        "",
+        f"Measured {meta['date']} on {meta['cpu']} ({meta['cores']} cores, load average at start "
+        f"{meta['load']:.1f}), Python {meta['python']}, scikit-learn {meta['sklearn']}, budgetsvm commit "
+        f"{meta['commit']}. Command: `{meta['command']}`.",
+        "",
+        "Generated data (10 features, class centres 1.5 apart on average, unit noise), default "
+        "parameters for both (C = 1, gamma = 'scale', tol = 1e-3, cache 200 MB), one thread. Median of "
+        f"{meta['repeat']} interleaved runs (the JSON has every time); ratio = budgetsvm / scikit-learn "
+        "(below 1: budgetsvm is faster). A load average above the core count means the host was shared with "
+        "other work: single times are then noisy, the ratios of interleaved runs less so.",
+        "",
+        "| problem | pairs | query rows | fit sklearn (s) | fit budgetsvm (s) | fit ratio | predict sklearn (s) | "
+        "predict budgetsvm (s) | predict ratio | same predictions |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, r in rows.items():
+        lines.append(
+            f"| {name} | {r['pairs']:,} | {r['query_rows']} | {r['sklearn_fit']:.3f} | {r['budgetsvm_fit']:.3f} | "
+            f"**{r['budgetsvm_fit'] / r['sklearn_fit']:.2f}** | {r['sklearn_predict']:.3f} | "
+            f"{r['budgetsvm_predict']:.3f} | **{r['budgetsvm_predict'] / r['sklearn_predict']:.2f}** | "
+            f"{100 * r['agreement']:.1f}% |")
+    lines.append("")
+    path.write_text("\n".join(lines))
+
+
 def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: str, path: Path) -> None:
     import matplotlib
 
@@ -453,6 +543,8 @@ def main(argv: Optional[List[str]] = None) -> None:
                         help="the second pass (medians, SMO, other p, sweep) stops starting runs after this")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--sweep", default="a9a", help="data set of the time-vs-n sweep ('' for none)")
+    parser.add_argument("--many-classes", action="store_true",
+                        help="only the many-classes comparison (generated data; see the module docstring)")
     parser.add_argument("--stem", default=None,
                         help="results file name in bench/results (default exact / exact_quick)")
     args = parser.parse_args(argv)
@@ -466,6 +558,15 @@ def main(argv: Optional[List[str]] = None) -> None:
         sklearn=importlib.metadata.version("scikit-learn"), libsvm=importlib.metadata.version("libsvm-official"),
         commit=git_commit(), repeat=repeat, budget_minutes=args.budget_minutes, command="python bench/exact.py " + " ".join(argv or sys.argv[1:]),
     )
+    if args.many_classes:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "unique classes > 50% of the samples"
+            rows = many_classes(repeat, args.quick)
+        stem = args.stem or ("exact_many_classes_quick" if args.quick else "exact_many_classes")
+        (out_dir / f"{stem}.json").write_text(json.dumps(dict(meta=meta, results=rows), indent=1))
+        write_many_classes(meta, rows, out_dir / f"{stem}.md")
+        print(f"wrote {out_dir / (stem + '.md')}")
+        return
     results: Dict[str, Any] = {}
     sweep_rows: List[Dict[str, Any]] = []
     png = f"{stem}_time_vs_n.png"

@@ -327,12 +327,13 @@ def test_linearsvc_refuses_non_finite_coefficients_and_keeps_its_model(monkeypat
 
 def test_svc_refuses_non_finite_coefficients(monkeypatch):
     X, y = _separable()
-    fit_exact = _core.fit_exact
+    fit_exact_ovo = _core.fit_exact_ovo
 
     def inf_intercept(*args, **kwargs):
-        return dict(fit_exact(*args, **kwargs), intercept=np.inf)
+        fit = fit_exact_ovo(*args, **kwargs)
+        return dict(fit, intercept=np.full_like(fit["intercept"], np.inf))
 
-    monkeypatch.setattr(_core, "fit_exact", inf_intercept)
+    monkeypatch.setattr(_core, "fit_exact_ovo", inf_intercept)
     message = r"\(SVC.intercept_ would contain infinity or a value too large for dtype\('float64'\)"
     with pytest.raises(ValueError, match=message):
         SVC().fit(X, y)

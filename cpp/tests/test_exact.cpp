@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/LU>
@@ -15,6 +16,7 @@
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/core/simd_subproblem.hpp"
 #include "budgetsvm/exact/fit.hpp"
+#include "budgetsvm/exact/ovo.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;
@@ -1103,6 +1105,206 @@ TEST_CASE("SIMD RBF columns in one pass: the bits of shift, rbf_from_dots and th
         CHECK(got[static_cast<std::size_t>(n)] == -3.0f);  // nothing written past n
       }
     }
+  }
+}
+
+// A k-class problem for the one-vs-one tests: the class of row t is its
+// label's index (4 classes of uneven sizes), the rows grouped by class.
+struct Classes {
+  Problem P;
+  ClassRows rows;
+  std::vector<Index> label;
+  explicit Classes(std::uint64_t seed, Index k = 4, Index n = 70) : P(n, 3, seed) {
+    Random rng(seed + 7);
+    for (Index t = 0; t < P.n; ++t) label.push_back(std::min<Index>(k - 1, static_cast<Index>(rng.uniform() * k)));
+    rows.start.assign(1, 0);
+    for (Index c = 0; c < k; ++c) {
+      for (Index t = 0; t < P.n; ++t)
+        if (label[static_cast<std::size_t>(t)] == c) rows.rows.push_back(t);
+      rows.start.push_back(static_cast<Index>(rows.rows.size()));
+    }
+  }
+};
+
+TEST_CASE("one-vs-one: each pair is the binary fit on its two classes' rows, laid out as LIBSVM") {
+  // fit_ovo moves one source, cache and dual state from pair to pair
+  // (ExactWorkspace): each pair must still be bit for bit a fresh fit_exact.
+  for (const auto& [seed, solver] : {std::pair{2u, ExactSolver::smo}, std::pair{5u, ExactSolver::smo},
+                                     std::pair{7u, ExactSolver::alfpgm}}) {
+    const Classes D(seed);
+    const Index k = D.rows.k();
+    const std::vector<double> weight{1.0, 2.0, 0.5, 1.5};
+    ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+    std::vector<Index> asked;  // the rows of the source while each pair was solved
+    RunControl control;
+    const ExactSettings s = settings_for(solver, 2.0, 1e-4);
+    Index callbacks = 0;
+    const OvoResult r = fit_ovo(source, D.P.n, D.rows, weight, {}, s, control, [&](Index p, const PairReport& rep) {
+      CHECK(p == callbacks++);
+      CHECK(rep.converged);
+      asked.push_back(source.size());
+    });
+    CHECK(callbacks == 6 && static_cast<Index>(r.pairs.size()) == 6);
+    CHECK(r.dual.rows() == k - 1 && r.dual.cols() == static_cast<Index>(r.support.size()));
+    std::vector<Index> column(static_cast<std::size_t>(D.P.n), -1);
+    for (std::size_t c = 0; c < r.support.size(); ++c) column[static_cast<std::size_t>(r.support[c])] = static_cast<Index>(c);
+    std::vector<char> is_sv(static_cast<std::size_t>(D.P.n), 0);
+    Index p = 0;
+    for (Index i = 0; i < k; ++i)
+      for (Index j = i + 1; j < k; ++j, ++p) {
+        CHECK(asked[static_cast<std::size_t>(p)] == D.rows.count(i) + D.rows.count(j));  // the pair's rows, no more
+        std::vector<Index> subset(D.rows.of(i), D.rows.of(i) + D.rows.count(i));
+        subset.insert(subset.end(), D.rows.of(j), D.rows.of(j) + D.rows.count(j));
+        std::vector<double> y(static_cast<std::size_t>(D.rows.count(i)), 1.0);
+        y.resize(subset.size(), -1.0);
+        ExactSettings b = s;
+        b.weight_pos = weight[static_cast<std::size_t>(i)];
+        b.weight_neg = weight[static_cast<std::size_t>(j)];
+        ViewKernelSource<DenseRM> pair_source(D.P.view(), D.P.kernel, subset, 1);
+        const ExactResult ref = fit_exact(pair_source, y, b, control);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].intercept == ref.intercept);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].iterations == ref.iterations);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].objective == ref.objective);
+        CHECK(r.pairs[static_cast<std::size_t>(p)].solver == solver);
+        for (std::size_t m = 0; m < subset.size(); ++m) {
+          const double a = ref.alpha[m];
+          const Index col = column[static_cast<std::size_t>(subset[m])];
+          if (a > 0.0) {
+            is_sv[static_cast<std::size_t>(subset[m])] = 1;
+            CHECK(col >= 0);
+          }
+          if (col < 0) continue;
+          // class i's coefficient in row j - 1, class j's (negative) in row i
+          const double stored = static_cast<Index>(m) < D.rows.count(i) ? r.dual(j - 1, col) : r.dual(i, col);
+          CHECK(stored == (static_cast<Index>(m) < D.rows.count(i) ? a : -a));
+        }
+      }
+    // the support vectors: the rows with alpha > 0 in some pair, grouped by class, ascending
+    Index expected = 0;
+    for (Index t = 0; t < D.P.n; ++t) expected += is_sv[static_cast<std::size_t>(t)];
+    CHECK(static_cast<Index>(r.support.size()) == expected);
+    for (std::size_t c = 1; c < r.support.size(); ++c) {
+      const Index a = r.support[c - 1], b = r.support[c];
+      const Index la = D.label[static_cast<std::size_t>(a)], lb = D.label[static_cast<std::size_t>(b)];
+      CHECK(la < lb || (la == lb && a < b));
+    }
+    for (Index c = 0; c < k; ++c) {
+      Index count = 0;
+      for (Index t : r.support) count += D.label[static_cast<std::size_t>(t)] == c;
+      CHECK(r.n_support[static_cast<std::size_t>(c)] == count);
+    }
+  }
+}
+
+TEST_CASE("one-vs-one: bad class rows and weights are errors") {
+  const Classes D(3);
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+  RunControl control;
+  const ExactSettings s = settings_for(ExactSolver::smo, 1.0, 1e-3);
+  const std::vector<double> ones(4, 1.0);
+  ClassRows twice = D.rows;
+  twice.rows[1] = twice.rows[0];
+  CHECK_THROWS(fit_ovo(source, D.P.n, twice, ones, {}, s, control), std::invalid_argument);
+  ClassRows empty = D.rows;
+  empty.start[1] = 0;
+  CHECK_THROWS(fit_ovo(source, D.P.n, empty, ones, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, {1.0, 1.0, 1.0}, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, {1.0, 1.0, -1.0, 1.0}, {}, s, control), std::invalid_argument);
+  CHECK_THROWS(fit_ovo(source, D.P.n, D.rows, ones, std::vector<double>(3, 1.0), s, control), std::invalid_argument);
+}
+
+TEST_CASE("one-vs-one scores: brute-force pair sums, LIBSVM's votes, any thread count") {
+  // 4 classes: the dense product; 12 (above kOvoDenseClasses): pair by pair
+  for (const auto& [classes, rows] : {std::pair{Index{4}, Index{70}}, std::pair{Index{12}, Index{200}}}) {
+    const Classes D(4, classes, rows);
+    const Index k = D.rows.k(), pairs = ovo_pair_count(k);
+    ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+    RunControl control;
+    const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(static_cast<std::size_t>(k), 1.0), {},
+                                settings_for(ExactSolver::smo, 2.0, 1e-4), control);
+    std::vector<double> intercept;
+    intercept = r.pairs.intercept;
+    const Index n_sv = static_cast<Index>(r.support.size());
+    std::vector<double> sv;  // the support vectors' rows
+    for (Index t : r.support)
+      for (Index f = 0; f < D.P.d; ++f) sv.push_back(D.P.X[static_cast<std::size_t>(t * D.P.d + f)]);
+    const DenseRM SV(sv.data(), n_sv, D.P.d);
+    const OvoCoef coef(r.dual.data(), r.n_support, intercept.data());
+    // every training row as a query (n = 70: one block), and against brute force
+    std::vector<double> values(static_cast<std::size_t>(D.P.n * pairs)), again(values.size()), from_kernel(values.size());
+    OvoTargets t;
+    t.values = values.data();
+    ovo_scores(D.P.kernel, D.P.view(), SV, coef, OvoOutput::values, t, 1, control);
+    t.values = again.data();
+    ovo_scores(D.P.kernel, D.P.view(), SV, coef, OvoOutput::values, t, 3, control);
+    CHECK(values == again);
+    std::vector<double> K(static_cast<std::size_t>(D.P.n * n_sv));
+    for (Index q = 0; q < D.P.n; ++q)
+      for (Index c = 0; c < n_sv; ++c) K[static_cast<std::size_t>(q * n_sv + c)] = D.P.k(q, r.support[static_cast<std::size_t>(c)]);
+    t.values = from_kernel.data();
+    ovo_scores_from_kernel(K.data(), D.P.n, coef, OvoOutput::values, t, 2, control);
+    std::vector<Index> start{0};
+    for (Index c : r.n_support) start.push_back(start.back() + c);
+    std::vector<std::int64_t> predicted(static_cast<std::size_t>(D.P.n));
+    t.classes = predicted.data();
+    ovo_scores(D.P.kernel, D.P.view(), SV, coef, OvoOutput::predict, t, 2, control);
+    std::vector<double> votes(static_cast<std::size_t>(D.P.n * k)), confidence(votes.size());
+    t.votes = votes.data();
+    t.confidence = confidence.data();
+    ovo_scores(D.P.kernel, D.P.view(), SV, coef, OvoOutput::ovr, t, 1, control);
+    Index right = 0;
+    for (Index q = 0; q < D.P.n; ++q) {
+      std::vector<int> wins(static_cast<std::size_t>(k), 0);
+      std::vector<double> tally(static_cast<std::size_t>(k), 0.0), conf(static_cast<std::size_t>(k), 0.0);
+      Index p = 0;
+      for (Index i = 0; i < k; ++i)
+        for (Index j = i + 1; j < k; ++j, ++p) {
+          double f = intercept[static_cast<std::size_t>(p)];
+          for (Index c = start[static_cast<std::size_t>(i)]; c < start[static_cast<std::size_t>(i) + 1]; ++c) f += K[static_cast<std::size_t>(q * n_sv + c)] * r.dual(j - 1, c);
+          for (Index c = start[static_cast<std::size_t>(j)]; c < start[static_cast<std::size_t>(j) + 1]; ++c) f += K[static_cast<std::size_t>(q * n_sv + c)] * r.dual(i, c);
+          const double got = values[static_cast<std::size_t>(q * pairs + p)];
+          CHECK_CLOSE(got, f, 1e-12 * (1.0 + std::fabs(f)));
+          CHECK_CLOSE(from_kernel[static_cast<std::size_t>(q * pairs + p)], f, 1e-12 * (1.0 + std::fabs(f)));
+          ++wins[static_cast<std::size_t>(got > 0.0 ? i : j)];
+          tally[static_cast<std::size_t>(got >= 0.0 ? i : j)] += 1.0;
+          conf[static_cast<std::size_t>(i)] += got;
+          conf[static_cast<std::size_t>(j)] -= got;
+        }
+      const Index best = static_cast<Index>(std::max_element(wins.begin(), wins.end()) - wins.begin());
+      CHECK(predicted[static_cast<std::size_t>(q)] == best);
+      right += best == D.label[static_cast<std::size_t>(q)];
+      for (Index c = 0; c < k; ++c) {
+        CHECK(votes[static_cast<std::size_t>(q * k + c)] == tally[static_cast<std::size_t>(c)]);
+        CHECK(confidence[static_cast<std::size_t>(q * k + c)] == conf[static_cast<std::size_t>(c)]);
+      }
+    }
+    CHECK(right > 2 * D.P.n / k);  // a fitted model: twice chance at least
+  }
+}
+
+TEST_CASE("one-vs-one scores: a row's values do not depend on the other rows of the call") {
+  const Classes D(6, 12, 200);
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+  RunControl control;
+  const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(12, 1.0), {},
+                              settings_for(ExactSolver::smo, 1.0, 1e-3), control);
+  std::vector<double> intercept;
+  intercept = r.pairs.intercept;
+  std::vector<double> sv;
+  for (Index t : r.support)
+    for (Index f = 0; f < D.P.d; ++f) sv.push_back(D.P.X[static_cast<std::size_t>(t * D.P.d + f)]);
+  const DenseRM SV(sv.data(), static_cast<Index>(r.support.size()), D.P.d);
+  const OvoCoef coef(r.dual.data(), r.n_support, intercept.data());
+  const Index pairs = ovo_pair_count(12);
+  std::vector<double> all(static_cast<std::size_t>(D.P.n * pairs)), one(static_cast<std::size_t>(pairs));
+  OvoTargets t;
+  t.values = all.data();
+  ovo_scores(D.P.kernel, D.P.view(), SV, coef, OvoOutput::values, t, 2, control);
+  for (Index q : {Index{0}, Index{33}, D.P.n - 1}) {
+    const DenseRM row(D.P.X.data() + q * D.P.d, 1, D.P.d);
+    t.values = one.data();
+    ovo_scores(D.P.kernel, row, SV, coef, OvoOutput::values, t, 1, control);
+    for (Index p = 0; p < pairs; ++p) CHECK(one[static_cast<std::size_t>(p)] == all[static_cast<std::size_t>(q * pairs + p)]);
   }
 }
 

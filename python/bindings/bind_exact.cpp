@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "budgetsvm/core/kernel_options.hpp"
 #include "budgetsvm/exact/fit.hpp"
+#include "budgetsvm/exact/ovo.hpp"
 #include "data.hpp"
 #include "options.hpp"
 #include "register.hpp"
@@ -102,9 +104,187 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   return out;
 }
 
+/// A 1-D int64 array as Index values.
+std::vector<Index> index_vector(const py::object& a, const char* name) {
+  auto arr = a.cast<py::array>();
+  if (arr.ndim() != 1 || !(arr.dtype().kind() == 'i' && arr.itemsize() == 8))
+    throw py::type_error(std::string(name) + " must be a 1-D int64 array");
+  auto typed = arr.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+  return std::vector<Index>(typed.data(), typed.data() + typed.size());
+}
+
+std::vector<double> double_vector(const py::object& a) {
+  return a.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>().cast<std::vector<double>>();
+}
+
+// Every pair of a one-vs-one problem, solved in C++ on its own rows
+// (exact/ovo.hpp), laid out as LIBSVM lays it out.
+py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_start, py::dict params,
+                          py::object class_weight, py::object sample_weight, py::object on_pair) {
+  py::dict kernel_params = params;
+  bool precomputed = false;
+  if (params.contains("kernel") && py::isinstance<py::str>(params["kernel"]) &&
+      params["kernel"].cast<std::string>() == "precomputed") {
+    precomputed = true;
+    kernel_params = py::reinterpret_steal<py::dict>(PyDict_Copy(params.ptr()));
+    PyDict_DelItemString(kernel_params.ptr(), "kernel");
+  }
+  exact::Params p = read_options(exact::params_options(), kernel_params, "exact");
+  exact::ClassRows classes{index_vector(class_rows, "class_rows"), index_vector(class_start, "class_start")};
+  const std::vector<double> weights = double_vector(class_weight);
+  std::vector<double> per_row;
+  if (!sample_weight.is_none()) per_row = double_vector(sample_weight);
+  const int n_jobs = p.settings.n_jobs;
+  exact::PairCallback callback;
+  if (!on_pair.is_none())
+    callback = [&on_pair](Index pair, const exact::PairReport& r) {
+      py::gil_scoped_acquire gil;
+      on_pair(pair, exact::solver_name(r.solver), r.iterations, r.objective, r.seconds, r.converged);
+    };
+  RunControl control = python_run_control();
+  exact::OvoResult result;
+  if (precomputed) {
+    auto K = X.cast<py::array>();
+    if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
+      throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
+    require(K.shape(0) == K.shape(1), "a precomputed kernel matrix must be square");
+    const Index n_total = K.shape(0);
+    const double* data = array_data<double>(K);
+    py::gil_scoped_release release;  // K and the arrays are kept alive by the caller
+    PrecomputedKernelSource source(data, n_total, {});
+    result = exact::fit_ovo(source, n_total, classes, weights, per_row, p.settings, control, callback);
+  } else {
+    const Kernel kernel = p.kernel;
+    kernel.validate();
+    result = visit_data(X, [&](const auto& view) {
+      using View = std::decay_t<decltype(view)>;
+      py::gil_scoped_release release;  // the view points into arrays the caller keeps alive
+      ViewKernelSource<View> source(view, kernel, {}, n_jobs);  // its rows set pair by pair
+      return exact::fit_ovo(source, view.rows(), classes, weights, per_row, p.settings, control, callback);
+    });
+  }
+  // The arrays handed over without copies: k (k - 1) / 2 pairs are millions for thousands of classes.
+  exact::PairReports& r = result.pairs;
+  std::vector<std::int64_t> columns(r.size());  // kernel values / n, as fit_exact reports it
+  for (std::size_t q = 0; q < r.size(); ++q)
+    columns[q] = static_cast<std::int64_t>(
+        std::llround(r.kernel_evaluations[q] / static_cast<double>(std::max<std::int64_t>(r.rows[q], 1))));
+  std::vector<double>().swap(r.kernel_evaluations);
+  std::vector<std::int64_t>().swap(r.rows);
+  const auto as_bool = [](std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("view")("bool"); };
+  py::dict out;
+  out["support"] = to_numpy(std::vector<std::int64_t>(result.support.begin(), result.support.end()));
+  out["n_support"] = to_numpy(std::vector<std::int64_t>(result.n_support.begin(), result.n_support.end()));
+  auto* dual = new MatrixXd(std::move(result.dual));
+  py::capsule free_dual(dual, [](void* m) { delete static_cast<MatrixXd*>(m); });
+  out["dual"] = py::array_t<double>({dual->rows(), dual->cols()}, dual->data(), free_dual);
+  out["solver"] = to_numpy(std::move(r.solver));  // 0: alfpgm, 1: smo
+  out["intercept"] = to_numpy(std::move(r.intercept));
+  out["objective"] = to_numpy(std::move(r.objective));
+  out["iterations"] = to_numpy(std::move(r.iterations));
+  out["converged"] = as_bool(std::move(r.converged));
+  out["max_violation"] = to_numpy(std::move(r.max_violation));
+  out["cache_hits"] = to_numpy(std::move(r.cache_hits));
+  out["cache_misses"] = to_numpy(std::move(r.cache_misses));
+  out["kernel_columns_computed"] = to_numpy(std::move(columns));
+  out["seconds"] = to_numpy(std::move(r.seconds));
+  out["inner_iterations"] = to_numpy(std::move(r.inner_iterations));
+  out["smo_fallbacks"] = to_numpy(std::move(r.smo_fallbacks));
+  out["smo_handoff"] = as_bool(std::move(r.smo_handoff));
+  out["readmissions"] = to_numpy(std::move(r.readmissions));
+  out["polished"] = as_bool(std::move(r.polished));
+  return out;
+}
+
+exact::OvoOutput ovo_output(const std::string& name) {
+  if (name == "values") return exact::OvoOutput::values;
+  if (name == "predict") return exact::OvoOutput::predict;
+  if (name == "ovr") return exact::OvoOutput::ovr;
+  throw std::invalid_argument("output must be 'values', 'predict' or 'ovr'; got '" + name + "'");
+}
+
+// One-vs-one decision values, votes or one-vs-rest scores of the rows of X
+// (exact/ovo.hpp); SV=None: X is the kernel matrix against the support
+// vectors (n x n_SV, C-contiguous float64).
+py::object py_ovo_scores(py::object X, py::object SV, py::array_t<double, py::array::c_style | py::array::forcecast> dual,
+                         py::object n_support, py::array_t<double, py::array::c_style | py::array::forcecast> intercept,
+                         const std::string& kernel_name, double gamma, int degree, double coef0, int n_jobs,
+                         const std::string& output_name, py::object row_scale) {
+  const exact::OvoOutput output = ovo_output(output_name);
+  const std::vector<Index> counts = index_vector(n_support, "n_support");
+  const exact::OvoCoef coef(dual.data(), counts, intercept.data());
+  const Index k = coef.k(), pairs = exact::ovo_pair_count(k);
+  require(dual.ndim() == 2 && dual.shape(0) == k - 1 && dual.shape(1) == coef.n_sv,
+          "dual must be (n_classes - 1) x n_SV");
+  require(intercept.ndim() == 1 && intercept.shape(0) == pairs, "intercept needs one value per class pair");
+  const Index n = visit_data(X, [](const auto& v) { return v.rows(); });
+  py::array_t<double, py::array::c_style | py::array::forcecast> scale;
+  if (!row_scale.is_none()) {
+    scale = row_scale.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    require(scale.ndim() == 1 && scale.shape(0) == n, "row_scale needs one value per row");
+  }
+  const double* scale_ptr = row_scale.is_none() ? nullptr : scale.data();
+  py::array_t<double> values, votes, confidence;
+  py::array_t<std::int64_t> classes;
+  exact::OvoTargets targets;
+  if (output == exact::OvoOutput::values) {
+    values = py::array_t<double>({n, pairs});
+    targets.values = values.mutable_data();
+  } else if (output == exact::OvoOutput::predict) {
+    classes = py::array_t<std::int64_t>(n);
+    targets.classes = classes.mutable_data();
+  } else {
+    votes = py::array_t<double>({n, k});
+    confidence = py::array_t<double>({n, k});
+    targets.votes = votes.mutable_data();
+    targets.confidence = confidence.mutable_data();
+  }
+  RunControl control = python_run_control();
+  if (SV.is_none()) {
+    auto K = X.cast<py::array>();
+    if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style) || K.shape(1) != coef.n_sv)
+      throw py::type_error("a kernel matrix must be a C-contiguous float64 (n, n_SV) array");
+    const double* data = array_data<double>(K);
+    py::gil_scoped_release release;
+    exact::ovo_scores_from_kernel(data, n, coef, output, targets, n_jobs, control, scale_ptr);
+  } else {
+    Kernel kernel{from_name(kernel_names(), kernel_name, "kernel"), gamma, coef0, degree};
+    kernel.validate();
+    visit_data(X, [&](const auto& x_view) {
+      ErasedRows x(x_view);
+      visit_data(SV, [&](const auto& sv_view) {
+        py::gil_scoped_release release;  // X, SV and the coefficients are kept alive by the caller
+        exact::ovo_scores(kernel, x, sv_view, coef, output, targets, n_jobs, control, scale_ptr);
+      });
+    });
+  }
+  if (output == exact::OvoOutput::values) return values;
+  if (output == exact::OvoOutput::predict) return classes;
+  return py::make_tuple(votes, confidence);
+}
+
 }  // namespace
 
 void register_exact(py::module_& m) {
+  m.def("fit_exact_ovo", &py_fit_exact_ovo, py::arg("X"), py::arg("class_rows"), py::arg("class_start"),
+        py::arg("params"), py::arg("class_weight"), py::arg("sample_weight") = py::none(),
+        py::arg("on_pair") = py::none(),
+        "One-vs-one C-SVC: every pair of classes solved on its own rows (LIBSVM's order and layout); see\n"
+        "budgetsvm/exact/ovo.hpp. class_rows: the training rows grouped by class (ascending within),\n"
+        "class_start: the k + 1 offsets of the classes in it. on_pair(pair, solver, iterations, objective,\n"
+        "seconds, converged) is called after each pair.\n\n"
+        "Returns a dict: support (rows, grouped by class), n_support, dual ((k - 1) x n_SV), and per pair\n"
+        "solver (0 alfpgm, 1 smo), intercept, objective, iterations, converged, max_violation, cache_hits,\n"
+        "cache_misses, kernel_columns_computed, seconds, inner_iterations, smo_fallbacks, smo_handoff,\n"
+        "readmissions, polished.");
+  m.def("ovo_scores", &py_ovo_scores, py::arg("X"), py::arg("SV"), py::arg("dual"), py::arg("n_support"),
+        py::arg("intercept"), py::arg("kernel"), py::arg("gamma"), py::arg("degree"), py::arg("coef0"),
+        py::arg("n_jobs") = 1, py::arg("output") = "values", py::arg("row_scale") = py::none(),
+        "One-vs-one scores of the rows of X (exact/ovo.hpp): output 'values' (n x pairs decision values),\n"
+        "'predict' (int64 class index by LIBSVM's votes) or 'ovr' ((votes, confidence), n x k each).\n"
+        "SV=None: X is the kernel matrix against the support vectors. row_scale multiplies each row's\n"
+        "sums before the intercept.");
+
   m.def("fit_exact", &py_fit_exact, py::arg("X"), py::arg("y"), py::arg("params"),
         py::arg("rows") = py::none(), py::arg("weight_pos") = 1.0, py::arg("weight_neg") = 1.0,
         py::arg("sample_weight") = py::none(),

@@ -113,6 +113,29 @@ def fit_exact(
     weight_neg: float = 1.0,
     sample_weight: Optional[Sequence[float]] = None,
 ) -> Dict[str, Any]: ...
+def fit_exact_ovo(
+    X: Union[CoreData, npt.NDArray[np.float64]],
+    class_rows: npt.NDArray[np.int64],
+    class_start: npt.NDArray[np.int64],
+    params: Dict[str, Any],
+    class_weight: npt.NDArray[np.float64],
+    sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    on_pair: Optional[Callable[[int, str, int, float, float, bool], None]] = None,
+) -> Dict[str, Any]: ...
+def ovo_scores(
+    X: Union[CoreData, npt.NDArray[np.float64]],
+    SV: Optional[CoreData],
+    dual: npt.NDArray[np.float64],
+    n_support: npt.NDArray[np.int64],
+    intercept: npt.NDArray[np.float64],
+    kernel: str,
+    gamma: float,
+    degree: int,
+    coef0: float,
+    n_jobs: int = 1,
+    output: str = "values",
+    row_scale: Optional[npt.NDArray[np.float64]] = None,
+) -> Any: ...
 
 # Hyperparameter registries ('budgeted', 'exact', 'linear')
 def options(family: str) -> List[Dict[str, Any]]: ...

@@ -140,14 +140,11 @@ def pairwise_coupling(r: np.ndarray, n_classes: int) -> np.ndarray:
     r = np.clip(np.asarray(r, dtype=np.float64), MIN_PROBABILITY, 1.0 - MIN_PROBABILITY)
     n = r.shape[0]
     k = n_classes
-    # R[s, i, j] = P(i | i or j) for i != j
+    # R[s, i, j] = P(i | i or j) for i != j (triu_indices lists the pairs in r's order)
     R = np.zeros((n, k, k))
-    p = 0
-    for i in range(k):
-        for j in range(i + 1, k):
-            R[:, i, j] = r[:, p]
-            R[:, j, i] = 1.0 - r[:, p]
-            p += 1
+    first, second = np.triu_indices(k, 1)
+    R[:, first, second] = r
+    R[:, second, first] = 1.0 - r
     # Q[t, t] = sum_{j != t} r_jt^2 ; Q[t, j] = -r_jt r_tj
     Rt = np.transpose(R, (0, 2, 1))  # Rt[s, t, j] = R[s, j, t] = r_jt
     Q = -Rt * R

@@ -52,60 +52,46 @@ KERNELS = choices("exact", "kernel") + ("precomputed",)
 _PROBABILITY_FOLDS = 5
 
 
-def _class_members(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int) -> List[np.ndarray]:
-    """The training rows of each class (int64), without the rows ``keep`` drops."""
-    members = []
-    for c in range(n_classes):
-        idx = np.flatnonzero(y_index == c)
-        if keep is not None:
-            idx = idx[keep[idx]]
-        members.append(idx.astype(np.int64))
-    return members
+def _class_rows(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int):
+    """``(rows, start)``: the training rows grouped by class, ascending within
+    each, without the rows ``keep`` drops, and the ``n_classes + 1`` offsets
+    of the classes in ``rows`` (int64 both; one sort, not a pass per class)."""
+    rows = np.argsort(y_index, kind="stable").astype(np.int64)
+    if keep is not None:
+        rows = rows[keep[rows]]
+    counts = np.bincount(y_index[rows], minlength=n_classes)
+    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return rows, start
 
 
-def _ovo_layout(members: List[np.ndarray], is_sv: np.ndarray, pair_alpha: List[np.ndarray]):
-    """LIBSVM's layout of one-vs-one solutions: ``(support, n_support, dual)``
-    with the support vectors grouped by class (ascending row within), and row
-    ``k`` of ``dual`` holding, for each support vector of class c, its
-    coefficient in the pair of c with the k-th other class."""
-    n_classes = len(members)
-    support = np.concatenate([m[is_sv[m]] for m in members])
-    n_support = np.array([np.count_nonzero(is_sv[m]) for m in members], dtype=np.int32)
-    position = np.full(is_sv.shape[0], -1, dtype=np.int64)
-    position[support] = np.arange(support.size)
-    dual = np.zeros((n_classes - 1, support.size))
-    p = 0
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
-            alpha = pair_alpha[p]
-            ni = len(members[i])
-            for cls, other_row, part, sign in ((i, j - 1, alpha[:ni], 1.0), (j, i, alpha[ni:], -1.0)):
-                member = members[cls]
-                sv = is_sv[member]
-                dual[other_row, position[member[sv]]] = sign * part[sv]
-            p += 1
-    return support, n_support, dual
+#: The solver's report per binary problem, in fit_details_'s key order
+#: (``_core.fit_exact_ovo`` returns each as one array over the pairs).
+_REPORT_KEYS = ("solver", "intercept", "objective", "iterations", "status", "max_violation", "cache_hits",
+                "cache_misses", "kernel_columns_computed", "seconds", "inner_iterations", "smo_fallbacks",
+                "smo_handoff", "readmissions", "polished")
+_SOLVER_NAMES = ("alfpgm", "smo")  # the codes of fit_exact_ovo's "solver"
 
 
-def _ovr_from_ovo(dec: np.ndarray, n_classes: int) -> np.ndarray:
-    """One-vs-rest scores from one-vs-one decision values (as scikit-learn).
+def _pair_reports(record: Dict[str, np.ndarray]) -> List[Dict[str, Any]]:
+    """fit_details_ (one dict per binary problem, the keys of ``_core.fit_exact``)
+    from the compact record ``fit`` keeps: one array per key."""
+    columns = []
+    for key in _REPORT_KEYS:
+        if key == "solver":
+            columns.append([_SOLVER_NAMES[c] for c in record["solver"].tolist()])
+        elif key == "status":
+            columns.append(["converged" if ok else "max_iter_reached" for ok in record["converged"].tolist()])
+        else:
+            columns.append(record[key].tolist())
+    return [dict(zip(_REPORT_KEYS, values)) for values in zip(*columns)]
 
-    Votes (pair (i, j) votes i when its value is >= 0, else j) plus the summed
-    confidences mapped monotonically into (-1/3, 1/3), which breaks ties
-    between equal vote counts without overturning any vote difference.
-    """
-    n = dec.shape[0]
-    votes = np.zeros((n, n_classes))
-    confidence = np.zeros((n, n_classes))
-    p = 0
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
-            confidence[:, i] += dec[:, p]
-            confidence[:, j] -= dec[:, p]
-            wins_i = dec[:, p] >= 0
-            votes[wins_i, i] += 1
-            votes[~wins_i, j] += 1
-            p += 1
+
+def _ovr_scores(votes: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+    """One-vs-rest scores from one-vs-one votes and summed confidences (as
+    scikit-learn): votes (pair (i, j) votes i when its value is >= 0, else
+    j) plus the confidences mapped monotonically into (-1/3, 1/3), which
+    breaks ties between equal vote counts without overturning any vote
+    difference. ``_core.ovo_scores(..., output="ovr")`` counts both."""
     return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
 
 
@@ -473,63 +459,50 @@ class SVC(ClassifierMixin, BaseEstimator):
             )
         return sw, (None if np.all(keep) else keep)
 
-    def _solve(self, X_core, rows, y_pm, params, weights):
-        """One binary problem through the core; rows=None means all of X;
-        ``weights``: weight_pos, weight_neg and sample_weight (or None)."""
-        result = _core.fit_exact(X_core, y_pm, params, rows, **weights)
-        if self.verbose:
-            print(
-                f"[budgetsvm.SVC] {result['solver']}: {result['iterations']} rounds, "
-                f"objective {result['objective']:.6g}, {result['seconds']:.3f} s, status {result['status']}"
-            )
-        return result
+    def _report_pair(self, pair, solver, iterations, objective, seconds, converged):
+        """verbose: one line per binary problem, as it is solved."""
+        status = "converged" if converged else "max_iter_reached"
+        print(
+            f"[budgetsvm.SVC] {solver}: {iterations} rounds, "
+            f"objective {objective:.6g}, {seconds:.3f} s, status {status}"
+        )
 
     def _fit_binary_problems(self, X, y_index, weights, keep, params, rng):
+        """Every pair of classes solved in C++ on its own rows (``_core.fit_exact_ovo``,
+        LIBSVM's pair order and layout), then Platt's sigmoids (probability=True)."""
         n_classes = len(self.classes_)
         precomputed = params["kernel"] == "precomputed"
         X_core = X if precomputed else core_view(X)
-        members = _class_members(y_index, keep, n_classes)
-        weighted = self.class_weight_
-
+        rows, start = _class_rows(y_index, keep, n_classes)
+        fit = _core.fit_exact_ovo(
+            X_core, rows, start, params, np.asarray(self.class_weight_, dtype=np.float64),
+            None if weights is None else np.asarray(weights, dtype=np.float64),
+            self._report_pair if self.verbose else None,
+        )
         n_pairs = n_classes * (n_classes - 1) // 2
-        is_sv = np.zeros(X.shape[0], dtype=bool)
-        pair_alpha: List[np.ndarray] = []
-        intercept = np.empty(n_pairs)
-        n_iter = np.empty(n_pairs, dtype=np.int32)
-        objective = np.empty(n_pairs)
         prob_a = np.empty(n_pairs if self._probability else 0)
         prob_b = np.empty(n_pairs if self._probability else 0)
-        details = []
-        status_ok = True
-        p = 0
-        for i in range(n_classes):
-            for j in range(i + 1, n_classes):
-                rows = np.concatenate([members[i], members[j]])
-                y_pm = np.concatenate([np.ones(len(members[i])), -np.ones(len(members[j]))])
-                pair_weights = dict(weight_pos=float(weighted[i]), weight_neg=float(weighted[j]),
-                                    sample_weight=None if weights is None else weights[rows])
-                if self._probability:
-                    prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, rows, y_pm, params, pair_weights, rng)
-                if n_classes == 2 and keep is None:
-                    # all samples take part: no index list; labels in the order of X
-                    y_full = np.where(y_index == 0, 1.0, -1.0)
-                    pair_weights["sample_weight"] = weights
-                    result = self._solve(X_core, None, y_full, params, pair_weights)
-                    alpha_rows = np.concatenate([members[0], members[1]])
-                    alpha = np.asarray(result["alpha"])[alpha_rows]
-                else:
-                    result = self._solve(X_core, rows, y_pm, params, pair_weights)
-                    alpha = np.asarray(result["alpha"])
-                status_ok &= result["status"] == "converged"
-                is_sv[rows[alpha > 0]] = True
-                pair_alpha.append(alpha)
-                intercept[p] = result["intercept"]
-                n_iter[p] = result["iterations"]
-                objective[p] = result["objective"]
-                details.append({k: v for k, v in result.items() if k != "alpha"})
-                p += 1
+        if self._probability:
+            p = 0
+            for i in range(n_classes):
+                for j in range(i + 1, n_classes):
+                    ri, rj = rows[start[i]:start[i + 1]], rows[start[j]:start[j + 1]]
+                    pair_rows = np.concatenate([ri, rj])
+                    y_pm = np.concatenate([np.ones(ri.size), -np.ones(rj.size)])
+                    pair_weights = dict(weight_pos=float(self.class_weight_[i]),
+                                        weight_neg=float(self.class_weight_[j]),
+                                        sample_weight=None if weights is None else weights[pair_rows])
+                    prob_a[p], prob_b[p] = self._platt_for_pair(X, X_core, pair_rows, y_pm, params, pair_weights, rng)
+                    p += 1
+        support, n_support, dual = fit["support"], fit["n_support"].astype(np.int32), fit["dual"]
+        intercept = fit["intercept"]
+        n_iter = fit["iterations"].astype(np.int32)
+        objective = fit["objective"]
+        status_ok = bool(np.all(fit["converged"]))
+        # fit_details_'s columns; intercept, objective and iterations are the arrays kept anyway
+        record = {key: fit[key] for key in _REPORT_KEYS + ("converged",) if key != "status"}
+        record["iterations"] = n_iter
 
-        support, n_support, dual = _ovo_layout(members, is_sv, pair_alpha)
         check_finite_fit(self, dual_coef_=dual, intercept_=intercept, probA_=prob_a, probB_=prob_b)
 
         self.support_ = support.astype(np.int32)
@@ -553,8 +526,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             self.dual_coef_ = public_dual
         self.n_iter_ = n_iter
         self.dual_objective_ = objective
-        self.fit_details_ = details
-        self.solver_ = [str(d["solver"]) for d in details]
+        self._fit_details = record  # fit_details_ is built from it on access (one dict per pair)
+        self.solver_ = [_SOLVER_NAMES[c] for c in record["solver"].tolist()]
         self.probA_, self.probB_ = prob_a, prob_b
         self.fit_status_ = 0 if status_ok else 1
         if callable(self.kernel):
@@ -659,7 +632,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         """(n_SV, n_pairs) coefficients of each class pair, from ``_dual_coef_``
         in LIBSVM's layout (as scikit-learn, predictions follow ``_dual_coef_``):
         pair (i, j) weighs class i's support vectors by row j - 1 and class
-        j's by row i."""
+        j's by row i. Dense: for two classes only (one column); more classes
+        go through ``_ovo_scores``, which never forms it."""
         dual = np.asarray(self._dual_coef_, dtype=np.float64)
         starts = np.concatenate([[0], np.cumsum(self._n_support)])
         n_classes = len(self.classes_)
@@ -674,18 +648,16 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def _ovo_decision(self, X) -> np.ndarray:
         """LIBSVM's one-vs-one decision values (pair (i, j) positive means class i)."""
+        check_is_fitted(self)
+        if len(self.classes_) > 2:
+            return self._ovo_scores(X, "values")
         X = self._validate_for_predict(X)
         self._check_internal_representation()
         coef = self._pair_coef()
         if self.kernel == "precomputed":
             dec = X[:, self.support_] @ coef
         elif callable(self.kernel):
-            K = np.asarray(self.kernel(X, self.support_vectors_), dtype=np.float64)
-            if K.shape != (X.shape[0], self.support_.size):
-                raise ValueError(
-                    f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], self.support_.size)}."
-                )
-            dec = K @ coef
+            dec = self._callable_kernel(X) @ coef
         elif self.support_.size == 0:  # no support vectors (a tolerance that accepts alpha = 0): f = b
             dec = np.zeros((X.shape[0], coef.shape[1]))
         elif self._used_columns is not None:  # trained on the used columns of wide sparse data
@@ -695,6 +667,44 @@ class SVC(ClassifierMixin, BaseEstimator):
         else:
             dec = self._kernel_times(X, as_supported(self._support_rows), coef)
         return dec + self._intercept_
+
+    def _callable_kernel(self, X) -> np.ndarray:
+        """The callable kernel between X and the support vectors, shape-checked."""
+        K = np.asarray(cast(Callable, self.kernel)(X, self.support_vectors_), dtype=np.float64)
+        if K.shape != (X.shape[0], self.support_.size):
+            raise ValueError(
+                f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], self.support_.size)}."
+            )
+        return K
+
+    def _ovo_scores(self, X, output: str):
+        """More than two classes: the pairs' decision values (``output="values"``),
+        LIBSVM's votes (``"predict"``: class indices) or the one-vs-rest votes and
+        confidences (``"ovr"``), by ``_core.ovo_scores``: the kernel between a row
+        and each support vector once, then each pair from its two classes' support
+        vectors only (exact/ovo.hpp), never an (n_SV, n_pairs) coefficient matrix."""
+        X = self._validate_for_predict(X)
+        self._check_internal_representation()
+        model = (
+            np.ascontiguousarray(self._dual_coef_, dtype=np.float64),
+            np.asarray(self._n_support, dtype=np.int64),
+            np.ascontiguousarray(self._intercept_, dtype=np.float64),
+            str(self.kernel) if isinstance(self.kernel, str) else "linear",
+            float(self._gamma) or 1.0, int(self.degree), float(self.coef0), effective_n_jobs(self.n_jobs), output,
+        )
+        if self.kernel == "precomputed" or callable(self.kernel) or self.support_.size == 0:
+            if self.support_.size == 0:  # no support vectors (a tolerance that accepts alpha = 0): f = b
+                K = np.zeros((X.shape[0], 0))
+            else:
+                K = X[:, self.support_] if self.kernel == "precomputed" else self._callable_kernel(X)
+            return _core.ovo_scores(np.ascontiguousarray(K, dtype=np.float64), None, *model)
+        scale = None
+        if self._used_columns is not None:  # trained on the used columns of wide sparse data
+            X, outside = self._used_columns.restrict(X)
+            X = as_supported(X)
+            if self.kernel == "rbf":  # scale_outside's factor, applied before the intercept
+                scale = np.exp(-float(self._gamma) * outside)
+        return _core.ovo_scores(core_view(X), core_view(as_supported(self._support_rows)), *model, row_scale=scale)
 
     @fitted_view
     def decision_function(self, X: Any) -> np.ndarray:
@@ -721,12 +731,12 @@ class SVC(ClassifierMixin, BaseEstimator):
         >>> bool(clf.decision_function([[5.0]])[0] > 0)
         True
         """
-        dec = self._ovo_decision(X)
+        check_is_fitted(self)
         if len(self.classes_) == 2:
-            return -dec[:, 0]
+            return -self._ovo_decision(X)[:, 0]
         if self.decision_function_shape == "ovr":
-            return _ovr_from_ovo(dec, len(self.classes_))
-        return dec
+            return _ovr_scores(*self._ovo_scores(X, "ovr"))
+        return self._ovo_scores(X, "values")
 
     @fitted_view
     def predict(self, X: Any) -> np.ndarray:
@@ -754,16 +764,10 @@ class SVC(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         if self.break_ties and n_classes > 2:
             return self.classes_.take(np.argmax(self.decision_function(X), axis=1))
-        dec = self._ovo_decision(X)
-        votes = np.zeros((dec.shape[0], n_classes), dtype=np.int64)
-        p = 0
-        for i in range(n_classes):
-            for j in range(i + 1, n_classes):
-                wins_i = dec[:, p] > 0  # LIBSVM: a zero value votes for j
-                votes[wins_i, i] += 1
-                votes[~wins_i, j] += 1
-                p += 1
-        return self.classes_.take(np.argmax(votes, axis=1))
+        if n_classes == 2:
+            dec = self._ovo_decision(X)
+            return self.classes_.take(np.where(dec[:, 0] > 0, 0, 1))  # LIBSVM: a zero value votes for j
+        return self.classes_.take(self._ovo_scores(X, "predict"))
 
     def _check_proba(self) -> bool:
         if self.probability == "deprecated" or not self.probability:
@@ -839,6 +843,36 @@ class SVC(ClassifierMixin, BaseEstimator):
         return np.log(self.predict_proba(X))
 
     @property
+    def fit_details_(self) -> List[Dict[str, Any]]:
+        """The solver's report per binary problem (one dict each, in the order of ``n_iter_``).
+
+        Keys: ``solver``, ``intercept``, ``objective``, ``iterations``,
+        ``status``, ``max_violation``, ``cache_hits``, ``cache_misses``,
+        ``kernel_columns_computed``, ``seconds``, ``inner_iterations``,
+        ``smo_fallbacks``, ``smo_handoff``, ``readmissions``, ``polished``.
+        ``fit`` keeps them as one array per key (a problem costs a few
+        numbers, not a dict: there are k (k - 1) / 2 problems); the list is
+        built on each access.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVC
+        >>> X = np.array([[0.0], [1.0], [3.0], [4.0], [8.0], [9.0]])
+        >>> clf = SVC(kernel="linear").fit(X, [0, 0, 1, 1, 2, 2])
+        >>> len(clf.fit_details_), clf.fit_details_[0]["status"]
+        (3, 'converged')
+        """
+        record = self.__dict__.get("_fit_details")
+        if record is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute 'fit_details_'")
+        return record if isinstance(record, list) else _pair_reports(record)
+
+    @fit_details_.setter
+    def fit_details_(self, value: List[Dict[str, Any]]) -> None:
+        self.__dict__["_fit_details"] = value  # as given (a model file's attributes)
+
+    @property
     @fitted_view
     def coef_(self) -> np.ndarray:
         """Primal weights ``w`` per class pair (linear kernel only).
@@ -860,8 +894,18 @@ class SVC(ClassifierMixin, BaseEstimator):
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self)
-        coef = np.asarray((self.support_vectors_.T @ self._pair_coef()).T, dtype=np.float64)
-        if len(self.classes_) == 2:
-            coef = -coef
+        k = len(self.classes_)
+        if k == 2:
+            coef = -np.asarray((self.support_vectors_.T @ self._pair_coef()).T, dtype=np.float64)
+        else:
+            # pair (i, j) = w_i[j - 1] + w_j[i], with w_c = class c's rows of the dual
+            # coefficients times its support vectors: one product per class, never
+            # the (n_SV, n_pairs) pair coefficients
+            dual = np.asarray(self._dual_coef_, dtype=np.float64)
+            starts = np.concatenate([[0], np.cumsum(self._n_support)])
+            w = np.stack([np.asarray(dual[:, starts[c]:starts[c + 1]] @ self.support_vectors_[starts[c]:starts[c + 1]],
+                                     dtype=np.float64).reshape(k - 1, -1) for c in range(k)])
+            i, j = np.triu_indices(k, 1)
+            coef = w[i, j - 1] + w[j, i]
         coef.flags.writeable = False
         return coef

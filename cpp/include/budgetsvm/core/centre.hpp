@@ -76,6 +76,9 @@ namespace detail {
 inline Centre centre_from_moments(const VectorXd& mean, const VectorXd& var) {
   Centre c;
   double offset = 0.0;
+  Index shifted = 0;
+  for (Index k = 0; k < mean.size(); ++k) shifted += mean[k] * mean[k] > var[k];
+  c.features.reserve(static_cast<std::size_t>(shifted));  // one allocation (small problems make many centres)
   for (Index k = 0; k < mean.size(); ++k)
     if (mean[k] * mean[k] > var[k]) {
       c.features.push_back(k);

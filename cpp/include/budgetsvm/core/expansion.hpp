@@ -269,11 +269,19 @@ struct FusedScratch {
   typename FusedSupport<T>::Matrix G{kExpansionRows, kExpansionTile};
 };
 
+/// What a tile of kernel values becomes: CoefProduct (kernel_expansion) adds
+/// its product with the coefficients to out; any other sink is called as
+/// sink(start, count, j0, width, g, ldg) with the tile itself (g: T values
+/// k(x_{start + r}, sv_{j0 + j}) at g[r * ldg + j]) and out is not touched
+/// (kernel_expansion_tiles).
+struct CoefProduct {};
+
 /// The rows [start, start + count) of X: gathered, shifted, through every
 /// tile of the support vectors into out, in precision T.
-template <class T, class RowsX, class RowsSV>
+template <class T, class RowsX, class RowsSV, class Sink = CoefProduct>
 void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index start, Index count,
-                 const FusedSupport<T>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<T>& w) {
+                 const FusedSupport<T>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<T>& w, const Sink& sink = {}) {
+  constexpr bool product = std::is_same_v<Sink, CoefProduct>;
   w.rows.resize(static_cast<std::size_t>(count));
   for (Index r = 0; r < count; ++r) w.rows[static_cast<std::size_t>(r)] = start + r;
   gather_shifted(X, w.rows, sv.centre, w.Xb, w.norm_x, w.cdot);
@@ -293,7 +301,7 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
       const simd::FloatKernels& fk = simd::active_float_kernels();
       fk.dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
       // sv holds 2 g z and -g |z|^2 (expansion_fused); a row's part is -g |x|^2.
-      if (sv.coef.cols() == 1) {
+      if (product && sv.coef.cols() == 1) {
         // One output: kernel values summed against the coefficients as they
         // are made (never stored), the tile's share added in double.
         for (Index r = 0; r < count; ++r)
@@ -305,13 +313,20 @@ void fused_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index s
       for (Index r = 0; r < count; ++r)
         fk.rbf_from_parts(g + r * kExpansionTile, sv.norms.data() + j0, static_cast<float>(sv.norm_scale * w.norm_x[r]),
                           width, g + r * kExpansionTile);
+      if constexpr (!product) {
+        sink(start, count, j0, width, static_cast<const T*>(g), kExpansionTile);
+        continue;
+      }
       // The tile's share summed in float (at most kExpansionTile terms), added in double.
       out.middleRows(start, count) +=
           (w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width)).template cast<double>();
     } else {
       simd::active_kernels().dense_dots(x, count, d, sv.Zt.data() + j0, sv.m, width, g, kExpansionTile);
       kernel_rows_from_dots(kernel, start, count, j0, width, sv.norms.data(), w.norm_x, g, kExpansionTile, originals);
-      out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
+      if constexpr (product)
+        out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
+      else
+        sink(start, count, j0, width, static_cast<const T*>(g), kExpansionTile);
     }
   }
 }
@@ -364,9 +379,10 @@ inline void entry_dots(const FusedScratch<double>& w, Index count, const FusedSu
 /// fused_block for sparse query rows (double precision): each row's dot
 /// products with a tile are one pass over the tile per stored entry (the
 /// training margin's `dots`), not d passes over a densified row.
-template <class RowsX, class RowsSV>
+template <class RowsX, class RowsSV, class Sink = CoefProduct>
 void sparse_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index start, Index count,
-                  const FusedSupport<double>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w) {
+                  const FusedSupport<double>& sv, Eigen::Ref<MatrixXd> out, FusedScratch<double>& w,
+                  const Sink& sink = {}) {
   load_block_entries(X, start, count, sv.centre, w);
   OriginalRows<RowsX, RowsSV> originals(X, SV);
   for (Index j0 = 0; j0 < sv.m; j0 += kExpansionTile) {
@@ -374,21 +390,24 @@ void sparse_block(const Kernel& kernel, const RowsX& X, const RowsSV& SV, Index 
     double* g = w.G.data();
     entry_dots(w, count, sv, j0, width, g, kExpansionTile);
     kernel_rows_from_dots(kernel, start, count, j0, width, sv.norms.data(), w.norm_x, g, kExpansionTile, originals);
-    out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
+    if constexpr (std::is_same_v<Sink, CoefProduct>)
+      out.middleRows(start, count).noalias() += w.G.topLeftCorner(count, width) * sv.coef.middleRows(j0, width);
+    else
+      sink(start, count, j0, width, static_cast<const double*>(g), kExpansionTile);
   }
 }
 
 /// `centre`: the support vectors' (rbf; none for other kernels). `sparse`
 /// (double only): X's rows go through sparse_block.
-template <class T, class RowsX, class ViewSV>
+template <class T, class RowsX, class ViewSV, class Sink = CoefProduct>
 void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                      const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
-                     RunControl& control, Centre centre, bool sparse) {
+                     RunControl& control, Centre centre, bool sparse, const Sink& sink = {}) {
   // float: the Gaussian value as 2^u, its parts scaled here once (simd_float.hpp).
   const double g_log2 = kernel.gamma * simd::detail::kLog2e;
   const bool parts = std::is_same_v<T, float>;
   const FusedSupport<T> sv(std::move(centre), SV, coef, parts ? 2.0 * g_log2 : 1.0, parts ? -g_log2 : 1.0);
-  out.setZero();
+  if constexpr (std::is_same_v<Sink, CoefProduct>) out.setZero();
   const Index n = X.rows(), tasks = (n + kExpansionTask - 1) / kExpansionTask;
   parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
     FusedScratch<T> scratch;
@@ -398,19 +417,19 @@ void expansion_fused(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
       const Index count = std::min(kExpansionRows, end - start);
       if constexpr (std::is_same_v<T, double> && HasEntries<RowsX>::value) {
         if (sparse) {
-          sparse_block(kernel, X, SV, start, count, sv, out, scratch);
+          sparse_block(kernel, X, SV, start, count, sv, out, scratch, sink);
           continue;
         }
       }
-      fused_block<T>(kernel, X, SV, start, count, sv, out, scratch);
+      fused_block<T>(kernel, X, SV, start, count, sv, out, scratch, sink);
     }
   });
 }
 
-template <class RowsX, class ViewSV>
+template <class RowsX, class ViewSV, class Sink = CoefProduct>
 void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
                        const Eigen::Ref<const MatrixXd>& coef, Eigen::Ref<MatrixXd> out, int n_threads,
-                       RunControl& control) {
+                       RunControl& control, const Sink& sink = {}) {
   VectorXd norm_sv;
   const Centre centre = centre_for(kernel, SV, norm_sv);
   // float32 support vectors far from the origin: their products in double,
@@ -442,7 +461,12 @@ void expansion_general(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
     for (Index r = 0; r < G.rows(); ++r)
       kernel.row_from_dots(simd, G.row(r).data(), kernel.needs_norms() ? norm_sv[r] : 0.0, norm_x.data(),
                            G.cols(), G.row(r).data());
-    out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
+    if constexpr (std::is_same_v<Sink, CoefProduct>)
+      out.middleRows(start, stop - start).noalias() = G.transpose() * coef;
+    else {
+      const MatrixXd Gt = G.transpose();  // a row's values contiguous
+      sink(start, stop - start, Index{0}, SV.rows(), static_cast<const double*>(Gt.data()), SV.rows());
+    }
   });
 }
 
@@ -513,6 +537,27 @@ void matrix_general(const Kernel& kernel, const ViewX& X, const RowsY& Y, const 
   }
 }
 
+/// kernel_expansion and kernel_expansion_tiles: the path (fused or general),
+/// the reference point and the precision, chosen from X and SV alone.
+template <class RowsX, class ViewSV, class Sink>
+void expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV, const Eigen::Ref<const MatrixXd>& coef,
+               Eigen::Ref<MatrixXd> out, int n_threads, RunControl& control, const Sink& sink) {
+  require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
+  kernel.validate();
+  if (!fused_expansion_fits(SV.rows(), SV.cols())) {
+    expansion_general(kernel, X, SV, coef, out, n_threads, control, sink);
+    return;
+  }
+  Centre centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
+  // Sparse query rows that pay (sparse_rows_pay) run in double: their dot
+  // products cost nnz(x) passes, not d, which beats float's wider lanes.
+  const bool sparse = sparse_rows_pay(X, centre);
+  if (!sparse && kernel.type == KernelType::rbf && single_precision(X) && float_arithmetic_fits(kernel, X, SV))
+    expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), false, sink);
+  else
+    expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), sparse, sink);
+}
+
 }  // namespace detail
 
 /// out(i, :) = sum_j k(x_i, sv_j) coef(j, :) for every row of X. X is read
@@ -526,20 +571,23 @@ void kernel_expansion(const Kernel& kernel, const RowsX& X, const ViewSV& SV,
   require(X.cols() == SV.cols(), "X and the support vectors must have the same number of features");
   require(coef.rows() == SV.rows(), "coef needs one row per support vector");
   require(out.rows() == X.rows() && out.cols() == coef.cols(), "output has the wrong shape");
-  kernel.validate();
-  if (!detail::fused_expansion_fits(SV.rows(), SV.cols())) {
-    detail::expansion_general(kernel, X, SV, coef, out, n_threads, control);
-    return;
-  }
-  Centre centre = kernel.needs_norms() ? choose_centre(SV) : Centre{};
-  // Sparse query rows that pay (sparse_rows_pay) run in double: their dot
-  // products cost nnz(x) passes, not d, which beats float's wider lanes.
-  const bool sparse = detail::sparse_rows_pay(X, centre);
-  if (!sparse && kernel.type == KernelType::rbf && detail::single_precision(X) &&
-      detail::float_arithmetic_fits(kernel, X, SV))
-    detail::expansion_fused<float>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), false);
-  else
-    detail::expansion_fused<double>(kernel, X, SV, coef, out, n_threads, control, std::move(centre), sparse);
+  detail::expansion(kernel, X, SV, coef, out, n_threads, control, detail::CoefProduct{});
+}
+
+/// The kernel values kernel_expansion computes (the same tiles, precision
+/// and reference point, so the same values), handed to `sink` instead of
+/// multiplied by coefficients: sink(start, count, j0, width, g, ldg) with
+/// g[r * ldg + j] = k(x_{start + r}, sv_{j0 + j}) for r < count, j < width,
+/// as `const double*`, or `const float*` where kernel_expansion computes in
+/// float (float32 query rows, Gaussian kernel). Every (row, support vector)
+/// is handed over once; a block of rows gets its tiles in increasing j0,
+/// all from one thread; blocks of rows are spread over n_threads threads
+/// (sink must accept concurrent calls for distinct rows).
+template <class RowsX, class ViewSV, class Sink>
+void kernel_expansion_tiles(const Kernel& kernel, const RowsX& X, const ViewSV& SV, const Sink& sink,
+                            int n_threads, RunControl& control) {
+  MatrixXd none(0, 0);
+  detail::expansion(kernel, X, SV, MatrixXd(SV.rows(), 0), none, n_threads, control, sink);
 }
 
 template <class RowsX, class ViewSV>

@@ -47,15 +47,28 @@ class KernelCache {
   /// `bytes`: the memory bound of the stored entries. At least
   /// `min_columns` complete columns fit whatever the bound (one working set
   /// must fit), and never more than n complete columns are stored.
-  KernelCache(const KernelColumnSource& source, double bytes, Index min_columns)
-      : source_(source), n_(source.size()) {
+  KernelCache(const KernelColumnSource& source, double bytes, Index min_columns) : source_(source) {
+    reset(bytes, min_columns);
+  }
+
+  /// Empties the cache for the source's current positions (a source whose
+  /// rows were changed, set_rows: one-vs-one training solves pair after
+  /// pair with one source and one cache), with a new bound; the tables keep
+  /// their allocations.
+  void reset(double bytes, Index min_columns) {
     require(bytes > 0.0, "cache size must be positive");
+    n_ = source_.size();
     const Index n = std::max<Index>(n_, 1);
     const double fit = std::floor(bytes / sizeof(float));
     const double most = static_cast<double>(n) * static_cast<double>(n);
     max_values_ = static_cast<Index>(std::min(fit, most));
     max_values_ = std::max(max_values_, std::min(min_columns, n_) * n);
     max_values_ = std::max(max_values_, n);
+    while (head_ >= 0) evict(head_);
+    slots_.clear();
+    free_.clear();
+    used_ = 0;
+    stats_ = KernelCacheStats{};
     slot_of_.assign(static_cast<std::size_t>(n_), -1);
     order_.resize(static_cast<std::size_t>(n_));
     where_.resize(static_cast<std::size_t>(n_));

@@ -34,6 +34,8 @@ class KernelColumnSource {
   /// k(x_t, x_t) for every position.
   virtual const VectorXd& diagonal() const = 0;
   /// For every c and every r < n_rows: out[c][r] = k(x_rows[r], x_cols[c]).
+  /// Not for concurrent calls (a source may keep buffers between calls; the
+  /// cache makes one at a time).
   virtual void compute(const std::vector<Index>& cols, const Index* rows, Index n_rows,
                        float* const* out) const = 0;
   /// The same values as compute(cols, order + from, n_rows, out), for the
@@ -140,13 +142,24 @@ class ViewKernelSource final : public KernelColumnSource {
  public:
   ViewKernelSource(const View& X, const Kernel& kernel, std::vector<Index> subset, int n_jobs,
                    const simd::Kernels& simd = simd::active_kernels())
-      : X_(X), kernel_(kernel), subset_(std::move(subset)), n_jobs_(std::max(1, n_jobs)), simd_(simd) {
+      : X_(X), kernel_(kernel), n_jobs_(std::max(1, n_jobs)), simd_(simd) {
     kernel_.validate();
+    set_rows(subset);
+  }
+
+  /// Makes the source one over other rows of X (as constructed with this
+  /// subset; empty: all rows). One-vs-one training moves one source from
+  /// pair to pair instead of building one per pair.
+  void set_rows(const std::vector<Index>& subset) {
+    subset_.assign(subset.begin(), subset.end());  // keeps the allocation
+    placed_.resize(0, 0);  // the copy in place order is of the old rows
+    placed_order_.clear();
+    centre_ = Centre{};
     if (subset_.empty()) {
-      subset_.resize(static_cast<std::size_t>(X.rows()));
-      for (Index t = 0; t < X.rows(); ++t) subset_[static_cast<std::size_t>(t)] = t;
+      subset_.resize(static_cast<std::size_t>(X_.rows()));
+      for (Index t = 0; t < X_.rows(); ++t) subset_[static_cast<std::size_t>(t)] = t;
     }
-    for (Index r : subset_) require(r >= 0 && r < X.rows(), "row index out of range");
+    for (Index r : subset_) require(r >= 0 && r < X_.rows(), "row index out of range");
     const Index n = size();
     if (kernel_.needs_norms()) centre_ = choose_centre(X_, subset_);
     norms_.resize(n);
@@ -231,15 +244,21 @@ class ViewKernelSource final : public KernelColumnSource {
                      const double* placed) const {
     const Index m = static_cast<Index>(cols.size());
     if (m == 0 || n_rows == 0) return;
-    std::vector<Index> x_rows(cols.size());
-    VectorXd col_norms(m);
+    // Buffers kept between calls (one call at a time: the cache's), so that
+    // the small blocks of small problems (one-vs-one pairs) allocate nothing.
+    Buffers& b = buffers_;
+    std::vector<Index>& x_rows = b.x_rows;
+    x_rows.resize(cols.size());
+    VectorXd& col_norms = b.col_norms;
+    col_norms.resize(m);
     for (Index c = 0; c < m; ++c) {
       x_rows[static_cast<std::size_t>(c)] = row(cols[static_cast<std::size_t>(c)]);
       col_norms[c] = norms_[cols[static_cast<std::size_t>(c)]];
     }
-    MatrixXd Y;  // the working set's rows, dense (m x d), shifted by the centre
+    MatrixXd& Y = b.Y;  // the working set's rows, dense (m x d), shifted by the centre
     gather_rows(X_, x_rows, Y);
-    VectorXd cdot(m);
+    VectorXd& cdot = b.cdot;
+    cdot.resize(m);
     if (centre_.active())
       for (Index c = 0; c < m; ++c) {
         centre_.shift(Y.row(c).data());
@@ -259,18 +278,23 @@ class ViewKernelSource final : public KernelColumnSource {
     const bool use_dots = m > kFewColumns && (!dense_rows_ || simd_.level >= simd::Level::avx2);
     MatrixXd Yt;
     if (use_dots && !dense_rows_) Yt = Y.transpose();
-    std::vector<const double*> y_ptrs(static_cast<std::size_t>(m));
+    std::vector<const double*>& y_ptrs = b.y_ptrs;
+    y_ptrs.resize(static_cast<std::size_t>(m));
     for (Index c = 0; c < m; ++c) y_ptrs[static_cast<std::size_t>(c)] = Y.row(c).data();
     // Threads only when the work pays for them; the solvers poll Ctrl-C
     // between blocks.
     RunControl unpolled;
-    parallel_ranges(n_rows, threads_for(n_jobs_, work), unpolled, [&](Index begin, Index end, RunControl&) {
+    const int threads = threads_for(n_jobs_, work);
+    parallel_ranges(n_rows, threads, unpolled, [&](Index begin, Index end, RunControl&) {
       constexpr Index chunk = 256;
-      MatrixXd Xc, Xt, G, Gt;
-      VectorXd chunk_norms;
-      std::vector<Index> chunk_rows, idx;
-      std::vector<double> val;
-      std::vector<const double*> row_ptrs;
+      TaskBuffers own;
+      TaskBuffers& w = threads == 1 ? b.task : own;  // one task: the kept buffers
+      MatrixXd &Xc = w.Xc, &Xt = w.Xt, &G = w.G, &Gt = w.Gt;
+      VectorXd& chunk_norms = w.chunk_norms;
+      std::vector<Index>& chunk_rows = w.chunk_rows;
+      std::vector<Index>& idx = w.idx;
+      std::vector<double>& val = w.val;
+      std::vector<const double*>& row_ptrs = w.row_ptrs;
       for (Index start = begin; start < end; start += chunk) {
         const Index stop = std::min(end, start + chunk), size = stop - start;
         G.resize(size, m);
@@ -352,6 +376,21 @@ class ViewKernelSource final : public KernelColumnSource {
   bool densify_ = false;  // sparse X, but dense enough for gather + GEMM
   bool dense_rows_ = true;  // dense X, or sparse X with densify_
   Index n_ = 0;           // positions
+  struct TaskBuffers {  // compute_block's per-task buffers
+    MatrixXd Xc, Xt, G, Gt;
+    VectorXd chunk_norms;
+    std::vector<Index> chunk_rows, idx;
+    std::vector<double> val;
+    std::vector<const double*> row_ptrs;
+  };
+  struct Buffers {  // compute_block's, kept between its calls (one at a time)
+    std::vector<Index> x_rows;
+    VectorXd col_norms, cdot;
+    MatrixXd Y;
+    std::vector<const double*> y_ptrs;
+    TaskBuffers task;  // the one task of a call on one thread
+  };
+  mutable Buffers buffers_;
   mutable MatrixXd placed_;  // compute_at_places: d x n, the rows feature-major in place order
   mutable std::vector<Index> placed_order_;  // the position whose row column p of placed_ holds (-1: none)
 };
@@ -360,13 +399,18 @@ class ViewKernelSource final : public KernelColumnSource {
 /// kernel matrix, optionally restricted to a subset of its rows and columns.
 class PrecomputedKernelSource final : public KernelColumnSource {
  public:
-  PrecomputedKernelSource(const double* K, Index n_total, std::vector<Index> subset)
-      : K_(K), n_total_(n_total), subset_(std::move(subset)) {
+  PrecomputedKernelSource(const double* K, Index n_total, const std::vector<Index>& subset)
+      : K_(K), n_total_(n_total) {
+    set_rows(subset);
+  }
+  /// As ViewKernelSource::set_rows.
+  void set_rows(const std::vector<Index>& subset) {
+    subset_.assign(subset.begin(), subset.end());
     if (subset_.empty()) {
-      subset_.resize(static_cast<std::size_t>(n_total));
-      for (Index t = 0; t < n_total; ++t) subset_[static_cast<std::size_t>(t)] = t;
+      subset_.resize(static_cast<std::size_t>(n_total_));
+      for (Index t = 0; t < n_total_; ++t) subset_[static_cast<std::size_t>(t)] = t;
     }
-    for (Index r : subset_) require(r >= 0 && r < n_total, "row index out of range");
+    for (Index r : subset_) require(r >= 0 && r < n_total_, "row index out of range");
     diagonal_.resize(size());
     for (Index t = 0; t < size(); ++t) diagonal_[t] = K_[row(t) * n_total_ + row(t)];
   }

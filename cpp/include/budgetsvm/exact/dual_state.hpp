@@ -86,8 +86,18 @@ class DualState {
   /// bound: C_t = C_class(t) * sample_weight[t]; a weight of 0 pins alpha_t at 0.
   DualState(KernelCache& cache, const std::vector<double>& y, double C_pos, double C_neg,
             int jobs = 1, const std::vector<double>* sample_weight = nullptr)
-      : cache_(cache), n_(cache.size()), y_(y), diag_(cache.diagonal()), jobs_(std::max(1, jobs)) {
+      : cache_(cache), diag_(cache.diagonal()), jobs_(std::max(1, jobs)) {
+    reset(y, C_pos, C_neg, sample_weight);
+  }
+
+  /// Starts again at alpha = 0 for the cache's current positions (a cache
+  /// reset for another problem: one-vs-one training solves pair after pair
+  /// in one state), keeping the allocations.
+  void reset(const std::vector<double>& y, double C_pos, double C_neg,
+             const std::vector<double>* sample_weight = nullptr) {
+    n_ = cache_.size();
     require(static_cast<Index>(y.size()) == n_, "y must have one label per training row");
+    y_ = y;
     upper_.resize(y.size());
     for (std::size_t t = 0; t < y.size(); ++t) upper_[t] = y[t] > 0 ? C_pos : C_neg;
     if (sample_weight && !sample_weight->empty()) {
@@ -97,7 +107,9 @@ class DualState {
     alpha_.assign(y.size(), 0.0);
     G_.assign(y.size(), -1.0);
     G_bar_.assign(y.size(), 0.0);
-    active_ = cache.order();
+    active_ = cache_.order();
+    unshrunk_once_ = false;
+    pending_bar_.clear();
   }
 
   Index n() const { return n_; }
@@ -178,6 +190,17 @@ class DualState {
         for (std::size_t k = 0; k < status_changed_.size(); ++k)
           pending_bar_.push_back({n_active, status_changed_[k], coef_[k]});
     }
+  }
+
+  /// Max violating pair over every position.
+  Violation violation_all() const {
+    Violation v;
+    for (Index t = 0; t < n_; ++t) {
+      const double qt = q(t);
+      if (in_up(t)) v.up_max = std::max(v.up_max, qt);
+      if (in_low(t)) v.low_min = std::min(v.low_min, qt);
+    }
+    return v;
   }
 
   /// Max violating pair over the given positions.

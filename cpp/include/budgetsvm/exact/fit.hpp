@@ -21,6 +21,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -162,8 +164,8 @@ struct ExactResult {
 
 /// Labels must be +1 / -1 with both classes present.
 inline void validate_labels(const std::vector<double>& y, Index n) {
-  require(static_cast<Index>(y.size()) == n,
-          "y has " + std::to_string(y.size()) + " labels for " + std::to_string(n) + " rows");
+  if (static_cast<Index>(y.size()) != n)  // the message built only when needed (one-vs-one checks many problems)
+    throw std::invalid_argument("y has " + std::to_string(y.size()) + " labels for " + std::to_string(n) + " rows");
   bool pos = false, neg = false;
   for (double v : y) {
     require(v == 1.0 || v == -1.0, "labels must be +1 or -1");
@@ -173,22 +175,20 @@ inline void validate_labels(const std::vector<double>& y, Index n) {
   require(pos && neg, "only one class present; need both +1 and -1 labels");
 }
 
-inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector<double>& y,
-                             const ExactSettings& settings, RunControl& control) {
-  const auto start = std::chrono::steady_clock::now();
-  settings.validate();
-  const Index n = source.size();
-  validate_labels(y, n);
-  const ExactSolver solver = resolve_solver(settings.solver, n, source.sparse_rows());
-  const Index working_set = solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs);
-  KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, working_set + 2);
-  // Both solvers fetch columns of the active prefix while shrunk (as LIBSVM).
-  DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
-                  settings.n_jobs, &settings.sample_weight);
-  ExactResult result;
+namespace detail {
+
+/// The cache's size for a solver: at least its working set and two more.
+inline Index cache_columns(ExactSolver solver, const ExactSettings& settings) {
+  return (solver == ExactSolver::smo ? 2 : 2 * static_cast<Index>(settings.alfpgm.pairs)) + 2;
+}
+
+/// Runs `solver` on the state (at alpha = 0, its cache empty) and fills
+/// the result but alpha (state.alpha()).
+inline void run_solver(ExactSolver solver, DualState& state, const ExactSettings& settings, RunControl& control,
+                       SmoBuffers& smo, ExactResult& result, std::chrono::steady_clock::time_point start) {
   result.solver = solver;
   if (solver == ExactSolver::smo) {
-    const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control);
+    const SolveReport r = solve_smo(state, settings.tol, settings.max_iter, settings.shrinking, control, smo);
     result.iterations = r.iterations;
     result.converged = r.converged;
   } else {
@@ -203,15 +203,86 @@ inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector
     // SMO's analytic steps need no polish; ALFPGM's iterative sub-problems do.
     if (r.converged) result.polished = polish_free_variables(state);
   }
-  std::vector<Index> all(static_cast<std::size_t>(n));
-  for (Index t = 0; t < n; ++t) all[static_cast<std::size_t>(t)] = t;
-  result.max_violation = std::max(0.0, state.violation(all).gap());
-  result.alpha = state.alpha();
+  result.max_violation = std::max(0.0, state.violation_all().gap());
   result.intercept = -state.rho();
   result.objective = state.objective();
-  result.cache = cache.stats();
+  result.cache = state.cache().stats();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// fit_exact on settings already validated.
+inline ExactResult solve_exact(const KernelColumnSource& source, const std::vector<double>& y,
+                               const ExactSettings& settings, RunControl& control,
+                               std::chrono::steady_clock::time_point start) {
+  validate_labels(y, source.size());
+  const ExactSolver solver = resolve_solver(settings.solver, source.size(), source.sparse_rows());
+  KernelCache cache(source, settings.cache_mb * 1024.0 * 1024.0, cache_columns(solver, settings));
+  // Both solvers fetch columns of the active prefix while shrunk (as LIBSVM).
+  DualState state(cache, y, settings.C * settings.weight_pos, settings.C * settings.weight_neg,
+                  settings.n_jobs, &settings.sample_weight);
+  ExactResult result;
+  SmoBuffers smo;
+  run_solver(solver, state, settings, control, smo, result, start);
+  result.alpha = state.alpha();
   return result;
 }
+
+}  // namespace detail
+
+inline ExactResult fit_exact(const KernelColumnSource& source, const std::vector<double>& y,
+                             const ExactSettings& settings, RunControl& control) {
+  const auto start = std::chrono::steady_clock::now();
+  settings.validate();
+  return detail::solve_exact(source, y, settings, control, start);
+}
+
+/// fit_exact for problem after problem on rows of one training set (the
+/// pairs of one-vs-one training): one source (its rows changed by
+/// set_rows), one kernel cache and one dual state serve every problem, so
+/// that a problem of a few rows costs a few rows' work, not the set-up of
+/// new objects. Source: ViewKernelSource or PrecomputedKernelSource. The
+/// settings are not validated here (validate them once).
+template <class Source>
+class ExactWorkspace {
+ public:
+  /// all_rows: the source is over all rows of its data now (constructed
+  /// with an empty subset), so that a first problem on all rows needs no
+  /// set_rows (the binary problem of a two-class fit).
+  explicit ExactWorkspace(Source& source, bool all_rows = false) : source_(source), all_rows_(all_rows) {}
+
+  /// Solves the problem on `rows` of the source's data (empty: all rows)
+  /// with labels y; the result holds no alpha (alpha()).
+  ExactResult solve(const std::vector<Index>& rows, const std::vector<double>& y, const ExactSettings& settings,
+                    RunControl& control) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!(rows.empty() && all_rows_)) source_.set_rows(rows);
+    all_rows_ = rows.empty();
+    validate_labels(y, source_.size());
+    const ExactSolver solver = resolve_solver(settings.solver, source_.size(), source_.sparse_rows());
+    const double bytes = settings.cache_mb * 1024.0 * 1024.0;
+    const double C_pos = settings.C * settings.weight_pos, C_neg = settings.C * settings.weight_neg;
+    if (cache_)
+      cache_->reset(bytes, detail::cache_columns(solver, settings));
+    else
+      cache_.emplace(source_, bytes, detail::cache_columns(solver, settings));
+    if (state_)
+      state_->reset(y, C_pos, C_neg, &settings.sample_weight);
+    else
+      state_.emplace(*cache_, y, C_pos, C_neg, settings.n_jobs, &settings.sample_weight);
+    ExactResult result;
+    detail::run_solver(solver, *state_, settings, control, smo_, result, start);
+    return result;
+  }
+
+  /// The last problem's alpha (valid until the next solve).
+  const std::vector<double>& alpha() const { return state_->alpha(); }
+
+ private:
+  Source& source_;
+  bool all_rows_;
+  std::optional<KernelCache> cache_;
+  std::optional<DualState> state_;
+  SmoBuffers smo_;
+};
 
 }  // namespace budgetsvm::exact

@@ -103,18 +103,27 @@ inline std::int64_t iteration_bound(std::int64_t max_iter, Index n) {
   return std::max<std::int64_t>(10000000, 100 * static_cast<std::int64_t>(n));
 }
 
+/// solve_smo's buffers, kept by a caller that solves problem after problem
+/// (one-vs-one training): no allocation per problem.
+struct SmoBuffers {
+  std::vector<Index> pair = std::vector<Index>(2), one = std::vector<Index>(1);
+  std::vector<const float*> cols;
+  std::vector<double> values = std::vector<double>(2);
+  PairScratch scratch;
+};
+
 /// Runs SMO from the state's current point.
 inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bool shrinking,
-                             RunControl& control) {
+                             RunControl& control, SmoBuffers& buffers) {
   SolveReport report;
   const std::int64_t bound = iteration_bound(max_iter, s.n());
   const std::int64_t shrink_every = std::min<std::int64_t>(s.n(), 1000);
   std::int64_t counter = shrink_every + 1;
-  std::vector<Index> pair(2);
-  std::vector<const float*> cols;
-  std::vector<Index> one(1);
-  std::vector<double> values(2);
-  PairScratch scratch;
+  std::vector<Index>& pair = buffers.pair;
+  std::vector<const float*>& cols = buffers.cols;
+  std::vector<Index>& one = buffers.one;
+  std::vector<double>& values = buffers.values;
+  PairScratch& scratch = buffers.scratch;
   const auto fetch_one = [&](Index i) {
     one[0] = i;
     s.fetch_active(one, cols);
@@ -152,6 +161,12 @@ inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bo
   }
   s.unshrink(control);
   return report;
+}
+
+inline SolveReport solve_smo(DualState& s, double tol, std::int64_t max_iter, bool shrinking,
+                             RunControl& control) {
+  SmoBuffers buffers;
+  return solve_smo(s, tol, max_iter, shrinking, control, buffers);
 }
 
 }  // namespace budgetsvm::exact

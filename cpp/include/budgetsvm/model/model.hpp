@@ -26,6 +26,7 @@
 #include "../core/data_view.hpp"
 #include "../core/kernel.hpp"
 #include "../core/parallel.hpp"
+#include "../exact/ovo.hpp"
 #include "format.hpp"
 
 namespace budgetsvm {
@@ -134,6 +135,9 @@ class Model {
       linear_decision(X, out, n_threads, control);
     } else if (sv.rows == 0) {
       out.setZero();
+    } else if (family == ModelFamily::svc && n_classes() > 2) {
+      svc_pairs(X, out, n_threads, control);  // with the intercepts
+      return;
     } else if (!restricted) {
       sv.visit([&](const auto& S) { kernel_expansion(kernel, X, S, coef, out, n_threads, control); });
     } else {
@@ -175,9 +179,14 @@ class Model {
 
   /// SVC: coef (n_sv x n_pairs) from dual_coef in LIBSVM's layout: pair
   /// (i, j) weighs class i's support vectors by row j - 1 and class j's by
-  /// row i.
+  /// row i. Two classes only: more go through exact::ovo_scores from
+  /// dual_coef (svc_pairs), never this n_sv x n_pairs matrix.
   void derive_pair_coef() {
     const Index k = n_classes();
+    if (k > 2) {
+      coef.resize(0, 0);
+      return;
+    }
     std::vector<Index> start(static_cast<std::size_t>(k) + 1, 0);
     for (Index c = 0; c < k; ++c)
       start[static_cast<std::size_t>(c) + 1] = start[static_cast<std::size_t>(c)] + n_support[static_cast<std::size_t>(c)];
@@ -193,6 +202,35 @@ class Model {
   }
 
  private:
+  /// SVC with more than two classes: each pair from its two classes'
+  /// support vectors (exact/ovo.hpp, as the Python SVC computes them).
+  template <class View>
+  void svc_pairs(const View& X, Eigen::Ref<MatrixXd> out, int n_threads, RunControl& control) const {
+    const std::vector<Index> counts(n_support.begin(), n_support.end());
+    const exact::OvoCoef m(dual_coef.data(), counts, intercept.data());
+    MatrixXd values(X.rows(), n_outputs());
+    exact::OvoTargets targets;
+    targets.values = values.data();
+    if (!restricted) {
+      sv.visit([&](const auto& S) {
+        exact::ovo_scores(kernel, X, S, m, exact::OvoOutput::values, targets, n_threads, control);
+      });
+    } else {
+      std::vector<Index> map(static_cast<std::size_t>(n_features), -1);
+      for (std::size_t k = 0; k < used_columns.size(); ++k)
+        map[static_cast<std::size_t>(used_columns[k])] = static_cast<Index>(k);
+      const RestrictedRows<View> R(X, map, sv.cols);
+      std::vector<double> scale;  // restricted_decision's factor, before the intercept
+      if (kernel.type == KernelType::rbf)
+        for (Index i = 0; i < X.rows(); ++i) scale.push_back(std::exp(-kernel.gamma * R.outside_norm(i)));
+      sv.visit([&](const auto& S) {
+        exact::ovo_scores(kernel, R, S, m, exact::OvoOutput::values, targets, n_threads, control,
+                          scale.empty() ? nullptr : scale.data());
+      });
+    }
+    out = values;
+  }
+
   template <class View>
   void linear_decision(const View& X, Eigen::Ref<MatrixXd> out, int n_threads, RunControl& control) const {
     const Index n = X.rows();
