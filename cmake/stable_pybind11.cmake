@@ -1,11 +1,16 @@
 # pip builds each install in a new temporary environment, so pybind11's
-# headers sit under a new path each time (/tmp/pip-build-env-XXXX/...). The
-# compile commands would then differ between two installs of the same tree and
-# Ninja would recompile every file, even in scikit-build-core's persistent
-# build directory (pyproject.toml: build-dir). Here the headers are copied into
-# the build directory, a file rewritten only when its content differs, and
-# the module compiles against the copy: the same command lines, the same
-# header timestamps, nothing rebuilt unless pybind11 itself changed.
+# headers sit under a new path each time (/tmp/pip-build-env-XXXX/...), and
+# the compile commands of two installs of the same tree would differ. Here
+# the headers are copied into the build directory (a file rewritten only when
+# its content differs) and the module compiles against the copy, so that the
+# commands stay identical from one install to the next. Two things follow:
+# - with build isolation (plain `pip install .`), scikit-build-core clears
+#   the persistent build directory's CMake files (objects included) whenever
+#   pip's temporary environment moved, that is every time; the identical
+#   commands then make every compile a ccache hit (when ccache is installed:
+#   CMakeLists.txt, BUDGETSVM_CCACHE);
+# - with `pip install --no-build-isolation .`, nothing is cleared and Ninja
+#   finds every object up to date: nothing runs but the link check.
 # (CMake >= 3.21 for file(COPY_FILE ... ONLY_IF_DIFFERENT); older ones build
 # as before, from pybind11's own path.)
 if(CMAKE_VERSION VERSION_LESS 3.21 OR NOT pybind11_INCLUDE_DIR OR NOT TARGET pybind11::pybind11_headers)
