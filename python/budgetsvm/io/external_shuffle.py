@@ -21,14 +21,14 @@ import operator
 import os
 import shutil
 import tempfile
-from typing import IO, Any, List, Optional, Protocol, Sequence, Union
+from typing import Any, List, Optional, Protocol, Sequence, Union
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._atomic import refuse_same_files, replacing
-from ._params import check_number
-from .io import _decompressor, _read_blocks
+from .._atomic import refuse_same_files, replacing
+from .._params import check_number
+from .blocks import BlockReader
 
 _BLOCK_BYTES = 1 << 22
 _MAX_BUCKETS = 256  # open files at once in pass 1
@@ -114,16 +114,14 @@ def shuffle_svmlight(
         raise ValueError(f"compress must be 'infer', 'gzip' or None; got {compress!r}.")
     compresslevel = check_number("compresslevel", compresslevel, integer=True, low=1, high=9)
     refuse_same_files([dst], [src])  # before anything is opened: the output would truncate its input
-    opener = _decompressor(src)  # FileNotFoundError
+    blocks = BlockReader(src, _BLOCK_BYTES)  # FileNotFoundError
     gz = compress == "gzip" or (compress == "infer" and dst.endswith(".gz"))
     rng = check_random_state(random_state)
     folder = os.path.dirname(os.path.abspath(dst))
     work = tempfile.mkdtemp(prefix=".shuffle-", dir=tmp_dir if tmp_dir is not None else folder)
     try:
         try:
-            with open(src, "rb") as raw, (opener(raw, "rb") if opener else raw) as f:
-                size = os.path.getsize(src)
-                buckets, counts = _scatter_input(f, raw, size, opener is not None, work, memory_rows, rng)
+            buckets, counts = _scatter_input(blocks, work, memory_rows, rng)
         except ValueError as error:
             raise ValueError(f"{src}: {error}") from None
         # dst is replaced only when every line is written: a failure leaves it as it was
@@ -137,14 +135,15 @@ def shuffle_svmlight(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _scatter_input(f: IO[bytes], raw: IO[bytes], size: int, compressed: bool, work: str, memory_rows: int, rng):
-    blocks = _read_blocks(f, _BLOCK_BYTES)
-    first = next(blocks, b"")
-    lines = max(first.count(b"\n"), 1)
-    decompressed = len(first) / max(raw.tell(), 1) * size if compressed else size
-    estimate = decompressed / max(len(first), 1) * lines
-    k = _bucket_count(estimate, memory_rows)
-    return _scatter(_chain(first, blocks), k, work, "b", rng)
+def _scatter_input(blocks: BlockReader, work: str, memory_rows: int, rng):
+    with contextlib.closing(iter(blocks)) as pass_:
+        first = next(pass_, b"")
+        lines = max(first.count(b"\n"), 1)
+        size = blocks.size
+        decompressed = len(first) / max(blocks.position(), 1) * size if blocks.compression else size
+        estimate = decompressed / max(len(first), 1) * lines
+        k = _bucket_count(estimate, memory_rows)
+        return _scatter(_chain(first, pass_), k, work, "b", rng)
 
 
 def _chain(first: bytes, rest):
@@ -197,9 +196,9 @@ def _emit_bucket(path: str, count: int, out: _Writer, work: str, memory_rows: in
     """Pass 2: a bucket permuted in memory and appended to ``out``; one larger
     than memory_rows is split into smaller buckets first."""
     if count > memory_rows:
-        with open(path, "rb") as f:
-            parts, counts = _scatter(_read_blocks(f, _BLOCK_BYTES), max(_bucket_count(count, memory_rows), 2),
-                                     work, os.path.basename(path) + "-", rng)
+        bucket = BlockReader(path, _BLOCK_BYTES, decompress=False)  # lines as written, whatever their first bytes
+        parts, counts = _scatter(bucket, max(_bucket_count(count, memory_rows), 2), work,
+                                 os.path.basename(path) + "-", rng)
         os.remove(path)
         for part, part_count in zip(parts, counts):
             _emit_bucket(part, int(part_count), out, work, memory_rows, rng)

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from ._params import check_number
+from .._params import check_number
 
 
 def shuffle_chunks(
