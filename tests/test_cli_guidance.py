@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 
 from budgetsvm import SVC, BudgetedSVC, LinearSVC, iter_svmlight, load_model
-from budgetsvm._cli_flags import FAMILY_SOLVERS, NOT_FLAGS, SOLVERS, flag_help
-from budgetsvm._cli_progress import Progress, choose_mode, size_text
-from budgetsvm._cli_stream import FileChunks, folds
 from budgetsvm.cli import main
+from budgetsvm.cli._flags import FAMILY_SOLVERS, NOT_FLAGS, SOLVERS, flag_help
+from budgetsvm.cli._progress import Progress, choose_mode, size_text
+from budgetsvm.cli._stream import folds
+from budgetsvm.io import SvmlightChunks as FileChunks
 
 ESTIMATORS = {"BudgetedSVC": BudgetedSVC, "SVC": SVC, "LinearSVC": LinearSVC}
 

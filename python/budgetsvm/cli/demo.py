@@ -19,8 +19,8 @@ from typing import Any, List, Optional, TextIO, Tuple, Union
 
 import numpy as np
 
-from ._data import as_supported, resolve_gamma
-from .budgeted import BudgetedSVC
+from .. import BudgetedSVC
+from .._data import as_supported, resolve_gamma
 
 
 @dataclass
@@ -179,7 +179,7 @@ def file_problem(data: str, test: Optional[str], seed: int, C: float, gamma: Uni
     """A LIBSVM file, with its test file or a seeded 80/20 split."""
     from sklearn.model_selection import train_test_split
 
-    from .io import load_svmlight
+    from ..io import load_svmlight
 
     X, y = load_svmlight(data)
     if X.shape[0] < 2:

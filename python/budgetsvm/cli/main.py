@@ -1,8 +1,8 @@
-"""The ``budgetsvm`` command line.
+"""The ``budgetsvm`` program: its parser and :func:`main`.
 
 Each sub-command registers itself through one ``_add_<name>`` function that
 adds its parser and sets ``handler`` (a function of the parsed arguments
-returning the exit code).
+returning the exit code): ``demo``'s here, the others' in ``_commands.py``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import math
 import sys
 from typing import List, Optional
 
-from . import __version__
-from ._cli_model import add_commands
-from ._cli_parser import CliParser
+from .. import __version__
+from ._commands import add_commands
 from ._numbers import parse_float, parse_int
+from ._parser import CliParser
 
 
 def _positive_int(text: str) -> int:
@@ -138,6 +138,3 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"budgetsvm {args.command}: error: {message}", file=sys.stderr)
         return 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())
