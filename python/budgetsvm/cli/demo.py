@@ -19,7 +19,7 @@ from typing import Any, List, Optional, TextIO, Tuple, Union
 
 import numpy as np
 
-from .. import BudgetedSVC
+from .. import BudgetedSVC, load_svmlight
 from .._data import as_supported, resolve_gamma
 
 
@@ -178,8 +178,6 @@ def builtin_problems(quick: bool, seed: int) -> List[Problem]:
 def file_problem(data: str, test: Optional[str], seed: int, C: float, gamma: Union[float, str]) -> Problem:
     """A LIBSVM file, with its test file or a seeded 80/20 split."""
     from sklearn.model_selection import train_test_split
-
-    from ..io import load_svmlight
 
     X, y = load_svmlight(data)
     if X.shape[0] < 2:

@@ -17,8 +17,9 @@ The modules, each of which the next ones build on:
     :func:`shuffle_svmlight`: the lines of a file larger than memory
     written in random order.
 
-The text of every file is parsed in C++ (``budgetsvm._core.SvmlightParser``);
-every line is bounded by ``max_line_bytes`` (``budgetsvm._limits``).
+The readers parse in C++ (``budgetsvm._core.SvmlightParser``), every line
+bounded by ``max_line_bytes`` (``budgetsvm._limits``); ``shuffle_svmlight``
+copies lines as bytes, unparsed.
 """
 
 from .blocks import BlockReader
