@@ -70,3 +70,23 @@ def fixture_path(filename: str) -> Path:
     """Path of a reference file of our own in ``tests/fixtures`` (each is
     written by a script beside it, e.g. ``make_merge_golden.py``)."""
     return REPO_ROOT / "tests" / "fixtures" / filename
+
+
+def write_svmlight(path, X, y, extra=None):
+    """The rows of X as svmlight text, nonzero entries 1-based, as the
+    command-line tests write their data; ``extra``: (index, value) added to
+    every row."""
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            pairs = [f"{k + 1}:{v:.6g}" for k, v in enumerate(row) if v != 0]
+            if extra is not None:
+                pairs.append(f"{extra[0]}:{extra[1]:g}")
+            f.write(f"{label:g} " + " ".join(pairs) + "\n")
+
+
+def xor_rows(n: int, seed: int = 0):
+    """n rows of 3 features uniform in [-1, 1], labelled 1 where x0 * x1 > 0, else -1."""
+    import numpy as np
+
+    X = np.random.default_rng(seed).uniform(-1, 1, size=(n, 3))
+    return X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)

@@ -9,19 +9,12 @@ import pytest
 
 from budgetsvm import load_model
 from budgetsvm.cli import main
-
-
-def write_svmlight(path, X, y):
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            f.write(f"{label:g} " + " ".join(f"{k + 1}:{v:.6g}" for k, v in enumerate(row) if v != 0) + "\n")
+from conftest import write_svmlight, xor_rows
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, size=(1200, 3))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    X, y = xor_rows(1200)
     d = tmp_path_factory.mktemp("cli")
     write_svmlight(d / "train.svm", X[:900], y[:900])
     write_svmlight(d / "test.svm", X[900:], y[900:])

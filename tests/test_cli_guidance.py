@@ -18,25 +18,19 @@ import numpy as np
 import pytest
 
 from budgetsvm import SVC, BudgetedSVC, LinearSVC, iter_svmlight, load_model
-from budgetsvm._cli_flags import FAMILY_SOLVERS, NOT_FLAGS, SOLVERS, flag_help
-from budgetsvm._cli_progress import Progress, choose_mode, size_text
-from budgetsvm._cli_stream import FileChunks, folds
+from budgetsvm.cli._flags import FAMILY_SOLVERS, NOT_FLAGS, SOLVERS, flag_help
+from budgetsvm.cli._progress import Progress, choose_mode, size_text
 from budgetsvm.cli import main
+from budgetsvm.cli._stream import folds
+from budgetsvm.io import SvmlightChunks as FileChunks
+from conftest import write_svmlight, xor_rows
 
 ESTIMATORS = {"BudgetedSVC": BudgetedSVC, "SVC": SVC, "LinearSVC": LinearSVC}
 
 
-def write_svmlight(path, X, y):
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            f.write(f"{label:g} " + " ".join(f"{k + 1}:{v:.6g}" for k, v in enumerate(row) if v != 0) + "\n")
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, size=(600, 3))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    X, y = xor_rows(600)
     d = tmp_path_factory.mktemp("guidance")
     write_svmlight(d / "train.svm", X, y)
     with open(d / "train.svm", "rb") as plain, gzip.open(d / "train.svm.gz", "wb") as packed:

@@ -14,16 +14,7 @@ import pytest
 
 from budgetsvm import load_model, load_svmlight
 from budgetsvm.cli import main
-
-
-def write_svmlight(path, X, y, extra=None):
-    """X's nonzero entries, 1-based; ``extra``: (index, value) added to every row."""
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            pairs = [f"{k + 1}:{v:.6g}" for k, v in enumerate(row) if v != 0]
-            if extra is not None:
-                pairs.append(f"{extra[0]}:{extra[1]:g}")
-            f.write(f"{label:g} " + " ".join(pairs) + "\n")
+from conftest import write_svmlight
 
 
 @pytest.fixture(scope="module")

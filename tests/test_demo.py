@@ -126,9 +126,9 @@ def test_docstring_examples_run():
     import doctest
 
     import budgetsvm.budgeted
-    import budgetsvm.demo
+    import budgetsvm.cli.demo
 
-    for module in (budgetsvm.budgeted, budgetsvm.demo):
+    for module in (budgetsvm.budgeted, budgetsvm.cli.demo):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, load_model, save_model
 from budgetsvm._data import as_supported, core_view
-from budgetsvm._model_container import HEADER, MAGIC
+from budgetsvm.model_files._container import HEADER, MAGIC
 from budgetsvm.model_files import load_model_bytes
 
 rng = np.random.RandomState(0)
@@ -444,9 +444,9 @@ def test_docstring_examples_run():
     import doctest
 
     import budgetsvm._install_paths
-    import budgetsvm.model_files
+    import budgetsvm.model_files._save_load
 
-    for module in (budgetsvm.model_files, budgetsvm._install_paths):
+    for module in (budgetsvm.model_files._save_load, budgetsvm._install_paths):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

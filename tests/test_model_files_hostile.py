@@ -30,8 +30,8 @@ import pytest
 import scipy.sparse as sp
 
 from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, load_model, save_model
-from budgetsvm import _model_container as container
-from budgetsvm import _model_state as state
+from budgetsvm.model_files import _container as container
+from budgetsvm.model_files import _estimator_state as state
 from budgetsvm.cli import main as cli_main
 from budgetsvm.model_files import load_model_bytes
 

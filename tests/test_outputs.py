@@ -343,7 +343,7 @@ def test_shuffle_refuses_its_input_through_links_and_keeps_it(tmp_path):
 
 
 def test_a_shuffle_that_fails_part_way_leaves_the_previous_output(tmp_path, monkeypatch):
-    import budgetsvm.external_shuffle as es
+    import budgetsvm.io.external_shuffle as es
 
     src = tmp_path / "data.svm"
     src.write_text("".join(f"{i % 2} 1:{i}\n" for i in range(2000)))

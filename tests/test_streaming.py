@@ -16,11 +16,11 @@ import pytest
 import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file
 
-import budgetsvm.external_shuffle
-import budgetsvm.shuffle
-import budgetsvm.streaming
+import budgetsvm.io.external_shuffle
+import budgetsvm.io.shuffle
+import budgetsvm.io.streaming
 from budgetsvm import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
-from budgetsvm.io import _open_binary
+from budgetsvm.io import BlockReader
 
 OPENERS = {"plain": open, "gz": gzip.open, "bz2": bz2.open, "xz": lzma.open}
 
@@ -72,7 +72,7 @@ def test_chunks_concatenate_to_load_svmlight(tmp_path, kind, zero_based, dtype):
 
 
 def test_lines_split_across_many_small_blocks(tmp_path, monkeypatch):
-    monkeypatch.setattr(budgetsvm.streaming, "_BLOCK_BYTES", 13)  # every line straddles blocks
+    monkeypatch.setattr(budgetsvm.io.streaming, "_BLOCK_BYTES", 13)  # every line straddles blocks
     path = _write(tmp_path / "f.gz", _text(40, 9, False, seed=3), "gz")
     X_ref, y_ref = load_svmlight(path, n_features=9)
     for chunk_rows in (1, 3, 40):
@@ -265,8 +265,7 @@ def test_input_without_newlines_is_a_quick_error_in_bounded_memory(tmp_path, sou
 
 
 def _lines(path):
-    with _open_binary(path) as f:
-        return f.read().decode().splitlines()
+    return b"".join(BlockReader(path)).decode().splitlines()
 
 
 def _runs(labels):
@@ -323,10 +322,10 @@ def test_shuffle_svmlight_splits_buckets_it_underestimated(tmp_path, monkeypatch
     # long lines first, then short ones: the first block's line length
     # overestimates the mean, too few buckets are made, and the large ones are
     # split again; no more than memory_rows lines are ever held
-    monkeypatch.setattr(budgetsvm.external_shuffle, "_BLOCK_BYTES", 4096)
+    monkeypatch.setattr(budgetsvm.io.external_shuffle, "_BLOCK_BYTES", 4096)
     held = []
-    write = budgetsvm.external_shuffle._write_permuted
-    monkeypatch.setattr(budgetsvm.external_shuffle, "_write_permuted",
+    write = budgetsvm.io.external_shuffle._write_permuted
+    monkeypatch.setattr(budgetsvm.io.external_shuffle, "_write_permuted",
                         lambda lines, out, rng: (held.append(len(lines)), write(lines, out, rng)))
     text = "".join(f"1 1:{i} # {'x' * 400}\n" for i in range(40)) + "".join(f"-1 2:{i}\n" for i in range(5000))
     src = _write(tmp_path / "skewed.svm", text, "plain")
@@ -466,7 +465,7 @@ def test_streaming_training_on_a_label_sorted_file(tmp_path):
 
 
 def test_docstring_examples_run():
-    for module in (budgetsvm.streaming, budgetsvm.shuffle, budgetsvm.external_shuffle):
+    for module in (budgetsvm.io.streaming, budgetsvm.io.shuffle, budgetsvm.io.external_shuffle):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

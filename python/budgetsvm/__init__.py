@@ -3,19 +3,24 @@
 Budgeted kernel SVMs (BSGD, BSCA with lookup merging), linear SVMs by dual
 coordinate descent with adaptive variable selection, and an exact kernel SVM
 (ALFPGM), implemented in a header-only C++17 core with scikit-learn estimators.
+
+The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
+``budgetsvm.io`` (svmlight data: reading, streaming, shuffling),
+``budgetsvm.model_files`` (saving and loading fitted models) and
+``budgetsvm.cli`` (the ``budgetsvm`` program); CONTRIBUTING.md maps them.
 """
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
 from .budgeted import BudgetedSVC, merge_solution
 from .exact import SVC
-from .external_shuffle import shuffle_svmlight
-from .io import load_svmlight
+from .io import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
 from .kernels import kernel_matrix
 from .linear import LinearSVC
 from .model_files import load_model, save_model
-from .shuffle import shuffle_chunks
-from .streaming import iter_svmlight
+
+# the modules of the old flat layout, now re-exports, still attributes of the package
+from . import external_shuffle, shuffle, streaming  # noqa: F401
 
 __all__ = [
     "BudgetedSVC",

@@ -36,8 +36,8 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, load_model, save_model
-from budgetsvm import _model_container as container
-from budgetsvm import _model_state as state
+from budgetsvm.model_files import _container as container
+from budgetsvm.model_files import _estimator_state as state
 
 from .fuzzing import call, check_error, examples
 

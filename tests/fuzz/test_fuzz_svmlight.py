@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_svmlight_file
 
 from budgetsvm import _core, load_svmlight
-from budgetsvm._numbers import NUMBER
+from budgetsvm.cli._numbers import NUMBER
 
 
 def mostly(valid, broken):

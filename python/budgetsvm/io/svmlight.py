@@ -1,63 +1,23 @@
 """Reading LIBSVM / svmlight files.
 
-Python only opens the file and streams decompressed bytes; the C++ core
-parses them (python/bindings/bind_data.cpp, cpp/include/budgetsvm/io/svmlight.hpp).
+Python only opens the file and streams decompressed bytes (``blocks.py``);
+the C++ core parses them (python/bindings/bind_data.cpp,
+cpp/include/budgetsvm/io/svmlight.hpp).
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
-import lzma
 import os
-from typing import IO, Callable, Iterator, Optional, Tuple, Union, cast
+from typing import Optional, Tuple, Union
 
 import numpy as np
 import scipy.sparse as sp
 
-from . import _core
-from ._limits import MAX_LINE_BYTES, check_max_line_bytes
+from .. import _core
+from .._limits import MAX_LINE_BYTES, check_max_line_bytes
+from .blocks import BlockReader
 
 _CHUNK_BYTES = 1 << 22
-
-# Compression is recognised by the file's first bytes, not its name.
-_MAGIC = (
-    (b"BZh", bz2.open),
-    (b"\x1f\x8b", gzip.open),
-    (b"\xfd7zXZ\x00", lzma.open),
-)
-
-
-def _decompressor(path: Union[str, os.PathLike]) -> Optional[Callable[..., IO[bytes]]]:
-    """The opener (``bz2.open``, ``gzip.open``, ``lzma.open``) that a compressed
-    file needs, or None for a plain one. Raises FileNotFoundError."""
-    with open(path, "rb") as f:
-        head = f.read(6)
-    for magic, opener in _MAGIC:
-        if head.startswith(magic):
-            return cast(Callable[..., IO[bytes]], opener)
-    return None
-
-
-def _open_binary(path: Union[str, os.PathLike]) -> IO[bytes]:
-    opener = _decompressor(path)
-    return opener(path, "rb") if opener else open(path, "rb")
-
-
-def _read_blocks(f: IO[bytes], size: int) -> Iterator[bytes]:
-    """Decompressed blocks of at most ``size`` bytes until the end of ``f``;
-    a corrupt or truncated compressed stream is a ValueError."""
-    while True:
-        try:
-            block = f.read(size)
-        except (EOFError, OSError, lzma.LZMAError) as error:
-            if isinstance(f, io.BufferedReader):
-                raise  # an error of the file system, not of the content
-            raise ValueError(f"corrupt or truncated compressed data ({error})") from None
-        if not block:
-            return
-        yield block
 
 
 def _check_dtype(dtype: type) -> np.dtype:
@@ -144,9 +104,8 @@ def load_svmlight(
         float32=value_dtype == np.float32, zero_based=bool(auto or zero_based), max_line_bytes=max_line_bytes
     )
     try:
-        with _open_binary(path) as f:
-            for chunk in _read_blocks(f, _CHUNK_BYTES):
-                parser.feed(chunk)
+        for chunk in BlockReader(path, _CHUNK_BYTES):
+            parser.feed(chunk)
         values, indices, indptr, labels, columns_seen = parser.finish()
     except ValueError as error:
         raise ValueError(f"{os.fspath(path)}: {error}") from None

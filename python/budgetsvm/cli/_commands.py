@@ -13,12 +13,14 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ._atomic import refuse_same_files, replacing
-from ._cli_fit import check_folds, cross_validate, epochs_of, fit
-from ._cli_flags import SOLVERS, add_flags, chosen
-from ._cli_progress import Progress, choose_mode
-from ._cli_weights import class_weight, extract
+from .._atomic import refuse_same_files, replacing
+from ..io import SvmlightChunks, load_svmlight
+from ..model_files import FORMATS, load_model, save_model
+from ._fit import check_folds, cross_validate, epochs_of, fit
+from ._flags import SOLVERS, add_flags, chosen
 from ._numbers import parse_float, parse_int
+from ._progress import Progress, choose_mode
+from ._weights import class_weight, extract
 
 CHUNK_ROWS = 10_000
 
@@ -42,16 +44,14 @@ def _label_text(value: Any) -> str:
 
 
 def _file_chunks(args: argparse.Namespace) -> Any:
-    from ._cli_stream import FileChunks
-
     if args.n_features is None:
         raise ValueError("--stream needs --n-features (the file is not scanned ahead)")
-    return FileChunks(args.data, args.chunk_rows, args.n_features, args.zero_based)
+    return SvmlightChunks(args.data, args.chunk_rows, args.n_features, args.zero_based)
 
 
 def _stream_setup(args: argparse.Namespace, est: type, kwargs: Dict[str, Any], mode: str) -> Tuple[Any, Any, int]:
     """The file's passes, its classes (one label-only pass unless --classes) and the epochs."""
-    from ._cli_stream import find_labels
+    from ._stream import find_labels
 
     data = _file_chunks(args)
     epochs = epochs_of(est, kwargs)
@@ -78,8 +78,6 @@ def _run_train(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from . import load_svmlight
-
     est, kwargs = chosen(args, args.flags, args.solver)
     if args.label_weights and "class_weight" in kwargs:
         raise ValueError("-wLABEL and --class-weight both set the class weights: give one or the other")
@@ -90,7 +88,7 @@ def _train(args: argparse.Namespace) -> int:
     if args.cross_validation is not None:
         return _cross_validate(args, est, kwargs, mode)
     if args.stream:
-        from ._cli_stream import train as train_stream
+        from ._stream import train as train_stream
 
         data, classes, epochs = _stream_setup(args, est, kwargs, mode)
         clf = train_stream(data, est, kwargs, classes, epochs, args.shuffle_buffer, mode)
@@ -100,8 +98,6 @@ def _train(args: argparse.Namespace) -> int:
         total = epochs_of(est, kwargs)  # None: SVC, LinearSVC (no progress before the end)
         with Progress(mode if total else "off", total, "epoch") as progress:
             clf = fit(est, kwargs, X, y, progress)
-    from . import save_model
-
     save_model(clf, args.model, format=args.format)
     if not args.quiet:
         size = getattr(clf, "n_support_", None)
@@ -114,15 +110,13 @@ def _train(args: argparse.Namespace) -> int:
 def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any], mode: str) -> int:
     """-v K: the accuracy over K folds, as svm-train -v prints it, with the
     random state that fixes the folds and the training (--random-state, else 0)."""
-    from . import load_svmlight
-
     k = args.cross_validation
     check_folds(k, None, args.data)
     seed = kwargs.setdefault("random_state", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
         raise ValueError(f"-v needs --random-state to be an integer in [0, 2**32) (it draws the folds); got {seed!r}")
     if args.stream:
-        from ._cli_stream import cross_validate as cross_validate_stream
+        from ._stream import cross_validate as cross_validate_stream
 
         data, classes, epochs = _stream_setup(args, est, kwargs, mode)
         check_folds(k, data.rows, args.data)  # rows known after the label pass
@@ -148,12 +142,10 @@ def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np
     normal (a test file need not use the last features); indices beyond them
     are ignored, as LIBLINEAR does, with one warning naming both widths once
     the file is read."""
-    from .streaming import _stream
-
-    chunks, parser = _stream(args.data, args.chunk_rows, n_features, args.zero_based, drop_extra_columns=True)
-    yield from chunks
-    if parser.columns_seen > n_features:
-        largest = parser.columns_seen - (1 if args.zero_based else 0)
+    data = SvmlightChunks(args.data, args.chunk_rows, n_features, args.zero_based, drop_extra_columns=True)
+    yield from data
+    if data.columns_seen > n_features:
+        largest = data.columns_seen - (1 if args.zero_based else 0)
         base = " (0-based)" if args.zero_based else ""
         warnings.warn(
             f"{args.data}: its largest feature index is {largest}{base}, beyond the model's "
@@ -163,8 +155,6 @@ def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np
 
 
 def _run_predict(args: argparse.Namespace) -> int:
-    from . import load_model
-
     refuse_same_files([args.output_file], [args.data, args.model])
     model = load_model(args.model)
     if args.output == "proba" and not hasattr(model, "predict_proba"):
@@ -196,8 +186,6 @@ def _run_predict(args: argparse.Namespace) -> int:
 
 
 def _run_info(args: argparse.Namespace) -> int:
-    from . import load_model
-
     model = load_model(args.model)
     rows = [("estimator", type(model).__name__), ("classes", " ".join(_label_text(c) for c in model.classes_)),
             ("features", model.n_features_in_)]
@@ -211,8 +199,6 @@ def _run_info(args: argparse.Namespace) -> int:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    from . import load_model, save_model
-
     refuse_same_files([args.output], [args.input])
     save_model(load_model(args.input), args.output, format=args.to)
     return 0
@@ -229,7 +215,7 @@ def _data_options(parser: argparse.ArgumentParser) -> None:
 def add_commands(commands: "argparse._SubParsersAction") -> None:
     train = commands.add_parser(
         "train",
-        prescan=extract,  # -wLABEL WEIGHT: see _cli_weights.py
+        prescan=extract,  # -wLABEL WEIGHT: see _weights.py
         help="train a model on a LIBSVM/svmlight file (as svm-train)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train a model on DATA (LIBSVM/svmlight text; .bz2/.gz/.xz too) and write it to MODEL.",
@@ -253,7 +239,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                        help="bsca/bsgd: BudgetedSVC; linear: LinearSVC; exact: SVC, its solver chosen per "
                        "problem (SMO below 10,000 rows or on very sparse rows, else ALFPGM); alfpgm/smo: SVC "
                        "with that solver (default bsca)")
-    train.add_argument("--format", choices=["budgetsvm", "libsvm", "liblinear"], default="budgetsvm",
+    train.add_argument("--format", choices=list(FORMATS), default="budgetsvm",
                        help="model file format (default budgetsvm)")
     train.add_argument("-v", dest="cross_validation", type=parse_int, metavar="K",
                        help="K-fold cross-validation only: print the accuracy and each fold's (folds drawn by "
@@ -302,7 +288,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
         description="Convert a model file (budgetsvm, LIBSVM or LIBLINEAR; recognised by its content).",
         epilog="example:  budgetsvm convert --to libsvm ijcnn1.model ijcnn1.libsvm",
     )
-    convert.add_argument("--to", choices=["budgetsvm", "libsvm", "liblinear"], required=True)
+    convert.add_argument("--to", choices=list(FORMATS), required=True)
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
     convert.set_defaults(handler=_run_convert)

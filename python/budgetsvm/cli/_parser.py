@@ -6,7 +6,7 @@ as every other mistake of the command line does (``--help`` and
 ``--version`` still exit 0). Two hooks serve ``budgetsvm train``:
 ``prescan`` takes arguments out of the list before argparse sees it (LIBSVM's
 ``-wLABEL WEIGHT``, whose label is part of the flag's name, see
-``_cli_weights.py``), and argument groups that carry a ``solvers`` attribute
+``_weights.py``), and argument groups that carry a ``solvers`` attribute
 are shown by ``--help`` only for those ``--solver`` values when one is given.
 """
 

@@ -16,22 +16,17 @@ from typing import IO, Any, Dict, Union
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from . import _model_container as container
-from . import _model_state as state
-from ._limits import MAX_LINE_BYTES, check_max_line_bytes
-from ._model_values import Unencodable, decode_plain, encode
+from .._atomic import replacing
+from .._limits import MAX_LINE_BYTES, check_max_line_bytes
+from . import _container as container
+from . import _estimator_state as state
+from . import _libsvm_text
+from ._families import ESTIMATORS
+from ._values import Unencodable, decode_plain, encode
 
 PathLike = Union[str, "os.PathLike[str]"]
 FORMATS = ("budgetsvm", "libsvm", "liblinear")
 KNOWN_TAGS = (b"MODL", b"ARRY", b"ATTR")
-
-
-def _estimator_classes() -> Dict[str, Any]:
-    from .budgeted import BudgetedSVC
-    from .exact import SVC
-    from .linear import LinearSVC
-
-    return {"SVC": SVC, "LinearSVC": LinearSVC, "BudgetedSVC": BudgetedSVC}
 
 
 def _attributes(est, family: str) -> Dict[str, Any]:
@@ -101,10 +96,7 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
     if format == "budgetsvm":
         container.write_container(path, _budgetsvm_sections(estimator))
         return
-    from . import _libsvm_format
-    from ._atomic import replacing
-
-    text = _libsvm_format.to_libsvm(estimator) if format == "libsvm" else _libsvm_format.to_liblinear(estimator)
+    text = _libsvm_text.to_libsvm(estimator) if format == "libsvm" else _libsvm_text.to_liblinear(estimator)
     with replacing(path, "w", encoding="ascii", newline="\n") as f:
         f.write(text)
 
@@ -127,7 +119,7 @@ def _from_budgetsvm(data: Any):
         state.check_attributes(attr_sections[0].payload, core, arrays)
         doc = json.loads(bytes(attr_sections[0].payload).decode("utf-8"))
         params, attrs = doc.get("params", {}), doc.get("attrs", {})
-    est = _estimator_classes()[info["family"]]()
+    est = ESTIMATORS[info["family"]]()
     known = est.get_params(deep=False)
     # hyperparameters only (other names are ignored: set_params sets nothing else)
     est.set_params(**{k: decode_plain(v) for k, v in params.items() if k in known})
@@ -192,11 +184,9 @@ def _load(f: IO[bytes], n_features: Any, max_line_bytes: int, name: str):
     head = _read_head(f, container.HEADER.size)
     if head and container.MAGIC.startswith(head[:4]):
         return _from_budgetsvm(container.read_file(f, head))
-    from . import _libsvm_format
-
-    kind = _libsvm_format.sniff(head)
+    kind = _libsvm_text.sniff(head)
     if kind is not None:
-        return _libsvm_format.read_text_model(f, head, kind, n_features, max_line_bytes)
+        return _libsvm_text.read_text_model(f, head, kind, n_features, max_line_bytes)
     raise ValueError(
         f"{name} is not a model file budgetsvm reads (neither budgetsvm's binary format nor "
         "LIBSVM's or LIBLINEAR's model text)"

@@ -1,8 +1,8 @@
-"""The ``budgetsvm`` command line.
+"""The ``budgetsvm`` program: its parser and :func:`main`.
 
 Each sub-command registers itself through one ``_add_<name>`` function that
 adds its parser and sets ``handler`` (a function of the parsed arguments
-returning the exit code).
+returning the exit code): ``demo``'s here, the others' in ``_commands.py``.
 """
 
 from __future__ import annotations
@@ -10,33 +10,31 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import List, Optional
+from typing import Callable, List, Optional
 
-from . import __version__
-from ._cli_model import add_commands
-from ._cli_parser import CliParser
+from .. import __version__
+from ._commands import add_commands
 from ._numbers import parse_float, parse_int
+from ._parser import CliParser
 
 
-def _positive_int(text: str) -> int:
-    value = parse_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text}")
-    return value
+def _int_from(low: int, must: str, name: str) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``low``, else ``must``
+    (``name``: how argparse calls the type in its messages)."""
+
+    def parse(text: str) -> int:
+        value = parse_int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{must}; got {text}")
+        return value
+
+    parse.__name__ = name
+    return parse
 
 
-def _budget(text: str) -> int:
-    value = parse_int(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a merge needs two support vectors); got {text}")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = parse_int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
-    return value
+_positive_int = _int_from(1, "must be a positive integer", "_positive_int")
+_budget = _int_from(2, "must be an integer >= 2 (a merge needs two support vectors)", "_budget")
+_seed = _int_from(0, "must be a non-negative integer", "_seed")
 
 
 def _n_jobs(text: str) -> int:
@@ -138,6 +136,3 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"budgetsvm {args.command}: error: {message}", file=sys.stderr)
         return 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -27,6 +27,8 @@ from typing import IO, Dict, List, Tuple, Union
 
 import numpy as np
 
+from .._atomic import replacing
+
 MAGIC = b"\x89BSVM\r\n\x1a"
 VERSION = 1
 HEADER = struct.Struct("<8sIIQQ")
@@ -155,8 +157,6 @@ def decode_array(payload: Bytes) -> Tuple[str, np.ndarray]:
 
 
 def write_container(path, sections: List[Section]) -> None:
-    from ._atomic import replacing
-
     body = b"".join(
         SECTION.pack(s.tag, REQUIRED if s.required else 0, len(s.payload)) + s.payload for s in sections
     )

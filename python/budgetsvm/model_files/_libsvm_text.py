@@ -23,12 +23,13 @@ from __future__ import annotations
 import array
 import math
 import re
-from typing import IO, Any, Dict, List, Optional, Tuple
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 import scipy.sparse as sp
 
-from . import _model_state as state
+from . import _estimator_state as state
+from ._families import ESTIMATORS
 
 LIBSVM_KEYS = ("svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label",
                "probA", "probB", "nr_sv")
@@ -209,6 +210,16 @@ class _TextModel:
         except UnicodeDecodeError:
             raise self.error(f"not ASCII text: not a {self.fmt} model file") from None
 
+    def rows(self) -> Iterator[List[str]]:
+        """The tokens of each line that has any, up to the end of the file."""
+        while True:
+            line = self.next()
+            if line is None:
+                return
+            parts = line.split()
+            if parts:
+                yield parts
+
     def header(self, keys: Tuple[str, ...], end: str) -> Dict[str, Tuple[int, List[str]]]:
         """``key values`` lines up to the line ``end``: key -> (line number, values)."""
         out: Dict[str, Tuple[int, List[str]]] = {}
@@ -271,13 +282,7 @@ def _libsvm_svs(text: _TextModel, n_coef: int, total: int):
     data = array.array("d")
     indices = array.array("q")
     indptr = [0]
-    while True:
-        line = text.next()
-        if line is None:
-            break
-        parts = line.split()
-        if not parts:
-            continue
+    for parts in text.rows():
         if len(indptr) > total:
             raise text.error(f"more support vectors than total_sv ({total})")
         if len(parts) < n_coef:
@@ -348,8 +353,6 @@ def _sorted_ovo(labels: List[int], n_support: List[int], coef: np.ndarray, rho: 
 
 
 def from_libsvm(text: _TextModel, n_features: Any = None):
-    from .exact import SVC
-
     header = text.header(LIBSVM_KEYS, "SV")
     need = ["svm_type", "kernel_type", "nr_class", "total_sv", "rho", "label", "nr_sv"]
     missing = [key for key in need if key not in header]
@@ -401,7 +404,7 @@ def from_libsvm(text: _TextModel, n_features: Any = None):
     arrays.update(state.sv_arrays(sv.toarray() if dense else sv))
     if prob:
         arrays["prob_a"], arrays["prob_b"] = prob_a, prob_b
-    est = SVC(kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
+    est = ESTIMATORS["SVC"](kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
     modl = {"family": "SVC", "kernel": kernel, "decision": "ovo", "degree": degree, "gamma": gamma,
             "coef0": coef0, "n_features": width}
     state.restore_core(est, modl, arrays)
@@ -424,8 +427,6 @@ def _width(used: int, n_features: Any) -> int:
 
 
 def from_liblinear(text: _TextModel, n_features: Any = None):
-    from .linear import LinearSVC
-
     header = text.header(LIBLINEAR_KEYS, "w")
     missing = [key for key in ("solver_type", "nr_class", "label", "nr_feature", "bias") if key not in header]
     if missing:
@@ -444,13 +445,7 @@ def from_liblinear(text: _TextModel, n_features: Any = None):
     rows = d + (1 if bias >= 0 else 0)
     weights = array.array("d")
     n_rows = 0
-    while True:
-        line = text.next()
-        if line is None:
-            break
-        parts = line.split()
-        if not parts:
-            continue
+    for parts in text.rows():
         if n_rows == rows:
             raise text.error(f"more weight rows than nr_feature ({d}) and the bias give ({rows})")
         if len(parts) != nr_w:
@@ -478,7 +473,8 @@ def from_liblinear(text: _TextModel, n_features: Any = None):
         coef = np.hstack([coef, np.zeros((coef.shape[0], width - d))])
     if not (np.all(np.isfinite(coef)) and np.all(np.isfinite(intercept))):  # bias * weight may overflow
         raise ValueError("LIBLINEAR model file: the weights times the bias are not finite")
-    est = LinearSVC(loss="hinge" if solver == "L2R_L1LOSS_SVC_DUAL" else "squared_hinge", fit_intercept=bias >= 0)
+    loss = "hinge" if solver == "L2R_L1LOSS_SVC_DUAL" else "squared_hinge"
+    est = ESTIMATORS["LinearSVC"](loss=loss, fit_intercept=bias >= 0)
     est.classes_ = classes
     est.coef_ = np.ascontiguousarray(coef)
     est.intercept_ = np.asarray(intercept, dtype=np.float64)

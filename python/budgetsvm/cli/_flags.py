@@ -14,7 +14,7 @@ where they mean the same thing.
 ``budgetsvm train --help`` shows the flags in one group per estimator (a flag
 such as ``-c`` appears in each group, with that estimator's help and
 default); ``budgetsvm train --solver NAME --help`` shows only the group of
-that solver's estimator (``_cli_parser.CliParser.format_help``). The flags
+that solver's estimator (``_parser.CliParser.format_help``). The flags
 that parse are one hidden action per name, shared by the estimators.
 """
 
@@ -28,8 +28,9 @@ import math
 import re
 from typing import Any, Callable, Dict, List, Tuple
 
+from .. import SVC, BudgetedSVC, LinearSVC
+from .._params import options
 from ._numbers import parse_float, parse_int
-from ._params import options
 
 # --solver picks the estimator and its solver option
 SOLVERS = {
@@ -54,8 +55,6 @@ LIBSVM_SHORT = {"C": "-c", "gamma": "-g", "probability": "-b", "cache_size": "-m
 
 
 def estimators() -> Dict[str, type]:
-    from . import SVC, BudgetedSVC, LinearSVC
-
     return {"BudgetedSVC": BudgetedSVC, "SVC": SVC, "LinearSVC": LinearSVC}
 
 

@@ -3,7 +3,8 @@
 
 Progress is measured in bytes of the file as stored: for a ``.gz``, ``.bz2``
 or ``.xz`` file the compressed bytes read so far against the compressed
-size, so that the ETA holds from the first chunk on (:class:`FileChunks`).
+size, so that the ETA holds from the first chunk on
+(:class:`budgetsvm.io.SvmlightChunks`).
 
 Cross-validation (``-v K``) assigns every row to a fold by its row number:
 the rows are taken in blocks of ``K`` consecutive rows, and each block is
@@ -19,88 +20,15 @@ fold ``k`` during the next pass, which also trains fold ``k + 1``:
 
 from __future__ import annotations
 
-import io
-import os
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _core
-from ._cli_progress import Progress
-from ._params import check_number
-from ._limits import MAX_LINE_BYTES, check_max_line_bytes
-from .io import _decompressor
-from .streaming import _chunks
+from ..io import SvmlightChunks, shuffle_chunks
+from ._progress import Progress
 
 
-class FileChunks:
-    """Passes over an svmlight file in chunks of rows, as
-    :func:`budgetsvm.iter_svmlight` reads it, that know how far into the file
-    they are.
-
-    Each ``iter()`` is one pass. :meth:`position` is the bytes of the file
-    read so far by the current pass (for a compressed file: compressed
-    bytes), ``size`` the file's size and ``rows`` the rows of the last
-    complete pass.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> path = Path(tempfile.mkdtemp()) / "tiny.svm"
-    >>> _ = path.write_text("+1 1:0.5 3:2\\n-1 2:1\\n+1 1:1\\n")
-    >>> data = FileChunks(path, chunk_rows=2, n_features=3, zero_based=False)
-    >>> [(X.shape, data.position()) for X, y in data]
-    [((2, 3), 27), ((1, 3), 27)]
-    >>> data.size, data.rows
-    (27, 3)
-    """
-
-    def __init__(self, path: Any, chunk_rows: int, n_features: int, zero_based: bool,
-                 max_line_bytes: int = MAX_LINE_BYTES) -> None:
-        self.path = os.fspath(path)
-        self.chunk_rows = check_number("chunk_rows", chunk_rows, integer=True, low=1)
-        self.n_features = check_number("n_features", n_features, integer=True, low=1)
-        self.zero_based = bool(zero_based)
-        self.max_line_bytes = check_max_line_bytes(max_line_bytes)
-        self.size = os.path.getsize(self.path)  # FileNotFoundError now
-        self.rows: Optional[int] = None
-        self._raw: Optional[io.FileIO] = None
-
-    def position(self) -> int:
-        raw = self._raw
-        if raw is None:
-            return 0
-        return self.size if raw.closed else min(raw.tell(), self.size)
-
-    def __iter__(self) -> Iterator[Tuple[Any, np.ndarray]]:
-        decompress = _decompressor(self.path)  # compression by content, as iter_svmlight
-        parser = _core.SvmlightParser(float32=False, zero_based=self.zero_based, n_features=self.n_features,
-                                      max_line_bytes=self.max_line_bytes)
-
-        opened: List[io.BufferedReader] = []
-
-        def counted_open(path: str, mode: str) -> Any:
-            # a BufferedReader over a FileIO whose tell() is the position;
-            # a decompressor reads through it (and does not close it)
-            self._raw = io.FileIO(path, "r")
-            opened.append(io.BufferedReader(self._raw))
-            return decompress(opened[0], mode) if decompress else opened[0]
-
-        rows = 0
-        chunks = _chunks(self.path, counted_open, parser, self.chunk_rows, self.n_features)
-        try:
-            for X, y in chunks:
-                rows += X.shape[0]
-                yield X, y
-            self.rows = rows
-        finally:
-            chunks.close()
-            for f in opened:
-                f.close()
-
-
-def find_labels(data: FileChunks, mode: str) -> List[float]:
+def find_labels(data: SvmlightChunks, mode: str) -> List[float]:
     """The labels of the file, sorted: one pass that reads only them."""
     seen: set = set()
     with Progress(mode, data.size, "reading the labels", unit="B", pass_bytes=data.size) as progress:
@@ -110,11 +38,9 @@ def find_labels(data: FileChunks, mode: str) -> List[float]:
     return sorted(seen)
 
 
-def train(data: FileChunks, est: type, kwargs: Dict[str, Any], classes: Sequence[Any], epochs: int,
+def train(data: SvmlightChunks, est: type, kwargs: Dict[str, Any], classes: Sequence[Any], epochs: int,
           shuffle_buffer: int, mode: str) -> Any:
     """``epochs`` passes of ``partial_fit`` over the file; shows each pass as ``epoch 2/3``."""
-    from . import shuffle_chunks
-
     clf = est(**kwargs)
     with Progress(mode, epochs * data.size, "epoch 1", unit="B", pass_bytes=data.size) as progress:
         for epoch in range(epochs):
@@ -165,7 +91,7 @@ def folds(first_row: int, n_rows: int, k: int, seed: int) -> np.ndarray:
     return order[blocks - first_block, place]
 
 
-def _check_rows(data: FileChunks, k: int) -> None:
+def _check_rows(data: SvmlightChunks, k: int) -> None:
     if data.rows is not None and data.rows < k:
         raise ValueError(f"-v {k}: {data.path} has {data.rows} rows, fewer than the {k} folds")
 
@@ -182,7 +108,7 @@ class _FoldScore:
             self.rows += X.shape[0]
 
 
-def _pass(data: FileChunks, k: int, seed: int, train_fold: Optional[int], score: Optional[_FoldScore],
+def _pass(data: SvmlightChunks, k: int, seed: int, train_fold: Optional[int], score: Optional[_FoldScore],
           progress: Progress, done: int) -> Iterator[Tuple[Any, np.ndarray]]:
     """One pass: the rows not in ``train_fold`` (to train on), after
     ``score`` has seen the rows of its fold."""
@@ -200,11 +126,9 @@ def _pass(data: FileChunks, k: int, seed: int, train_fold: Optional[int], score:
         progress.moveto(done + data.position())
 
 
-def cross_validate(data: FileChunks, est: type, kwargs: Dict[str, Any], classes: Sequence[Any], epochs: int,
+def cross_validate(data: SvmlightChunks, est: type, kwargs: Dict[str, Any], classes: Sequence[Any], epochs: int,
                    k: int, seed: int, shuffle_buffer: int, mode: str) -> Tuple[int, int]:
     """K-fold cross-validation over passes of the file; returns (correct, rows)."""
-    from . import shuffle_chunks
-
     passes = k * epochs + 1
     correct = rows = 0
     pending: Optional[_FoldScore] = None

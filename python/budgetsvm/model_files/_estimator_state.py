@@ -26,9 +26,9 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 import scipy.sparse as sp
 
-from . import _core
-from ._columns import UsedColumns
-from ._model_values import decode_plain, sparse_kind
+from .. import _core
+from .._columns import UsedColumns
+from ._values import decode_plain, sparse_kind
 
 MODL = struct.Struct("<IIiIddQ")  # family, kernel, degree, decision, gamma, coef0, n_features
 FAMILIES = {"SVC": 1, "LinearSVC": 2, "BudgetedSVC": 3}
@@ -246,7 +246,7 @@ class Core:
 
 def dtype_code(array: np.ndarray) -> int:
     """The ARRY dtype code of a decoded array."""
-    from ._model_container import DTYPE_CODES
+    from ._container import DTYPE_CODES
 
     if array.dtype.kind == "O":
         return DTYPE_CODES["utf8"]

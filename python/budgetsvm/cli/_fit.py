@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._cli_progress import Progress
+from ._progress import Progress
 
 
 def epochs_of(est: type, kwargs: Dict[str, Any]) -> Optional[int]:
