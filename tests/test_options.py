@@ -29,10 +29,6 @@ TRANSLATED = {
         "n_jobs": "None / -1 -> threads",
         "shards": "n_jobs as given (the work split)",
         "radius": "None -> inf",
-        "averaging": "benchmark instrument",
-        "after_merge": "benchmark instrument",
-        "first_pass": "benchmark instrument",
-        "average_window": "benchmark instrument",
     },
     SVC: {"gamma": "'scale' / 'auto'", "n_jobs": "None / -1 -> threads"},
     LinearSVC: {

@@ -30,9 +30,9 @@
 // sequential run samples (bsca.hpp, "Averaging"), so that the shards together
 // do the sequential run's work. bsca_shard_round runs one shard's part of
 // a round for a caller that keeps the shard's dual variables itself
-// (budgetsvm.dask, on the worker holding the partition). Warm starts,
-// one-vs-rest BSCA and first_pass = plain run rounds of continued growing
-// passes whose dual variables live for one round (docs/scale.md says what
+// (budgetsvm.dask, on the worker holding the partition). Warm starts and
+// one-vs-rest BSCA run rounds of continued growing passes whose dual
+// variables live for one round (docs/scale.md says what
 // that cost).
 //
 // The split follows `shards` as given, never the machine: the model depends
@@ -148,7 +148,7 @@ void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, const
                       int epochs, double points, double n) {
   using Window = typename Machine::Window;
   Window average = Window::none;
-  if (params.averaging == Averaging::tail && epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
+  if (epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
   m.run_epoch(counters, control, average, epoch == 1);
   if (epoch == epochs && epochs > 1)
     m.settle_average(static_cast<Index>(std::ceil(static_cast<double>(Machine::kSettleSample) * points / n)));
@@ -245,7 +245,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   const Index n_shards = std::min<Index>(params.shards, X.rows());
   Random seeder(params.seed);
   std::vector<Shard> shards = split_shards(X, y, weight, n_shards, seeder.next());
-  if (params.solver == Solver::bsca && params.first_pass == FirstPass::growing && n_classes == 2 && !start.warm() &&
+  if (params.solver == Solver::bsca && n_classes == 2 && !start.warm() &&
       !(start.n > 0.0))
     return with_maintenance(params, [&](auto make) {
       return fit_sharded_bsca(X, shards, params, make, seeder.next(), callback, control);
@@ -337,8 +337,7 @@ struct ShardRound {
 inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight, const Params& params,
                                const Start& start, const ShardRound& round, double* alpha, RunControl& control) {
   params.validate();
-  require(params.solver == Solver::bsca && params.first_pass == FirstPass::growing,
-          "shard rounds with kept dual variables are BSCA's with the growing first pass");
+  require(params.solver == Solver::bsca, "shard rounds with kept dual variables are BSCA's");
   require(X.rows() >= 1, "no training data");
   require(round.first_epoch >= 1 && round.first_epoch + params.epochs - 1 <= round.total_epochs,
           "the round's epochs lie outside the run's");
