@@ -67,7 +67,7 @@ struct Options {
   std::int64_t auto_switch_sweeps = 50;
   double auto_min_feature_ratio = 0.5;
   /// Solve every group of equal rows with equal labels as one variable
-  /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
+  /// (duplicates.hpp): the same optimum; faster or slower with the data.
   bool merge_duplicates = false;
   /// Without merge_duplicates, with the hinge loss: merge only the groups of
   /// at least this many rows (duplicates.hpp says why); 0 = none (1 and 2 =
@@ -271,13 +271,13 @@ class CdState {
   /// for the coordinate steps to make) and when the zig-zag would need more
   /// than kFlatVisits visits to cover it (length x Q_ii / |g|). Shorter
   /// flat steps are left to the coordinate steps because taking every one
-  /// cost sweeps with the hinge loss on a9a and w8a (docs/linear.md).
+  /// cost sweeps with the hinge loss (docs/linear.md).
   /// With the hinge loss (h = 0) the step runs to the box's corner, a jump
-  /// that later sweeps undo as w moves on: at C = 100 on a9a the 100-visit
-  /// threshold made 2.2-2.3 million sweeps against 0.8-1.0 million without
-  /// flat steps, so there it takes kFlatVisitsToBound visits (the squared
-  /// hinge's step, the exact minimum along the pair, keeps kFlatVisits: it
-  /// saved 4x the sweeps on a9a at C = 10). Returns the decrease of f.
+  /// that later sweeps undo as w moves on: at large C the 100-visit
+  /// threshold took more than twice the sweeps of no flat steps at all, so
+  /// there it takes kFlatVisitsToBound visits (the squared hinge's step, the
+  /// exact minimum along the pair, keeps kFlatVisits: it saves sweeps at
+  /// moderate C). Returns the decrease of f.
   double flat_step(Index i, Index j, double Gi) {
     Sample& a = samples_[static_cast<std::size_t>(i)];
     Sample& b = samples_[static_cast<std::size_t>(j)];

@@ -225,10 +225,10 @@ struct Avsf {
   }
 };
 
-/// selection="auto", a rule derived from measurements (docs/benchmarks.md,
-/// "Linear SVM"; bench/linear.py): AVSF lost to liblinear's shrinking at every C on
-/// every data set with many more samples than features (a9a, w8a, ijcnn1,
-/// covtype: d/n < 0.01 -- the paper saw the same on covtype), where the
+/// selection="auto", a rule derived from measurements (docs/linear.md;
+/// bench/linear.py): AVSF lost to liblinear's shrinking at every C on
+/// every data set with many more samples than features (d/n < 0.01; the
+/// paper saw the same on its tall data set), where the
 /// solution has few free variables that shrinking keeps in cache, and it
 /// won at large C on the sparse text sets (d/n >= 1, as rcv1, news20, url
 /// in the paper). Shrinking also wins on easy problems (small C), which
