@@ -144,7 +144,7 @@ inline Params bsca_shard_params(const Params& params, double points, double n) {
 /// the average over the last epoch, and after the last of several epochs
 /// the average settled on the shard's share of the sequential run's sample.
 template <class Machine>
-void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, const Params& params, int epoch,
+void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, int epoch,
                       int epochs, double points, double n) {
   using Window = typename Machine::Window;
   Window average = Window::none;
@@ -198,7 +198,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
       Machine& m = *machines[static_cast<std::size_t>(k)];
       Counters& c = counters[static_cast<std::size_t>(k)];
       if (epoch > 1) m.replace_model(mixed, c);
-      bsca_shard_epoch(m, c, ctl, params, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
+      bsca_shard_epoch(m, c, ctl, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
     });
     control.poll_now();
     // The shards' models in the data's coordinates, mixed up the tree.
@@ -363,7 +363,7 @@ inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight
     const int last = round.first_epoch + p.epochs - 1;
     for (int epoch = round.first_epoch; epoch <= last; ++epoch) {
       control.poll_now();
-      detail::bsca_shard_epoch(m, counters, control, p, epoch, round.total_epochs, points, round.n);
+      detail::bsca_shard_epoch(m, counters, control, epoch, round.total_epochs, points, round.n);
     }
     const std::vector<double>& a = m.alpha();
     std::copy(a.begin(), a.end(), alpha);
