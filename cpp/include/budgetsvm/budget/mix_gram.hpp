@@ -65,10 +65,10 @@ constexpr Index kMaxGramUnion = 2048;
 /// The fewest features for which it pays: it saves m^2 d / 2 of the
 /// features' path's ~1.2 m^2 d multiply-adds (m = 2B) and costs a few ms
 /// more besides (the mirror, the replay, the copies), so it loses on
-/// narrow data and wins on wide data; the crossing, measured with two
-/// shard models of B = 500 on one and two threads, lies between 68 and
-/// 123 features (docs/development/decisions.md has the timings).
-///
+/// narrow data and wins on wide data: measured with two shard models of
+/// B = 500 on one and two threads it breaks even between 22 and 68
+/// features, and 96 leaves a margin (docs/development/decisions.md has
+/// the timings).
 constexpr Index kMinGramFeatures = 96;
 
 /// Doubles that only grow and are never initialised: every user writes
