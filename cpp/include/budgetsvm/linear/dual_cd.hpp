@@ -26,8 +26,6 @@
 //   set_partners) also take an exact step along alpha_i + alpha_j, the one
 //   direction that leaves w unchanged and that coordinate steps can only
 //   zig-zag along (flat_step).
-// - Optional early stop once the dual objective reaches a target (used by
-//   the benchmark to time "reaching liblinear's objective").
 #pragma once
 
 #include <algorithm>
@@ -59,9 +57,6 @@ struct Options {
   std::int64_t max_iter = 0;          ///< outer sweeps; 0 = unlimited
   double bias_scale = 0.0;            ///< s of the constant feature; 0 = no bias
   std::uint64_t seed = 0;             ///< seeds the sweep order / schedule
-  /// Stop as soon as the dual objective (maximisation form) reaches this
-  /// value, checked at the end of each sweep. +inf = never.
-  double target_objective = std::numeric_limits<double>::infinity();
   /// selection="auto" (selection.hpp): sweeps of Shrinking before it hands
   /// over to Avsf, and the smallest d / n at which it hands over at all.
   std::int64_t auto_switch_sweeps = 50;
@@ -86,7 +81,7 @@ struct Options {
   }
 };
 
-enum class Status { converged, max_iter_reached, target_reached };
+enum class Status { converged, max_iter_reached };
 
 /// What a run did: the numbers a user or a benchmark asks for.
 struct Stats {
@@ -350,15 +345,10 @@ class CdState {
 };
 
 /// End-of-sweep bookkeeping shared by the policies: counts the sweep and
-/// says whether a limit (max_iter, target objective) ends the run.
+/// says whether the limit max_iter ends the run.
 template <class State>
 bool sweep_limit_reached(const State& state, const Options& options, Stats& stats) {
   ++stats.sweeps;
-  if (std::isfinite(options.target_objective) &&
-      state.dual_objective() >= options.target_objective) {
-    stats.status = Status::target_reached;
-    return true;
-  }
   if (options.max_iter > 0 && stats.sweeps >= options.max_iter) {
     stats.status = Status::max_iter_reached;
     return true;
