@@ -346,8 +346,7 @@ class CdState {
 
 /// End-of-sweep bookkeeping shared by the policies: counts the sweep and
 /// says whether the limit max_iter ends the run.
-template <class State>
-bool sweep_limit_reached(const State& state, const Options& options, Stats& stats) {
+inline bool sweep_limit_reached(const Options& options, Stats& stats) {
   ++stats.sweeps;
   if (options.max_iter > 0 && stats.sweeps >= options.max_iter) {
     stats.status = Status::max_iter_reached;

@@ -76,7 +76,7 @@ struct Uniform {
         ++stats.sweeps;
         return stats;
       }
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
@@ -124,12 +124,12 @@ struct Shrinking {
         active_size = all;  // unshrink and confirm with a full sweep
         pg_max_old = detail::kInf;
         pg_min_old = -detail::kInf;
-        if (sweep_limit_reached(state, options, stats)) return stats;
+        if (sweep_limit_reached(options, stats)) return stats;
         continue;
       }
       pg_max_old = pg_max <= 0.0 ? detail::kInf : pg_max;
       pg_min_old = pg_min >= 0.0 ? -detail::kInf : pg_min;
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
@@ -220,7 +220,7 @@ struct Avsf {
       } else {
         canstop = false;
       }
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
