@@ -43,36 +43,6 @@ def machine_line() -> str:
             f"Python {platform.python_version()}, budgetsvm commit {git_commit()}")
 
 
-def margin_floor_program() -> Path | None:
-    """The margin-floor program (bench/cpp/margin_floor.cpp), built with
-    ``cmake -S . -B build-bench -DBUDGETSVM_BUILD_BENCH=ON && cmake --build build-bench``
-    (or named by ``$BUDGETSVM_MARGIN_FLOOR``); None when it is not built."""
-    path = Path(os.environ.get("BUDGETSVM_MARGIN_FLOOR", ROOT / "build-bench" / "margin_floor"))
-    return path if path.exists() else None
-
-
-def margin_floor_seconds(X, support_vectors, gamma: float, repeats: int = 1) -> float:
-    """Seconds for ``repeats`` passes of margins of the rows of X against a
-    Gaussian budget model with these support vectors, measured by the C++
-    program with the solvers' own model; NaN when the program is not built."""
-    import tempfile
-
-    import numpy as np
-    import scipy.sparse as sp
-    from sklearn.datasets import dump_svmlight_file
-
-    program = margin_floor_program()
-    if program is None:
-        return float("nan")
-    with tempfile.TemporaryDirectory() as folder:
-        data, svs = Path(folder) / "data.svm", Path(folder) / "sv.svm"
-        dump_svmlight_file(sp.csr_matrix(X), np.zeros(X.shape[0]), str(data), zero_based=False)
-        dump_svmlight_file(sp.csr_matrix(support_vectors), np.zeros(support_vectors.shape[0]), str(svs), zero_based=False)
-        out = subprocess.run([str(program), str(data), str(svs), repr(float(gamma)), str(repeats)],
-                             capture_output=True, text=True, check=True).stdout
-    return float(out.split()[0])
-
-
 def interleaved_times(contestants: dict, repeats: int) -> tuple[dict, list]:
     """Times of every contestant (a name -> callable map), interleaved: each
     repeat runs each contestant once, in turn. Returns ({name: [seconds, ...]},

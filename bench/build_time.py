@@ -1,6 +1,6 @@
 """Where the extension's build time goes: CPU seconds per compile and link step.
 
-Configures a fresh build of budgetsvm._core (CMake + Ninja), runs every
+Configures a fresh build of the extension module (CMake + Ninja), runs every
 compiler and linker command through this script as a launcher, which records
 the command's own CPU time (user + system, from getrusage of the child), and
 prints one row per translation unit and one for the link, with the total CPU
@@ -69,7 +69,8 @@ def main() -> int:
                  f"-DCMAKE_CXX_LINKER_LAUNCHER={launcher}"] + [f"-D{d}" for d in args.defines]
     subprocess.run(configure, check=True, stdout=subprocess.DEVNULL)
     start = time.perf_counter()
-    subprocess.run(["cmake", "--build", str(build), "--target", "_core", "-j", str(args.jobs)], check=True,
+    # the default target of this configuration is the extension module alone
+    subprocess.run(["cmake", "--build", str(build), "-j", str(args.jobs)], check=True,
                    stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     rows = [json.loads(line) for line in record.read_text().splitlines()]

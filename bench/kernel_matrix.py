@@ -1,5 +1,4 @@
-"""kernel_matrix against its floor, scikit-learn's rbf_kernel and an earlier
-build, in one run.
+"""kernel_matrix against scikit-learn's rbf_kernel, in one run.
 
 X: --rows rows, Y: --cols rows, --features features (Gaussian data), the
 Gaussian kernel. Timed interleaved (every repeat runs each contestant once,
@@ -8,14 +7,10 @@ in turn), the minimum of the repeats, one BLAS thread:
 - ``kernel_matrix(X, Y)`` with n_jobs=1 and n_jobs=2 (dense X), and with a
   CSR X of the same values;
 - scikit-learn's ``rbf_kernel(X, Y)`` (numpy matrix product + exp);
-- with ``--before DIR``, another build's ``_core.kernel_matrix`` on the same
-  arrays (a directory holding a ``budgetsvm`` package with its ``_core``);
-- the floor: the dot products at this core's measured FMA peak plus one
-  vectorised exp per value (bench/cpp/predict_floor.cpp, when built; set
-  BUDGETSVM_PREDICT_FLOOR to its path), plus allocating and writing the n m
-  doubles of K once (numpy's ``np.full`` of the same shape).
+- allocating and writing the n m doubles of K once (numpy's ``np.full`` of
+  the same shape): the memory part of any contestant's time.
 
-    python bench/kernel_matrix.py --repeats 5 [--before DIR] [--out bench/results/kernel_matrix.json]
+    python bench/kernel_matrix.py --repeats 5 [--out bench/results/kernel_matrix.json]
 """
 
 from __future__ import annotations
@@ -34,7 +29,6 @@ import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
 from _common import ROOT, interleaved_times, machine_line  # noqa: E402
-from predict import floor_seconds, load_core  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "python"))
 
@@ -45,21 +39,18 @@ def main() -> None:
     parser.add_argument("--cols", type=int, default=4_000)
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--before", help="a directory holding another build's budgetsvm package")
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args()
 
     from sklearn.metrics.pairwise import rbf_kernel
 
-    from budgetsvm import _core, kernel_matrix
-    from budgetsvm._data import core_view
+    from budgetsvm import kernel_matrix
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((args.rows, args.features))
     Y = rng.standard_normal((args.cols, args.features))
     Xs = sp.csr_matrix(X)
     gamma = 1.0 / args.features
-    before = load_core(args.before) if args.before else None
     contestants = {
         "ours": lambda: kernel_matrix(X, Y, gamma=gamma),
         "ours_n_jobs_2": lambda: kernel_matrix(X, Y, gamma=gamma, n_jobs=2),
@@ -70,28 +61,19 @@ def main() -> None:
     }
     K = kernel_matrix(X, Y, gamma=gamma)
     np.testing.assert_allclose(K, rbf_kernel(X, Y, gamma=gamma), rtol=1e-12, atol=1e-14)
-    if before is not None:
-        contestants["before"] = lambda: before.kernel_matrix(core_view(X), core_view(Y), "rbf", gamma, 3, 0.0)
-        np.testing.assert_allclose(contestants["before"](), K, rtol=1e-12, atol=1e-14)
-    del _core
 
     times, loads = interleaved_times(contestants, args.repeats)
     best = {name: min(t) for name, t in times.items()}
-    floor = floor_seconds(args.rows, args.cols, args.features)
     result = {
         "machine": machine_line(), "load_average": loads, "rows": args.rows, "cols": args.cols,
-        "features": args.features, "seconds_min": best, "seconds_all": times, "floor": floor,
+        "features": args.features, "seconds_min": best, "seconds_all": times,
     }
     ratios = {
         "sklearn_rbf_kernel / ours": best["sklearn_rbf_kernel"] / best["ours"],
         "ours / ours_n_jobs_2 (speed-up)": best["ours"] / best["ours_n_jobs_2"],
         "ours_csr_x / ours": best["ours_csr_x"] / best["ours"],
+        "ours / writing K": best["ours"] / best["numpy_new_K"],
     }
-    if floor:
-        whole = floor["floor_s"] + best["numpy_new_K"]
-        ratios["ours / (compute floor + writing K)"] = best["ours"] / whole
-    if before is not None:
-        ratios["before / ours"] = best["before"] / best["ours"]
     result["ratios"] = ratios
     print(json.dumps(ratios, indent=1))
     print(json.dumps(best, indent=1))

@@ -16,8 +16,8 @@ Wall time of ``fit`` only (data loaded and converted beforehand), median of
 3 runs when a run takes under 2 s, else one run. Dual objectives: LIBLINEAR's
 as it prints them (verbose output captured), ours from the solver; primal
 objectives computed here from each coefficient vector. Where LIBLINEAR stops
-at 10^6 sweeps unconverged (C = 1000 on a9a and w8a), our solvers are timed
-until they reach LIBLINEAR's dual objective. A method whose run exceeds
+at 10^6 sweeps unconverged (C = 1000 on a9a and w8a), ours run with the same
+cap of 10^6 sweeps (``max_iter``). A method whose run exceeds
 ``--budget`` seconds is not run at larger C on that data set (marked
 "skipped").
 """
@@ -33,7 +33,6 @@ import os
 import platform
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from _common import cpu_model, data_dir, git_commit
-from budgetsvm import LinearSVC, _core, _data, load_svmlight
+from budgetsvm import LinearSVC, load_svmlight
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = data_dir()
@@ -143,29 +142,16 @@ def run_official(prob, C, tol):
     return dict(time=t, runs=runs, dual=-sum(objs), sweeps=max(iters), capped="max number of iterations" in text)
 
 
-def run_ours(X, y, C, tol, selection):
+def run_ours(X, y, C, tol, selection, max_iter=None):
     def fit():
         return LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=tol, selection=selection,
-                         random_state=0, n_jobs=1).fit(X, y)
+                         random_state=0, n_jobs=1, max_iter=max_iter).fit(X, y)
 
     t, runs, m = timed(fit, None)
     st = m.fit_stats_
     return dict(time=t, runs=runs, dual=sum(s["dual_objective"] for s in st), sweeps=m.n_iter_,
                 steps=sum(s["steps"] for s in st), coef=m.coef_, predict=m.predict,
                 kkt=max(s["kkt_violation"] for s in st))
-
-
-def run_to_target(X, labels, n_classes, C, tol, selection, target, max_iter, **options):
-    """Time until our dual objective reaches `target` (binary problems only);
-    `options` are more core options (None: the default)."""
-    Xc = _data.as_supported(X)
-    t = time.perf_counter()
-    params = dict(C=C, loss="hinge", selection=selection, tol=tol, max_iter=max_iter, bias_scale=0.0,
-                  target_objective=target, **{k: v for k, v in options.items() if v is not None})
-    W, A, st = _core.fit_linear(_data.core_view(Xc), labels.astype(np.int32), n_classes,
-                                np.ones(n_classes), np.ones(X.shape[0]), params)
-    return dict(time=time.perf_counter() - t, status=st[0]["status"], dual=st[0]["dual_objective"],
-                sweeps=st[0]["sweeps"], steps=st[0]["steps"])
 
 
 def machine():
@@ -182,46 +168,11 @@ def main():
     ap.add_argument("--datasets", default=None, help="comma-separated subset of data set names")
     ap.add_argument("--out", default=None,
                     help="output path without suffix (default bench/results/linear, or linear_quick with --quick)")
-    ap.add_argument("--seeds", action="store_true",
-                    help="only the seed study: shrinking vs LIBLINEAR over 5 seeds each, interleaved")
-    ap.add_argument("--confirm", action="store_true",
-                    help="re-measure auto vs LIBLINEAR (11 seeds, interleaved) where the full run showed auto > 1.2x")
-    ap.add_argument("--cases", default=None,
-                    help="with --seeds/--confirm: only these cases, e.g. 'w8a:1,w8a:10'")
-    ap.add_argument("--merge", choices=["auto", "all", "none"], default="auto",
-                    help="with --seeds/--confirm: ours with merge_duplicates='auto' (default), True or False")
-    ap.add_argument("--to-objective", action="store_true",
-                    help="with --seeds/--confirm: also time ours to LIBLINEAR's dual objective of the same seed "
-                         "(LIBLINEAR run with verbose=1 to print it)")
-    ap.add_argument("--busy", action="store_true",
-                    help="with --seeds/--confirm: run a second single-threaded CPU-bound process beside the "
-                         "timed runs, as on a busy machine (results file *_busy.md)")
-    ap.add_argument("--n-seeds", type=int, default=None,
-                    help="with --seeds/--confirm: number of seeds (default 5 / 11)")
     ap.add_argument("--from-json", action="store_true",
                     help="only rewrite the .md and .png from an existing .json")
     args = ap.parse_args()
     if args.out is None:
         args.out = str(REPO / "bench" / "results" / ("linear_quick" if args.quick else "linear"))
-    cases = None
-    if args.cases:
-        cases = [(name, float(c)) for name, c in (item.rsplit(":", 1) for item in args.cases.split(","))]
-    # A subset of cases gets its own results file (named after the cases).
-    suffix = ("_merge_" + args.merge if args.merge != "auto" else "") + ("_" + re.sub(r"[^A-Za-z0-9.]+", "_", args.cases) if args.cases else "")
-    if args.busy:
-        suffix += "_busy"
-    if args.seeds or args.confirm:
-        # a busy loop in its own process (its own core when there are two)
-        hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy else None
-        try:
-            if args.seeds:
-                seed_check(args, cases, "shrinking", args.n_seeds or 5, f"linear_seeds{suffix}.md")
-            else:
-                seed_check(args, cases or CONFIRM_CASES, "auto", args.n_seeds or 11, f"linear_confirm{suffix}.md")
-        finally:
-            if hog is not None:
-                hog.kill()
-        return
     if args.from_json:
         saved = json.loads(Path(args.out).with_suffix(".json").read_text())
         args.quick = saved["meta"]["quick"]
@@ -264,7 +215,7 @@ def main():
                     if ll["time"] > args.budget:
                         over_budget.add("liblinear")
                 if not row["liblinear"].get("converged", True):
-                    hard = True  # capped at 10^6 sweeps: compare at its objective
+                    hard = True  # capped at 10^6 sweeps: ours with the same cap
                 off = run_official(prob, C, tol)
                 row["official"] = off
                 for sel in OURS:
@@ -275,20 +226,12 @@ def main():
                         # (saves minutes on a9a/w8a at large C).
                         row[sel] = dict(shr, same_run_as="shrinking")
                         continue
-                    if hard:
-                        # LIBLINEAR stops unconverged at 10^6 sweeps: time ours
-                        # to LIBLINEAR's objective, with the same sweep cap.
-                        if sel in over_budget:
-                            row[sel] = dict(skipped=True)
-                            continue
-                        r = run_to_target(X, labels, len(classes), C, tol, sel, row["liblinear"]["dual"], 10**6)
-                        r["to_target"] = True
-                        row[sel] = r
-                    elif sel in over_budget:
+                    if sel in over_budget and not hard:
                         row[sel] = dict(skipped=True)
                         continue
                     else:
-                        r = run_ours(X, y, C, tol, sel)
+                        # LIBLINEAR stops unconverged at 10^6 sweeps: ours with the same cap
+                        r = run_ours(X, y, C, tol, sel, max_iter=10**6 if hard else None)
                         r["primal"] = primal_objective(X, labels, classes, r["coef"], C)
                         if Xt is not None:
                             r["test_accuracy"] = float(np.mean(r["predict"](Xt) == yt))
@@ -301,92 +244,6 @@ def main():
                 rows.append(row)
                 write(rows, args, started)
     write(rows, args, started, final=True)
-
-
-# Every cell where a full run showed auto > 1.2x LIBLINEAR (w8a C=100, 60 s a
-# run, has its own: --confirm --cases w8a:100 --n-seeds 5).
-CONFIRM_CASES = [("reuters_moneyfx", 0.1), ("sector.scale", 0.01), ("sector.scale", 0.1), ("w8a", 0.01),
-                 ("w8a", 1.0), ("w8a", 10.0), ("a9a", 0.1), ("ijcnn1", 0.01), ("ijcnn1", 0.1),
-                 ("ijcnn1", 100.0), ("covtype20k", 0.1), ("covtype20k", 10.0)]
-
-
-def seed_check(args, cases=None, selection="shrinking", seeds=5, outfile="linear_seeds.md"):
-    """Same algorithm, different random orders: compare the two over seeds.
-
-    One seed decides a run's sweep count (it varies 2-3x between seeds), so
-    a single-seed ratio says little. Here both run with seeds 0-4,
-    alternating ours and LIBLINEAR, and we report medians of time and
-    sweeps and the time per sweep.
-    """
-    from sklearn.svm import LinearSVC as SkLinearSVC
-
-    if cases is None:
-        cases = [("w8a", 1.0), ("w8a", 10.0), ("a9a", 1.0), ("a9a", 10.0), ("ijcnn1", 10.0), ("covtype20k", 10.0)]
-    if args.quick:
-        cases = cases[:1]
-    merge = {"auto": "auto", "all": True, "none": False}[args.merge]
-    flag = ("--seeds" if selection == "shrinking" else "--confirm") + (f" --merge {args.merge}" if args.merge != "auto" else "")
-    if args.cases:
-        flag += f" --cases {args.cases}"
-    if args.n_seeds:
-        flag += f" --n-seeds {args.n_seeds}"
-    if args.to_objective:
-        flag += " --to-objective"
-    if args.busy:
-        flag += " --busy"
-    what = f"{selection} with merge_duplicates={merge!r}"
-    lines = [f"# Linear SVM: {what} vs LIBLINEAR over {seeds} seeds", "",
-             f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}. Machine: {machine()}. "
-             f"Command: `python bench/linear.py {flag}`. Hinge loss, no bias, tol 1e-3, seeds 0-{seeds - 1} "
-             "(ours and LIBLINEAR alternate).", "",
-             f"| data set | C | LIBLINEAR median s | ours median s | ratio of medians | ratio of totals "
-             f"| LIBLINEAR sweeps ({seeds} seeds) | ours sweeps ({seeds} seeds) | s per sweep ours / LIBLINEAR |"
-             + (" ours to LIBLINEAR's objective: median s, ratio of medians |" if args.to_objective else ""),
-             "|---|---|---|---|---|---|---|---|---|" + ("---|" if args.to_objective else "")]
-    if args.busy:
-        lines[2] += " A second single-threaded CPU-bound process (a Python busy loop) ran beside every timed run."
-    if args.to_objective:
-        lines[2] += (" LIBLINEAR ran with verbose=1 (its objective is printed), ours to its objective "
-                     "with `target_objective` (the run stops at the first sweep end at or above it).")
-    loaded = {}
-    for name, C in cases:
-        entry = next(d for d in DATASETS if d[0] == name)
-        if name not in loaded:
-            loaded[name] = load_svmlight(DATA / entry[1], n_features=entry[3])
-        X, y = loaded[name]
-        t_ll, t_us, s_ll, s_us, t_to = [], [], [], [], []
-        for seed in range(seeds):
-            m = SkLinearSVC(C=C, loss="hinge", dual=True, tol=1e-3, max_iter=10**6, fit_intercept=False,
-                            random_state=seed, verbose=int(args.to_objective))
-            with captured_stdout() as printed:
-                t = time.perf_counter()
-                m.fit(X, y)
-                t_ll.append(time.perf_counter() - t)
-            s_ll.append(int(m.n_iter_))
-            if args.to_objective:
-                classes, labels = np.unique(y, return_inverse=True)
-                target = -sum(printed_objectives(printed["text"])[0])
-                # the seed LinearSVC(random_state=seed) passes on: the same run, stopped at the target
-                core_seed = int(np.random.RandomState(seed).randint(np.iinfo(np.int32).max))
-                r = run_to_target(X, labels, len(classes), C, 1e-3, selection, target, 10**7, seed=core_seed,
-                                  merge_duplicates=merge is True, merge_min_copies=0 if merge is False else None)
-                t_to.append(r["time"])
-            # the sweep bound as LIBLINEAR's x 10: a9a at C = 100 needs 1.5-1.8 million
-            o = LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=1e-3, selection=selection,
-                          random_state=seed, merge_duplicates=merge, max_iter=10**7)
-            t = time.perf_counter()
-            o.fit(X, y)
-            t_us.append(time.perf_counter() - t)
-            s_us.append(o.n_iter_)
-        per = (sum(t_us) / sum(s_us)) / (sum(t_ll) / sum(s_ll))
-        lines.append(f"| {name} | {C:g} | {statistics.median(t_ll):.3g} | {statistics.median(t_us):.3g} | "
-                     f"{statistics.median(t_us) / statistics.median(t_ll):.2f} | {sum(t_us) / sum(t_ll):.2f} | "
-                     f"{s_ll} | {s_us} | {per:.2f} |"
-                     + (f" {statistics.median(t_to):.3g}, {statistics.median(t_to) / statistics.median(t_ll):.2f} |"
-                        if args.to_objective else ""))
-        print(lines[-1], flush=True)
-    out = Path(args.out).with_name(outfile)
-    out.write_text("\n".join(lines) + "\n")
 
 
 def summary(rows):
@@ -405,8 +262,7 @@ def summary(rows):
                 cells.append("")
                 continue
             parts = [ratio(r.get(sel), r["liblinear"]) or "-" for sel in ("auto", "avsf", "shrinking")]
-            mark = " (->target)" if r.get("auto", {}).get("to_target") else ""
-            cells.append(" / ".join(parts) + mark)
+            cells.append(" / ".join(parts))
         lines.append(f"| {ds} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -446,7 +302,7 @@ def write(rows, args, started, final=False, meta=None):
         "`official` = liblinear-official `-s 3` as shipped (`*` = stopped by its 1000-iteration cap, "
         "unconverged). `steps` = coordinates visited. `rel dual` = (LIBLINEAR's dual objective - ours) / "
         "|LIBLINEAR's| (positive: ours is lower); `acc` = test accuracy difference ours - LIBLINEAR in "
-        "points. `->target` = time until our dual objective reached LIBLINEAR's after its 10^6 sweeps.",
+        "points. Where LIBLINEAR stops unconverged at 10^6 sweeps, ours run with the same cap (`max_iter`).",
         "",
     ]
     for ds in dict.fromkeys(r["dataset"] for r in rows):
@@ -465,11 +321,7 @@ def write(rows, args, started, final=False, meta=None):
                 cells = []
                 for sel in OURS:
                     s = r.get(sel)
-                    mark = " ->target" if s and s.get("to_target") else ""
-                    if s and s.get("same_run_as"):
-                        mark += " (=shrinking)"
-                    if s and s.get("to_target") and s.get("status") != "target_reached":
-                        mark = " (not reached)"
+                    mark = " (=shrinking)" if s and s.get("same_run_as") else ""
                     cells += [fmt_t(s) + mark, ratio(s, ll)]
                 steps = " / ".join(str(r[s].get("steps", "-")) if not r[s].get("skipped") else "-"
                                    for s in ("avsf", "shrinking"))

@@ -9,8 +9,8 @@ LIBSVM model file and in budgetsvm's format. Timed, alternating, medians:
 * libsvm C loop: LIBSVM's C ``svm_predict`` per row with the nodes of all
   rows built at once in numpy (LIBSVM's own prediction cost, without the
   Python wrapper's);
-* budgetsvm: ``load_model`` of the LIBSVM file + ``predict``, and the C++
-  ``budgetsvm::Model`` on the budgetsvm file (load + predict), 1 thread.
+* budgetsvm: ``load_model`` + ``predict`` of the LIBSVM file and of the
+  budgetsvm file, 1 thread.
 
 Every run checks that the predicted labels are identical.
 
@@ -32,8 +32,7 @@ from _common import ROOT, data_dir, machine_line
 from libsvm import svmutil
 
 import budgetsvm
-from budgetsvm import SVC, _core, load_model, save_model
-from budgetsvm._data import as_supported, core_view
+from budgetsvm import SVC, load_model, save_model
 
 sys.path.insert(0, str(ROOT / "tests"))
 from libsvm_reference import libsvm_c_predict  # noqa: E402 (the loop tests/test_model_files_real.py checks)
@@ -60,8 +59,7 @@ def run_case(name, d, n_train, params, repeat, folder, workdir):
             svmutil.svm_predict([0] * Xs.shape[0], Xs, svmutil.svm_load_model(str(text)), "-q")[0]),
         "libsvm C loop": lambda: libsvm_c_predict(svmutil.svm_load_model(str(text)), Xs),
         "budgetsvm load_model + predict": lambda: load_model(text, n_features=d).predict(Xt),
-        "budgetsvm C++ Model": lambda: np.asarray(est.classes_)[
-            _core.model_predict(str(binary), core_view(as_supported(Xt)), 1)[1]],
+        "budgetsvm load_model (own format) + predict": lambda: load_model(binary).predict(Xt),
     }
     times = {k: [] for k in runners}
     reference = est.predict(Xt)

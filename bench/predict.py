@@ -1,4 +1,4 @@
-"""Batch prediction against its floor and the peers, in one run.
+"""Batch prediction against the peers, in one run.
 
 One generated problem (20 features, a noisy non-linear boundary), one model
 per estimator, 100,000 query rows, one thread (OPENBLAS_NUM_THREADS=1 and
@@ -11,17 +11,9 @@ repeat runs each contestant once, in turn), the minimum of the repeats:
   and the time per support vector compared too), and against numpy's blocked
   ``exp(gamma (2 X S^T - |x|^2 - |s|^2)) @ coef`` in float64 and float32;
 - ``BudgetedSVC.decision_function`` (B = 500) on float32 input against the
-  same numpy expression in float32;
-- the floor of each (bench/cpp/predict_floor.cpp: the dot products at this
-  core's measured FMA peak plus one vectorised exp per kernel value), when
-  that program is built (``cmake -S . -B build-bench -DBUDGETSVM_BUILD_BENCH=ON
-  && cmake --build build-bench``).
+  same numpy expression in float32.
 
     python bench/predict.py --repeats 3 --out bench/results/predict.json
-
-A second build can be timed in the same run (``--before DIR``, a directory
-holding a ``budgetsvm`` package with its compiled ``_core``): its
-decision_function runs on the same fitted models' arrays.
 """
 
 from __future__ import annotations
@@ -32,9 +24,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
-import importlib.util  # noqa: E402
 import json  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -65,35 +55,16 @@ def numpy_expression(X, S, coef, gamma, dtype, block=2000):
     return out
 
 
-def floor_seconds(n: int, m: int, d: int) -> dict | None:
-    program = Path(os.environ.get("BUDGETSVM_PREDICT_FLOOR", ROOT / "build-bench" / "predict_floor"))
-    if not program.exists():
-        return None
-    out = subprocess.run([str(program), str(n), str(m), str(d), "3"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-def load_core(folder: str):
-    """The ``_core`` module of another build, under its own name."""
-    path = next(Path(folder, "budgetsvm").glob("_core*.so"))
-    spec = importlib.util.spec_from_file_location("_core", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=100_000, help="query rows")
     parser.add_argument("--train", type=int, default=12_000, help="training rows")
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--before", help="a directory holding another build's budgetsvm package")
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args()
 
     import budgetsvm
-    from budgetsvm import _core
     from sklearn.svm import SVC as SkSVC
 
     d = args.features
@@ -106,7 +77,6 @@ def main() -> None:
     budgeted = budgetsvm.BudgetedSVC(C=1.0, gamma=gamma, budget=500, random_state=0).fit(X, y)
     S, coef = np.asarray(ours.support_vectors_), ours.dual_coef_.ravel()
     B, beta = np.asarray(budgeted.support_vectors_), budgeted.dual_coef_.ravel()
-    before = load_core(args.before) if args.before else None
 
     contestants = {
         "svc": lambda: ours.decision_function(Q),
@@ -116,15 +86,9 @@ def main() -> None:
         "budgeted_f32": lambda: budgeted.decision_function(Q32),
         "budgeted_numpy_f32": lambda: numpy_expression(Q32, B, beta, gamma, np.float32),
     }
-    if before is not None:
-        contestants["svc_before"] = lambda: before.decision_function(
-            Q, S, coef[:, None], "rbf", gamma, 3, 0.0, 1)
-        contestants["budgeted_f32_before"] = lambda: before.decision_function(
-            Q32, B, beta[:, None], "rbf", gamma, 3, 0.0, 1)
     # The same model: ours against the numpy expression (to rounding).
     reference = numpy_expression(Q[:2000], S, coef, gamma, np.float64)
     assert np.allclose(ours.decision_function(Q[:2000]) - ours.intercept_, reference, atol=1e-9)
-    del _core
 
     times, loads = interleaved_times(contestants, args.repeats)
     best = {name: min(t) for name, t in times.items()}
@@ -135,8 +99,6 @@ def main() -> None:
         "support_vectors": {"svc": int(S.shape[0]), "sklearn_svc": int(theirs.support_vectors_.shape[0]),
                             "budgeted": int(B.shape[0])},
         "seconds_min": best, "seconds_all": times,
-        "floor_svc": floor_seconds(args.rows, S.shape[0], d),
-        "floor_budgeted": floor_seconds(args.rows, B.shape[0], d),
     }
     per_sv = {name: best[name] / result["support_vectors"][name] for name in ("svc", "sklearn_svc")}
     result["ratios"] = {
@@ -144,12 +106,6 @@ def main() -> None:
         "svc / numpy_f64": best["svc"] / best["numpy_f64"],
         "budgeted_f32 / budgeted_numpy_f32": best["budgeted_f32"] / best["budgeted_numpy_f32"],
     }
-    for key, name in (("floor_svc", "svc"), ("floor_budgeted", "budgeted_f32")):
-        if result[key]:
-            result["ratios"][f"{name} / floor"] = best[name] / result[key]["floor_s"]
-    if before is not None:
-        result["ratios"]["svc_before / svc"] = best["svc_before"] / best["svc"]
-        result["ratios"]["budgeted_f32_before / budgeted_f32"] = best["budgeted_f32_before"] / best["budgeted_f32"]
     print(json.dumps(result["ratios"], indent=1))
     print(json.dumps(best, indent=1))
     if args.out:

@@ -10,11 +10,9 @@ and friends are set before numpy loads). Timed side by side, interleaved
   on its model of the same rows (same C and gamma; both support vector counts
   shown, and the time per support vector compared too);
 - ``BudgetedSVC.decision_function`` (B = 500) against the blocked scipy
-  expression ``exp(gamma (2 X S^T - |x|^2 - |s|^2)) @ coef`` with X sparse;
-- with ``--before DIR`` (a directory holding another build's ``budgetsvm``
-  package), that build's decision_function on the same models' arrays.
+  expression ``exp(gamma (2 X S^T - |x|^2 - |s|^2)) @ coef`` with X sparse.
 
-    python bench/predict_sparse.py --repeats 5 [--before DIR] [--out bench/results/predict_sparse.json]
+    python bench/predict_sparse.py --repeats 5 [--out bench/results/predict_sparse.json]
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ import json  # noqa: E402
 import numpy as np  # noqa: E402
 
 from _common import data_dir, interleaved_times, machine_line  # noqa: E402
-from predict import load_core  # noqa: E402
 
 SETS = {"a9a": (123, 2.0**-7, 1.0), "w8a": (300, 2.0**-3, 1.0)}  # features, gamma, C
 
@@ -57,15 +54,12 @@ def main() -> None:
     parser.add_argument("--sets", default="a9a,w8a")
     parser.add_argument("--train", type=int, default=10_000, help="training rows")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--before", help="a directory holding another build's budgetsvm package")
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args()
 
     import budgetsvm
-    from budgetsvm import _data
     from sklearn.svm import SVC as SkSVC
 
-    before = load_core(args.before) if args.before else None
     results = {"machine": machine_line(), "sets": {}}
     for name in args.sets.split(","):
         d, gamma, C = SETS[name]
@@ -75,7 +69,7 @@ def main() -> None:
         ours = budgetsvm.SVC(C=C, gamma=gamma).fit(X, y)
         theirs = SkSVC(C=C, gamma=gamma).fit(X, y)
         budgeted = budgetsvm.BudgetedSVC(C=C, gamma=gamma, budget=500, random_state=0).fit(X, y)
-        S, coef = dense(ours.support_vectors_), dense(ours.dual_coef_).ravel()
+        S = dense(ours.support_vectors_)
         B, beta = dense(budgeted.support_vectors_), dense(budgeted.dual_coef_).ravel()
         # The same model: ours against the scipy expression (to rounding).
         reference = scipy_expression(Q[:2000], B, beta, gamma)
@@ -86,11 +80,6 @@ def main() -> None:
             "budgeted": lambda: budgeted.decision_function(Q),
             "budgeted_scipy": lambda: scipy_expression(Q, B, beta, gamma),
         }
-        if before is not None:
-            view = _data.core_view(Q)
-            contestants["svc_before"] = lambda: before.decision_function(view, S, coef[:, None], "rbf", gamma, 3, 0.0, 1)
-            contestants["budgeted_before"] = lambda: before.decision_function(
-                view, B, beta[:, None], "rbf", gamma, 3, 0.0, 1)
         times, loads = interleaved_times(contestants, args.repeats)
         best = {key: min(t) for key, t in times.items()}
         n_ours, n_theirs = S.shape[0], theirs.support_vectors_.shape[0]
@@ -99,9 +88,6 @@ def main() -> None:
             "svc / sklearn_svc per support vector": (best["svc"] / n_ours) / (best["sklearn_svc"] / n_theirs),
             "budgeted / budgeted_scipy": best["budgeted"] / best["budgeted_scipy"],
         }
-        if before is not None:
-            ratios["svc_before / svc"] = best["svc_before"] / best["svc"]
-            ratios["budgeted_before / budgeted"] = best["budgeted_before"] / best["budgeted"]
         results["sets"][name] = {
             "query_rows": int(Q.shape[0]), "stored_per_row": Q.nnz / Q.shape[0], "load_average": loads,
             "support_vectors": {"svc": int(n_ours), "sklearn_svc": int(n_theirs), "budgeted": int(B.shape[0])},

@@ -18,11 +18,6 @@ record per measurement to stdout and appending it to ``--out`` (JSON lines):
              accuracy is within 0.3 points of one thread's at ``--epochs``.
 ``partial``  ``partial_fit`` over chunks of 5,000 rows of ijcnn1 (one pass)
              against ``fit(epochs=1)``, medians over seeds.
-``shards``   the speed-up model for 1-64 shards: each shard count is run
-             with one thread; a round's mixing (K - 1 pairwise mixes up a
-             tree, on the calling thread) is timed apart, so that the time on
-             K cores is predicted as work / K + mixing (plus the measured
-             accuracy for each K).
 ``report``   markdown tables and the epoch-time plot from the JSON lines.
 ``pareto``   error against training time at n = 1M (noisy): BudgetedSVC
              (BSGD, BSCA; 1-2 epochs) against the exact SVM (our SVC and
@@ -201,59 +196,6 @@ def part_partial(args: argparse.Namespace) -> None:
               "fit": full, "partial": stream}, args.out)
 
 
-def part_shards(args: argparse.Namespace) -> None:
-    """Work and mixing of K shards, both timed on one thread (the model)."""
-    from budgetsvm import BudgetedSVC
-
-    for name, X, y, Xt, yt, (gamma, C) in problems(args.problems):
-        for solver in args.solvers:
-            for k in args.shards:
-                stats = []
-
-                def record(s, stats=stats):
-                    stats.append(dict(s))
-
-                clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=args.epochs,
-                                  n_jobs=k, random_state=0, callback=record)
-                # one thread runs all the shards: the shard work and the mixing add up
-                import budgetsvm._params as params
-
-                cpu_count = params.joblib.cpu_count
-                params.joblib.cpu_count = lambda: 1
-                try:
-                    t = time.perf_counter()
-                    clf.fit(X, y)
-                    total = time.perf_counter() - t
-                finally:
-                    params.joblib.cpu_count = cpu_count
-                mixing = mix_seconds(clf, k, args.budget, X.shape[1], gamma)
-                emit({"part": "shards", "problem": name, "solver": solver, "shards": k, "epochs": args.epochs,
-                      "seconds_one_thread": total, "mix_seconds_per_round": mixing,
-                      "predicted_seconds_on_k_cores": (total - args.epochs * mixing) / k + args.epochs * mixing,
-                      "accuracy": float(clf.score(Xt, yt))}, args.out)
-
-
-def mix_seconds(clf, k: int, budget: int, d: int, gamma: float) -> float:
-    """The time of one mixing step of k models of `budget` support vectors
-    (the fitted model, perturbed per shard), measured alone."""
-    from budgetsvm import _core
-    from budgetsvm._params import core_params
-
-    if k == 1:
-        return 0.0
-    rng = np.random.default_rng(0)
-    sv = np.asarray(clf._support_rows)
-    coef = np.ascontiguousarray(clf.dual_coef_.T)
-    # the rounds mix pairwise up a tree (mix_tree): K - 1 mixes of two models, on the calling thread
-    parts = [{"support_vectors": sv + 1e-3 * rng.normal(size=sv.shape), "dual_coef": coef,
-              "intercept": clf.intercept_, "weight": 1.0, "steps": 0} for _ in range(2)]
-    params = core_params(clf, "budgeted", later=("gamma",), radius=np.inf, n_jobs=1, shards=k)
-    params.update({"gamma": gamma, "seed": 0})
-    t = time.perf_counter()
-    _core.mix_budgeted(parts, params)
-    return (k - 1) * (time.perf_counter() - t)
-
-
 def part_pareto(args: argparse.Namespace) -> None:
     """Every method at every C of ``--C-grid``; the report keeps, per method
     and row count, the C with the best accuracy on a validation set drawn
@@ -367,7 +309,7 @@ def part_report(args: argparse.Namespace) -> None:
     pareto = [r for r in records if r["part"] == "pareto"]
     if pareto and "validation" in pareto[0]:
         pareto_table(pareto)
-    for part in ("threads", "partial", "shards", "pareto"):
+    for part in ("threads", "curve", "partial", "pareto"):
         rows = [r for r in records if r["part"] == part]
         if part == "pareto" and rows and "validation" in rows[0]:
             continue
@@ -383,7 +325,7 @@ def part_report(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["epoch", "threads", "curve", "partial", "shards", "pareto", "report", "_one"])
+    ap.add_argument("part", choices=["epoch", "threads", "curve", "partial", "pareto", "report", "_one"])
     ap.add_argument("inputs", nargs="*", help="report: the JSON-lines files")
     ap.add_argument("--plot", help="report: write the epoch-time plot to this PNG")
     ap.add_argument("--family", default="susy18", choices=sorted(NOISE))
@@ -393,7 +335,6 @@ def main() -> None:
     ap.add_argument("--solver", default="bsgd")
     ap.add_argument("--solvers", type=lambda s: s.split(","), default=["bsgd", "bsca"])
     ap.add_argument("--problems", type=lambda s: s.split(","), default=["ijcnn1", "a9a", "susy18:1e6"])
-    ap.add_argument("--shards", type=lambda s: [int(v) for v in s.split(",")], default=[1, 2, 4, 8, 16, 32, 64])
     ap.add_argument("--subsamples", type=lambda s: [int(float(v)) for v in s.split(",")],
                     default=[5_000, 10_000, 20_000, 40_000])
     ap.add_argument("--nystroem-rows", type=lambda s: [int(float(v)) for v in s.split(",")], default=[100_000],
@@ -418,7 +359,7 @@ def main() -> None:
         part_report(args)
         return
     emit({"part": "machine", "machine": machine_line(), "commit": git_commit()}, args.out)
-    {"epoch": part_epoch, "threads": part_threads, "curve": part_curve, "partial": part_partial, "shards": part_shards,
+    {"epoch": part_epoch, "threads": part_threads, "curve": part_curve, "partial": part_partial,
      "pareto": part_pareto}[args.part](args)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.utils import check_random_state
 
-from budgetsvm import BudgetedSVC
+from budgetsvm import BudgetedSVC, _core
 
 
 def noisy_xor(n, seed, noise=0.10, test=False):
@@ -189,11 +190,35 @@ def test_threads_are_capped_at_the_cores(monkeypatch):
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
-class _LastIterate(BudgetedSVC):
-    """BSCA returning its last iterate (the core's `averaging` instrument)."""
+def _machine_seed(random_state):
+    """The seed of a binary BSCA machine of BudgetedSVC(random_state=...):
+    the estimator's core seed, then the first draw of the core's Random
+    (xoshiro256** seeded through splitmix64, core/random.hpp)."""
+    mask = (1 << 64) - 1
+    x = int(check_random_state(random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
+    state = []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        state.append(z ^ (z >> 31))
+    v = (state[1] * 5) & mask
+    return ((((v << 7) | (v >> 57)) & mask) * 9) & mask
 
-    def _solver_params(self):
-        return {**super()._solver_params(), "averaging": "none"}
+
+def _last_iterate(X, y, C, gamma, budget, epochs, random_state):
+    """The same BSCA run's last iterate: the run as one shard round of a run
+    one epoch longer (shards.hpp), whose average and settle come after it."""
+    params = dict(C=C, gamma=gamma, budget=budget, epochs=epochs, seed=_machine_seed(random_state))
+    labels = (y == np.max(y)).astype(np.int32)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    out = _core.bsca_shard_round(X, labels, params, None, np.zeros(len(X)), float(len(X)), 1, epochs + 1)
+    return out["support_vectors"], out["dual_coef"][:, 0]
+
+
+def _gaussian(A, B, gamma):
+    sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
+    return np.exp(-gamma * np.maximum(sq, 0.0))
 
 
 def _settle_objective(model, X, y, C, gamma, sample=10_000):
@@ -202,11 +227,10 @@ def _settle_objective(model, X, y, C, gamma, sample=10_000):
     n = len(X)
     m = min(n, sample)
     rows = (np.arange(m) * (n / m)).astype(np.int64)
-    sv, beta = model.support_vectors_, model.dual_coef_[0]
-    sq = ((sv[:, None, :] - sv[None, :, :]) ** 2).sum(axis=2)
-    signs = np.where(y[rows] == model.classes_[1], 1.0, -1.0)
-    hinge = np.maximum(0.0, 1.0 - signs * model.decision_function(X[rows]))
-    return 0.5 * beta @ np.exp(-gamma * sq) @ beta + C * hinge.sum() * n / m
+    sv, beta = model if isinstance(model, tuple) else (model.support_vectors_, model.dual_coef_[0])
+    signs = np.where(y[rows] == np.max(y), 1.0, -1.0)
+    hinge = np.maximum(0.0, 1.0 - signs * (_gaussian(X[rows], sv, gamma) @ beta))
+    return 0.5 * beta @ _gaussian(sv, sv, gamma) @ beta + C * hinge.sum() * n / m
 
 
 @pytest.mark.parametrize(
@@ -218,11 +242,11 @@ def test_settle_keeps_the_average_only_where_its_objective_is_lower(xor_data, C,
     X, y = xor_data[0][:8000], xor_data[1][:8000]
     kw = dict(C=C, gamma=gamma, budget=budget, epochs=epochs, random_state=0)
     out = BudgetedSVC(**kw).fit(X, y)
-    last = _LastIterate(**kw).fit(X, y)  # the same iterate: the average never feeds back
+    sv, beta = _last_iterate(X, y, **kw)  # the same iterate: the average never feeds back
     assert out.fit_stats_["averaged"] == int(kept)
     if kept:
-        assert not np.array_equal(out.dual_coef_, last.dual_coef_)
-        assert _settle_objective(out, X, y, C, gamma) <= _settle_objective(last, X, y, C, gamma)
+        assert not np.array_equal(out.dual_coef_[0], beta)
+        assert _settle_objective(out, X, y, C, gamma) <= _settle_objective((sv, beta), X, y, C, gamma)
     else:  # the average dropped: the exported model is the last iterate, bit for bit
-        np.testing.assert_array_equal(out.dual_coef_, last.dual_coef_)
-        np.testing.assert_array_equal(out.support_vectors_, last.support_vectors_)
+        np.testing.assert_array_equal(out.dual_coef_[0], beta)
+        np.testing.assert_array_equal(out.support_vectors_, sv)

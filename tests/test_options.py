@@ -21,7 +21,7 @@ from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, merge_solution
 from budgetsvm._params import core_params, defaults, options
 
 # Registry options an estimator does not expose under their own name, with
-# the reason (scikit-learn's convention or a benchmark-only instrument).
+# the reason (scikit-learn's convention or a tuning constant).
 TRANSLATED = {
     BudgetedSVC: {
         "gamma": "'scale' / 'auto' resolved from the data",
@@ -29,10 +29,6 @@ TRANSLATED = {
         "n_jobs": "None / -1 -> threads",
         "shards": "n_jobs as given (the work split)",
         "radius": "None -> inf",
-        "averaging": "benchmark instrument",
-        "after_merge": "benchmark instrument",
-        "first_pass": "benchmark instrument",
-        "average_window": "benchmark instrument",
     },
     SVC: {"gamma": "'scale' / 'auto'", "n_jobs": "None / -1 -> threads"},
     LinearSVC: {
@@ -40,7 +36,6 @@ TRANSLATED = {
         "n_jobs": "None / -1 -> threads",
         "max_iter": "None -> 0 (until convergence)",
         "bias_scale": "intercept_scaling and fit_intercept",
-        "target_objective": "benchmark instrument",
         "auto_switch_sweeps": "tuning constant of selection='auto'",
         "auto_min_feature_ratio": "tuning constant of selection='auto'",
         "merge_duplicates": "'auto' / True / False",
@@ -125,7 +120,6 @@ def test_bad_values_are_named(family, params, error, match):
 
 def test_large_values_are_exact_and_infinity_is_allowed_where_documented():
     _core.check_options("budgeted", {"seed": 2**63 - 1, "radius": math.inf})
-    _core.check_options("linear", {"target_objective": math.inf})
     with pytest.raises(ValueError, match="must be finite"):
         _core.check_options("linear", {"tol": math.inf})
 

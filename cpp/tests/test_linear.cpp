@@ -211,18 +211,11 @@ TEST_CASE("samples with C_i = 0 are left out") {
   CHECK(check_solution(Q, r, true, 0.0).violation < 1e-6);
 }
 
-TEST_CASE("max_iter stops the run and says so; the target objective too") {
+TEST_CASE("max_iter stops the run and says so") {
   Problem P(300, 12, 6, 100.0);
   const Result r = run(SelectionType::shrinking, LossType::hinge, P.csr_view(), P, 1e-12, 0.0, 3);
   CHECK(r.stats.status == Status::max_iter_reached);
   CHECK(r.stats.sweeps == 3);
-  const Result full = run(SelectionType::shrinking, LossType::hinge, P.csr_view(), P, 1e-6);
-  Options o;
-  o.target_objective = full.stats.dual_objective * (1 - 1e-3);
-  RunControl control;
-  const Result t = solve(LossType::hinge, SelectionType::avsf, P.csr_view(), P.y.data(), P.C.data(), o, control);
-  CHECK(t.stats.status == Status::target_reached);
-  CHECK(t.stats.dual_objective >= o.target_objective);
 }
 
 TEST_CASE("bad arguments throw invalid_argument") {

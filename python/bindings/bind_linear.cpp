@@ -20,8 +20,6 @@ const char* status_name(linear::Status s) {
       return "converged";
     case linear::Status::max_iter_reached:
       return "max_iter_reached";
-    case linear::Status::target_reached:
-      return "target_reached";
   }
   return "unknown";
 }

@@ -26,8 +26,7 @@
 // parallel threads, epoch by epoch, so that the callback sees every epoch.
 //
 // Where we differ from the paper, and why. Each departure answers a failure
-// at scale or on noisy data; docs/budgeted.md gives the measurements, and
-// bench/results/noisy.md, single_pass.md and dual_after_merge.md the runs.
+// at scale or on noisy data; docs/budgeted.md gives the measurements.
 //
 // The first pass. Plain coordinate steps from alpha = 0 are, in a single
 // pass, a passive-aggressive online learner: nothing is ever shrunk, so on
@@ -63,8 +62,7 @@
 // Dual variables after a merge: kept (the paper's rule). When maintenance
 // merges or removes x_i's copy, alpha_i keeps counting x_i's weight against
 // its box, though the merged vector carries it elsewhere and with less mass.
-// Restarting alpha_i at 0 instead (alpha consistent with the model; our
-// earlier rule, kept as the instrument Params::after_merge) lets each
+// Restarting alpha_i at 0 instead (alpha consistent with the model) lets each
 // mislabelled point add C again in every epoch, into a merged remainder
 // that no dual variable can take back, so the effective C grows with the
 // epochs. The price of keeping: negative steps add opposite-sign copies,
@@ -138,12 +136,14 @@ class BscaMachine {
   /// iterates over the whole epoch (Window::epoch) or its second half.
   /// `first_pass`: the growing-problem first epoch (see "The first pass").
   enum class Window { none, epoch, second_half };
+  /// The averaging window is at most the last kAverageWindow * B steps
+  /// (see "Averaging").
+  static constexpr Index kAverageWindow = 100;
   void run_epoch(Counters& counters, RunControl& control,
                  Window average = Window::none, bool first_pass = false) {
     rng_.shuffle(order_);
     const bool unit_diagonal = params_.kernel.type == KernelType::rbf;
     const double bias_q = params_.fit_intercept ? 1.0 : 0.0;
-    const bool keep = params_.after_merge == AfterMerge::keep;
     Index n_steps = 0;  // the points in the problem (weight > 0)
     for (const Index i : order_) n_steps += (weight_ ? weight_[i] > 0.0 : true) ? 1 : 0;
     if (!counted_) first_epoch_steps_ = n_steps, counted_ = true;
@@ -152,11 +152,11 @@ class BscaMachine {
     const double n_total = n_problem_ > 0.0 ? n_problem_ : static_cast<double>(t0_ + n_steps);
     const double t0 = first_pass ? static_cast<double>(t0_) : 0.0;
     // The window: the epoch (second half of a single pass), at most the last
-    // average_window * B steps (see "Averaging").
+    // kAverageWindow * B steps (see "Averaging").
     Index average_from = average == Window::none ? -1 : average == Window::epoch ? 0 : n_steps / 2;
     if (average_from >= 0) {
-      // average_window * B saturates at n_steps (B may be near Index's limit)
-      const Index per_budget = static_cast<Index>(params_.average_window);
+      // kAverageWindow * B saturates at n_steps (B may be near Index's limit)
+      const Index per_budget = kAverageWindow;
       const Index longest = params_.budget > n_steps / per_budget ? n_steps : per_budget * params_.budget;
       average_from = std::max(average_from, n_steps - longest);
     }
@@ -226,7 +226,6 @@ class BscaMachine {
         if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
           // The copy's coefficient returned to 0: drop it exactly.
           maintenance_.remove(model_, slot);
-          forget_lost_copies(keep);
         }
         continue;
       }
@@ -237,12 +236,10 @@ class BscaMachine {
         // x_i lay in the span of the budget and was projected onto it
         // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
         ++counters.projections;
-        model_.lost_copies().clear();
         continue;
       }
       if (model_.size() > params_.budget) {
         maintenance_.reduce(model_, counters, nullptr, krow_.data());  // krow_: the new SV's row
-        forget_lost_copies(keep);
       }
     }
     if (first_pass) model_.fold_scale();  // later epochs step in true units
@@ -396,22 +393,11 @@ class BscaMachine {
   /// budget model, a copy of the current one, with its own maintenance.
   void begin_average(double weight) {
     avg_ = std::make_unique<BudgetModel>(model_);
-    avg_->lost_copies().clear();
     avg_->shrink(weight);
     // A copy of the maintenance state too: projection keeps the inverse
     // kernel matrix of exactly these support vectors.
     avg_maintenance_ = std::make_unique<Maintenance>(maintenance_);
     avg_bias_ = bias_ * weight;
-  }
-
-  /// A point whose copy was merged into another support vector, or
-  /// removed, keeps alpha_i (keep) or restarts at 0 (reset); see "Dual
-  /// variables after a merge" above.
-  void forget_lost_copies(bool keep) {
-    auto& lost = model_.lost_copies();
-    if (!keep)
-      for (Index j : lost) alpha_[static_cast<std::size_t>(j)] = 0.0;
-    lost.clear();
   }
 
   /// Adds beta x_i to the averaged model (in place on x_i's copy there).
@@ -426,14 +412,8 @@ class BscaMachine {
     A.add(row_, &beta, i);
     // Only projection reads the new point's kernel row against the average.
     if constexpr (Maintenance::reads_kernel_row) A.kernel_row(row_, krow_avg_.data());
-    if (avg_maintenance_->on_add(A, krow_avg_.data(), kself)) {
-      A.lost_copies().clear();
-      return;
-    }
-    if (A.size() > params_.budget) {
-      avg_maintenance_->reduce(A, avg_counters_, nullptr);
-    }
-    A.lost_copies().clear();
+    if (avg_maintenance_->on_add(A, krow_avg_.data(), kself)) return;
+    if (A.size() > params_.budget) avg_maintenance_->reduce(A, avg_counters_, nullptr);
   }
 
   const Rows& X_;
@@ -483,10 +463,9 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     // The averaging window: the last epoch; the second half of a single pass.
     using Window = typename BscaMachine<Maintenance>::Window;
-    const bool first_pass = epoch == 1 && params.first_pass == FirstPass::growing;
+    const bool first_pass = epoch == 1;
     Window average = Window::none;
-    if (params.averaging == Averaging::tail && epoch == params.epochs)
-      average = params.epochs == 1 ? Window::second_half : Window::epoch;
+    if (epoch == params.epochs) average = params.epochs == 1 ? Window::second_half : Window::epoch;
     // Each machine is touched by exactly one thread per epoch.
     parallel_tasks(n_machines, n_threads, control, [&](Index c, RunControl& ctl) {
       machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)], ctl, average,

@@ -208,7 +208,7 @@ class LookupTable {
     h_.resize(static_cast<std::size_t>(rows) * cols);
     wd_.resize(h_.size());
     // The coarse grid's powers of each kappa, shared by the column's rows
-    // (the build's exponentials were ~60% theirs; the same table bit for bit).
+    // (most of the build's exponentials are these; the same table bit for bit).
     std::vector<CoarsePowers> powers;
     powers.reserve(static_cast<std::size_t>(cols));
     for (int j = 0; j < cols; ++j) powers.emplace_back(safe_log(static_cast<double>(j) / grid_));

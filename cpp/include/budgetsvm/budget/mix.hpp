@@ -27,10 +27,10 @@
 // meet its counterpart: shard models that moved apart from one common
 // start stay close support vector by support vector (docs/scale.md).
 // Reducing can fail: merging K B support vectors down to B at once, with
-// no data steps between the merges to correct them, can lose the model (on
-// a 20-dimensional problem with a narrow kernel, the merged average of two
-// shard models that scored 71% and 72% predicted one class, while their
-// exact average scored 75%; docs/scale.md). So the reduced model is
+// no data steps between the merges to correct them, can lose the model (with
+// a narrow kernel the merged average of two good shard models can predict
+// one class where their exact average is better than either; docs/scale.md).
+// So the reduced model is
 // compared with each part in the kernel's feature space: whichever is
 // closest to the exact average, ||f - f_avg||, goes on (a part wins only
 // where the merges lost more than that part differs from the average;
@@ -95,9 +95,9 @@ namespace detail {
 /// points combined (in order of first appearance: deterministic). Rows are
 /// kept in a hash set of row indices: the hash mixes each value's bits (0 and
 /// -0 alike, as == compares them) with its place alone and xors them (no
-/// chain through the row), and equal hashes are confirmed value by value. A
-/// map of whole rows did this in 0.7 ms for a9a's ~1,000, a serial step of
-/// every mix.
+/// chain through the row), and equal hashes are confirmed value by value:
+/// cheaper than a map of whole rows, and this is a serial step of every
+/// mix.
 inline void weighted_union(const std::vector<MixPart>& parts, double total_weight, Index d, int n_outputs, MatrixXd& S,
                            MatrixXd& A, std::vector<std::vector<Index>>* where = nullptr) {
   Index m = 0;

@@ -6,7 +6,7 @@
 // features, that takes the kernel rows of the merges (one per merge, m dot
 // products of d features each) and six blocks of B x B kernel values for
 // <f_k, f_l>, <c, f_k> and <c, c>: ~1.2M kernel values of d features each,
-// three quarters of a mix on a9a (d = 123).
+// most of a mix on wide data.
 //
 // Algorithm: every point the mix ever holds is a combination of the
 // union's points: a merge puts z = h z_a + (1 - h) z_b, and dot products
@@ -35,9 +35,9 @@
 // A caller that mixes again and again (a sharded fit's rounds) keeps these
 // buffers and the row blocks' scratch from one mix to the next (GramBuffers):
 // their pages are touched once per fit, where each mix's fresh allocations
-// came back from the allocator untouched and faulted in page by page (about
-// 2,500 page faults, a third of a two-thread mix of a9a inside a fit:
-// docs/scale.md, "Buffers kept between mixes").
+// came back from the allocator untouched and faulted in page by page (a
+// large share of a two-thread mix inside a fit; docs/development/decisions.md
+// has the measurement).
 #pragma once
 
 #include <algorithm>
@@ -64,11 +64,11 @@ using budgetsvm::detail::OriginalRows;
 constexpr Index kMaxGramUnion = 2048;
 /// The fewest features for which it pays: it saves m^2 d / 2 of the
 /// features' path's ~1.2 m^2 d multiply-adds (m = 2B) and costs a few ms
-/// more besides (the mirror, the replay, the copies). Two shard models of
-/// B = 500, its time over the features' on one / two threads
-/// (bench/results/mix_cost_dots.json, docs/scale.md): d = 8 1.28 / 1.41,
-/// 22 1.09 / 1.24, 54 0.88 / 0.96 (another run 0.89 / 1.07), 68 0.86 /
-/// 0.94 (0.90 / 1.02), 123 0.70 / 0.78, 300 0.62 / 0.66.
+/// more besides (the mirror, the replay, the copies), so it loses on
+/// narrow data and wins on wide data: measured with two shard models of
+/// B = 500 on one and two threads it breaks even between 22 and 68
+/// features, and 96 leaves a margin (docs/development/decisions.md has
+/// the timings).
 constexpr Index kMinGramFeatures = 96;
 
 /// Doubles that only grow and are never initialised: every user writes

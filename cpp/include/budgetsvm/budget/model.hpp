@@ -147,14 +147,12 @@ class BudgetModel {
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + p)] = z[k];
     norms_[static_cast<std::size_t>(p)] = sqnorm;
     for (int c = 0; c < n_outputs_; ++c) coef_[idx(c, p)] = beta[c] / scale_;
-    note_lost(p);
     set_source(p, -1);
   }
 
   /// Removes support vector p; the last one moves into slot p.
   void remove(Index p) {
     const Index last = size_ - 1;
-    note_lost(p);
     set_source(p, -1);
     if (p != last) {
       forget_pattern(p);
@@ -168,10 +166,6 @@ class BudgetModel {
     }
     size_ = last;
   }
-
-  /// Training points whose copy was merged, replaced or removed since the
-  /// caller last cleared this list (only with tracking).
-  std::vector<Index>& lost_copies() { return lost_; }
 
   /// The slot holding an unmerged copy of training point i, or -1.
   Index slot_of(Index i) const { return slot_of_[static_cast<std::size_t>(i)]; }
@@ -248,11 +242,6 @@ class BudgetModel {
     if (j == pattern_slot_) pattern_slot_ = -1;
   }
 
-  void note_lost(Index j) {
-    const Index src = source_[static_cast<std::size_t>(j)];
-    if (src >= 0) lost_.push_back(src);
-  }
-
   void finish_row(double sqnorm, double* out) const {
     kernel_.row_from_dots(simd_, out, sqnorm, norms_.data(), size_, out);
   }
@@ -262,7 +251,7 @@ class BudgetModel {
   Kernel kernel_;
   simd::Kernels simd_;
   std::vector<double> Zt_, norms_, coef_;
-  std::vector<Index> source_, slot_of_, lost_;
+  std::vector<Index> source_, slot_of_;
   std::vector<double> point_;     // the non-zero features of one support vector
   std::vector<Index> point_idx_;  // and their columns
   Index size_ = 0;

@@ -21,23 +21,6 @@ enum class Solver { bsgd, bsca };
 enum class Maintenance { merge, remove, project };
 enum class LearningRate { pegasos, norma, perceptron };
 
-/// BSCA's output (see bsca.hpp, "Averaging"): the average of the iterates
-/// over the averaging window (the last epoch; the second half of a single
-/// pass), or the last iterate.
-enum class Averaging { tail, none };
-
-/// BSCA's dual variable of a point whose copy left the model by a merge or
-/// removal (see bsca.hpp, "Dual variables after a merge"): kept (the
-/// paper's rule and our default) or restarted at 0 (the earlier default,
-/// kept as an instrument).
-enum class AfterMerge { keep, reset };
-
-/// BSCA's first epoch (see bsca.hpp, "The first pass"): the growing
-/// problem of the points seen so far (SDCA's modified-SGD start; our
-/// default) or plain coordinate steps from alpha = 0 (the paper's).
-enum class FirstPass { growing, plain };
-
-
 struct Params {
   Solver solver = Solver::bsca;
   Index budget = 500;
@@ -58,11 +41,6 @@ struct Params {
   /// constant-feature form (a feature of value 1 in every row, regularised
   /// with the rest: Q_ii = k(x_i, x_i) + 1).
   bool fit_intercept = false;
-  Averaging averaging = Averaging::tail;
-  AfterMerge after_merge = AfterMerge::keep;
-  FirstPass first_pass = FirstPass::growing;
-  /// BSCA's averaging window: at most the last average_window * B steps.
-  int average_window = 100;
   /// Per-epoch instruments that cost a pass over the data or O(B^2 d): the
   /// primal objective of the returned model and its norm; the alpha
   /// distribution (BSCA). Off: those statistics are NaN / -1.
@@ -120,18 +98,6 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(bool_option<P>("fit_intercept", &P::fit_intercept, "add an offset b (a constant feature)"));
     r.push_back(bool_option<P>("instruments", &P::instruments,
                                "per-epoch primal objective, ||w||^2 and BSCA's alpha counts (costs a pass)"));
-    // Instruments of BSCA's departures from the paper (benchmarks only).
-    r.push_back(choice_option<P>("averaging", &P::averaging,
-                                 NameTable<Averaging>{{"tail", Averaging::tail}, {"none", Averaging::none}},
-                                 "BSCA: return the average of the iterates or the last one"));
-    r.push_back(choice_option<P>("after_merge", &P::after_merge,
-                                 NameTable<AfterMerge>{{"keep", AfterMerge::keep}, {"reset", AfterMerge::reset}},
-                                 "BSCA: a merged point's dual variable is kept or restarted at 0"));
-    r.push_back(choice_option<P>("first_pass", &P::first_pass,
-                                 NameTable<FirstPass>{{"growing", FirstPass::growing}, {"plain", FirstPass::plain}},
-                                 "BSCA's first epoch: the growing problem or plain coordinate steps"));
-    r.push_back(int_option<P>("average_window", &P::average_window, 1,
-                              "BSCA: average over at most the last average_window * budget steps"));
     return r;
   }();
   return registry;

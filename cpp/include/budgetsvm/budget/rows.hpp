@@ -53,7 +53,7 @@ class Rows {
 /// `at` (Rows::prefetch's stages 3, 2 and 1 for the next three), and
 /// `also(i)` two steps ahead for the caller's own per-row values. The
 /// epochs visit rows in random order, so each step's row, norm and labels
-/// would otherwise wait on memory (a9a: ~5% of a BSCA fit, docs/benchmarks.md).
+/// would otherwise wait on memory (a visible share of a BSCA fit on sparse data).
 template <class Also>
 void prefetch_ahead(const Rows& X, const std::vector<Index>& order, Index at, Also&& also) {
   const Index n = static_cast<Index>(order.size());

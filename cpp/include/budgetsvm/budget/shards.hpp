@@ -30,9 +30,9 @@
 // sequential run samples (bsca.hpp, "Averaging"), so that the shards together
 // do the sequential run's work. bsca_shard_round runs one shard's part of
 // a round for a caller that keeps the shard's dual variables itself
-// (budgetsvm.dask, on the worker holding the partition). Warm starts,
-// one-vs-rest BSCA and first_pass = plain run rounds of continued growing
-// passes whose dual variables live for one round (docs/scale.md says what
+// (budgetsvm.dask, on the worker holding the partition). Warm starts and
+// one-vs-rest BSCA run rounds of continued growing passes whose dual
+// variables live for one round (docs/scale.md says what
 // that cost).
 //
 // The split follows `shards` as given, never the machine: the model depends
@@ -144,11 +144,11 @@ inline Params bsca_shard_params(const Params& params, double points, double n) {
 /// the average over the last epoch, and after the last of several epochs
 /// the average settled on the shard's share of the sequential run's sample.
 template <class Machine>
-void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, const Params& params, int epoch,
+void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, int epoch,
                       int epochs, double points, double n) {
   using Window = typename Machine::Window;
   Window average = Window::none;
-  if (params.averaging == Averaging::tail && epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
+  if (epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
   m.run_epoch(counters, control, average, epoch == 1);
   if (epoch == epochs && epochs > 1)
     m.settle_average(static_cast<Index>(std::ceil(static_cast<double>(Machine::kSettleSample) * points / n)));
@@ -198,7 +198,7 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
       Machine& m = *machines[static_cast<std::size_t>(k)];
       Counters& c = counters[static_cast<std::size_t>(k)];
       if (epoch > 1) m.replace_model(mixed, c);
-      bsca_shard_epoch(m, c, ctl, params, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
+      bsca_shard_epoch(m, c, ctl, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
     });
     control.poll_now();
     // The shards' models in the data's coordinates, mixed up the tree.
@@ -245,7 +245,7 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   const Index n_shards = std::min<Index>(params.shards, X.rows());
   Random seeder(params.seed);
   std::vector<Shard> shards = split_shards(X, y, weight, n_shards, seeder.next());
-  if (params.solver == Solver::bsca && params.first_pass == FirstPass::growing && n_classes == 2 && !start.warm() &&
+  if (params.solver == Solver::bsca && n_classes == 2 && !start.warm() &&
       !(start.n > 0.0))
     return with_maintenance(params, [&](auto make) {
       return fit_sharded_bsca(X, shards, params, make, seeder.next(), callback, control);
@@ -337,8 +337,7 @@ struct ShardRound {
 inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight, const Params& params,
                                const Start& start, const ShardRound& round, double* alpha, RunControl& control) {
   params.validate();
-  require(params.solver == Solver::bsca && params.first_pass == FirstPass::growing,
-          "shard rounds with kept dual variables are BSCA's with the growing first pass");
+  require(params.solver == Solver::bsca, "shard rounds with kept dual variables are BSCA's");
   require(X.rows() >= 1, "no training data");
   require(round.first_epoch >= 1 && round.first_epoch + params.epochs - 1 <= round.total_epochs,
           "the round's epochs lie outside the run's");
@@ -364,7 +363,7 @@ inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight
     const int last = round.first_epoch + p.epochs - 1;
     for (int epoch = round.first_epoch; epoch <= last; ++epoch) {
       control.poll_now();
-      detail::bsca_shard_epoch(m, counters, control, p, epoch, round.total_epochs, points, round.n);
+      detail::bsca_shard_epoch(m, counters, control, epoch, round.total_epochs, points, round.n);
     }
     const std::vector<double>& a = m.alpha();
     std::copy(a.begin(), a.end(), alpha);

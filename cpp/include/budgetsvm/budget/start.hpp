@@ -8,8 +8,8 @@
 // n_ref rows and continued for n rows (partial_fit: n grows with every
 // chunk) is first rescaled by n / n_ref: it is then the iterate the same
 // steps would have given under the new lambda, up to the margins the earlier
-// steps saw. NORMA, the perceptron and plain coordinate steps are not
-// proportional to n and are continued as they are.
+// steps saw. NORMA and the perceptron are not proportional to n and are
+// continued as they are.
 #pragma once
 
 #include <string>
@@ -25,8 +25,7 @@ namespace budgetsvm::budget {
 /// The factor a start's coefficients are multiplied by (see above).
 inline double start_factor(const Params& params, const Start& start, double n) {
   if (!start.warm() || !(start.n_ref > 0.0)) return 1.0;
-  const bool proportional = params.solver == Solver::bsca ? params.first_pass == FirstPass::growing
-                                                          : params.learning_rate == LearningRate::pegasos;
+  const bool proportional = params.solver == Solver::bsca || params.learning_rate == LearningRate::pegasos;
   return proportional ? n / start.n_ref : 1.0;
 }
 
@@ -73,7 +72,6 @@ void load_start(BudgetModel& model, Maintenance& maintenance, Counters& counters
     if (maintenance.on_add(model, krow.data(), model.self_kernel(sq))) continue;
     if (model.size() > budget) maintenance.reduce(model, counters, nullptr);
   }
-  model.lost_copies().clear();
 }
 
 /// The start's intercept of output c (0 without one), times factor.

@@ -272,7 +272,7 @@ class ViewKernelSource final : public KernelColumnSource {
     // rows the other way round, the working set's rows against a chunk of
     // rows held feature-major, vectorised over the chunk (simd.hpp). A
     // plain build's Eigen GEMM is the better choice for dense rows only when
-    // no AVX2 is available (docs/exact.md, "Kernel columns and the cache",
+    // no AVX2 is available (docs/development/decisions.md, "The exact SVM",
     // lists the alternatives measured and dropped).
     // dense_rows_: dense X, or sparse rows dense enough to gather.
     const bool use_dots = m > kFewColumns && (!dense_rows_ || simd_.level >= simd::Level::avx2);

@@ -26,8 +26,6 @@
 //   set_partners) also take an exact step along alpha_i + alpha_j, the one
 //   direction that leaves w unchanged and that coordinate steps can only
 //   zig-zag along (flat_step).
-// - Optional early stop once the dual objective reaches a target (used by
-//   the benchmark to time "reaching liblinear's objective").
 #pragma once
 
 #include <algorithm>
@@ -59,15 +57,12 @@ struct Options {
   std::int64_t max_iter = 0;          ///< outer sweeps; 0 = unlimited
   double bias_scale = 0.0;            ///< s of the constant feature; 0 = no bias
   std::uint64_t seed = 0;             ///< seeds the sweep order / schedule
-  /// Stop as soon as the dual objective (maximisation form) reaches this
-  /// value, checked at the end of each sweep. +inf = never.
-  double target_objective = std::numeric_limits<double>::infinity();
   /// selection="auto" (selection.hpp): sweeps of Shrinking before it hands
   /// over to Avsf, and the smallest d / n at which it hands over at all.
   std::int64_t auto_switch_sweeps = 50;
   double auto_min_feature_ratio = 0.5;
   /// Solve every group of equal rows with equal labels as one variable
-  /// (duplicates.hpp): the same optimum; faster on w8a, slower on a9a.
+  /// (duplicates.hpp): the same optimum; faster or slower with the data.
   bool merge_duplicates = false;
   /// Without merge_duplicates, with the hinge loss: merge only the groups of
   /// at least this many rows (duplicates.hpp says why); 0 = none (1 and 2 =
@@ -86,7 +81,7 @@ struct Options {
   }
 };
 
-enum class Status { converged, max_iter_reached, target_reached };
+enum class Status { converged, max_iter_reached };
 
 /// What a run did: the numbers a user or a benchmark asks for.
 struct Stats {
@@ -271,13 +266,13 @@ class CdState {
   /// for the coordinate steps to make) and when the zig-zag would need more
   /// than kFlatVisits visits to cover it (length x Q_ii / |g|). Shorter
   /// flat steps are left to the coordinate steps because taking every one
-  /// cost sweeps with the hinge loss on a9a and w8a (docs/linear.md).
+  /// cost sweeps with the hinge loss (docs/linear.md).
   /// With the hinge loss (h = 0) the step runs to the box's corner, a jump
-  /// that later sweeps undo as w moves on: at C = 100 on a9a the 100-visit
-  /// threshold made 2.2-2.3 million sweeps against 0.8-1.0 million without
-  /// flat steps, so there it takes kFlatVisitsToBound visits (the squared
-  /// hinge's step, the exact minimum along the pair, keeps kFlatVisits: it
-  /// saved 4x the sweeps on a9a at C = 10). Returns the decrease of f.
+  /// that later sweeps undo as w moves on: at large C the 100-visit
+  /// threshold took more than twice the sweeps of no flat steps at all, so
+  /// there it takes kFlatVisitsToBound visits (the squared hinge's step, the
+  /// exact minimum along the pair, keeps kFlatVisits: it saves sweeps at
+  /// moderate C). Returns the decrease of f.
   double flat_step(Index i, Index j, double Gi) {
     Sample& a = samples_[static_cast<std::size_t>(i)];
     Sample& b = samples_[static_cast<std::size_t>(j)];
@@ -350,15 +345,9 @@ class CdState {
 };
 
 /// End-of-sweep bookkeeping shared by the policies: counts the sweep and
-/// says whether a limit (max_iter, target objective) ends the run.
-template <class State>
-bool sweep_limit_reached(const State& state, const Options& options, Stats& stats) {
+/// says whether the limit max_iter ends the run.
+inline bool sweep_limit_reached(const Options& options, Stats& stats) {
   ++stats.sweeps;
-  if (std::isfinite(options.target_objective) &&
-      state.dual_objective() >= options.target_objective) {
-    stats.status = Status::target_reached;
-    return true;
-  }
   if (options.max_iter > 0 && stats.sweeps >= options.max_iter) {
     stats.status = Status::max_iter_reached;
     return true;

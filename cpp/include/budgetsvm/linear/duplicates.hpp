@@ -10,18 +10,18 @@
 // hinge, alpha_i / (2 C_i) = alpha_g / (2 C_g)), so the stopping test means
 // what it meant. liblinear solves the copies as separate coordinates. The
 // merge changes the visiting frequencies (a group once per sweep instead of
-// once per copy), which cuts both ways: on w8a (30% of the rows repeat) 2-3x
-// fewer steps at C >= 10, on a9a (20%) 1.5-2x more when every group is
-// merged. The loss comes from the small groups: a group of k copies visited
+// once per copy), which cuts both ways: fewer steps where many rows repeat
+// in large groups, more where the repeats are small groups, when every group
+// is merged. The loss comes from the small groups: a group of k copies visited
 // k times a sweep is visited in proportion to its weight in w, and merging
 // takes that away; the gain comes from the large ones, whose k visits a
 // sweep repeat one exact step. So by default, with the hinge loss, only
 // groups of at least Options::merge_min_copies rows are merged (both sets
 // then gain or keep their time, docs/linear.md); merge_duplicates merges
 // every group. With the squared hinge even that lost: a group's variable
-// carries its D_ii = 1 / (2 C_g), and a9a's one large group that also has
-// copies of the other label (27 and 4 rows) took 4-18x the sweeps merged
-// (C = 1, 10), w8a 1-4x; so the squared hinge merges nothing by default.
+// carries its D_ii = 1 / (2 C_g), and a large group that also has copies of
+// the other label made the solver take several times the sweeps merged; so
+// the squared hinge merges nothing by default.
 //
 // Rows are compared as vectors (stored zeros ignored, CSR indices in any
 // order, repeated CSR indices summed). Grouping keeps O(n) memory: a hash per

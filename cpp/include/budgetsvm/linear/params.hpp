@@ -55,10 +55,6 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(real_option<P>("bias_scale", [](auto& p) -> auto& { return p.cd.bias_scale; },
                                RealRange::non_negative(), "value of the constant feature (0: no intercept)"));
     r.push_back(int_option<P>("seed", [](auto& p) -> auto& { return p.cd.seed; }, 0, "seed of the sweep order"));
-    r.push_back(real_option<P>("target_objective", [](auto& p) -> auto& { return p.cd.target_objective; },
-                               RealRange{-std::numeric_limits<double>::infinity(),
-                                         std::numeric_limits<double>::infinity(), false, false, true},
-                               "stop once the dual objective reaches this value (inf: never; benchmarks)"));
     r.push_back(int_option<P>("auto_switch_sweeps", [](auto& p) -> auto& { return p.cd.auto_switch_sweeps; }, 1,
                               "selection='auto': sweeps of shrinking before AVSF takes over"));
     r.push_back(real_option<P>("auto_min_feature_ratio", [](auto& p) -> auto& { return p.cd.auto_min_feature_ratio; },

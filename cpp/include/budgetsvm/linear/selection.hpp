@@ -76,7 +76,7 @@ struct Uniform {
         ++stats.sweeps;
         return stats;
       }
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
@@ -124,12 +124,12 @@ struct Shrinking {
         active_size = all;  // unshrink and confirm with a full sweep
         pg_max_old = detail::kInf;
         pg_min_old = -detail::kInf;
-        if (sweep_limit_reached(state, options, stats)) return stats;
+        if (sweep_limit_reached(options, stats)) return stats;
         continue;
       }
       pg_max_old = pg_max <= 0.0 ? detail::kInf : pg_max;
       pg_min_old = pg_min >= 0.0 ? -detail::kInf : pg_min;
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
@@ -220,15 +220,15 @@ struct Avsf {
       } else {
         canstop = false;
       }
-      if (sweep_limit_reached(state, options, stats)) return stats;
+      if (sweep_limit_reached(options, stats)) return stats;
     }
   }
 };
 
-/// selection="auto", a rule derived from measurements (docs/benchmarks.md,
-/// "Linear SVM"; bench/linear.py): AVSF lost to liblinear's shrinking at every C on
-/// every data set with many more samples than features (a9a, w8a, ijcnn1,
-/// covtype: d/n < 0.01 -- the paper saw the same on covtype), where the
+/// selection="auto", a rule derived from measurements (docs/linear.md;
+/// bench/linear.py): AVSF lost to liblinear's shrinking at every C on
+/// every data set with many more samples than features (d/n < 0.01; the
+/// paper saw the same on its tall data set), where the
 /// solution has few free variables that shrinking keeps in cache, and it
 /// won at large C on the sparse text sets (d/n >= 1, as rcv1, news20, url
 /// in the paper). Shrinking also wins on easy problems (small C), which
