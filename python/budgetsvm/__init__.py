@@ -7,12 +7,10 @@ coordinate descent with adaptive variable selection, and an exact kernel SVM
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
-from .budgeted import BudgetedSVC, merge_solution
-from .exact import SVC
+from .estimators import SVC, BudgetedSVC, LinearSVC, merge_solution
 from .external_shuffle import shuffle_svmlight
 from .io import load_svmlight
 from .kernels import kernel_matrix
-from .linear import LinearSVC
 from .model_files import load_model, save_model
 from .shuffle import shuffle_chunks
 from .streaming import iter_svmlight

@@ -404,8 +404,8 @@ def from_libsvm(text: _TextModel, n_features: Any = None):
     est = SVC(kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
     modl = {"family": "SVC", "kernel": kernel, "decision": "ovo", "degree": degree, "gamma": gamma,
             "coef0": coef0, "n_features": width}
-    state.restore_core(est, modl, arrays)
-    est._sparse = True  # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
+    # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
+    state.restore_core(est, modl, arrays, sparse_queries=True)
     if prob:
         est.probability = True
     return est
