@@ -92,7 +92,7 @@ class BudgetModel(PipelineClassifier):
         return f"BudgetedSVC needs samples of at least 2 classes in the data; got 1 class ({plain(classes[0])!r})."
 
     @atomic_fit
-    def partial_fit(self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None) -> "BudgetModel":
+    def partial_fit(self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None):
         """Train on one chunk of a stream: one pass over its rows.
 
         The model continues from the previous calls (and from ``fit``): BSGD
