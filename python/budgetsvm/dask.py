@@ -42,18 +42,9 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-try:
-    import dask
-    import dask.array as da
-    import dask.dataframe as dd
-except ImportError as error:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "budgetsvm.dask needs dask: install the optional dependencies with `pip install budgetsvm[dask]`."
-    ) from error
-
 from ._atomic import atomic_fit, fitted_view
 from ._params import check_number, plain
-from .budgeted import BudgetedSVC as _LocalBudgetedSVC
+from .estimators.budgeted import BudgetedSVC as _LocalBudgetedSVC
 from .estimators._dask_rounds import (
     _dask_rows,
     _is_dask,
@@ -63,9 +54,12 @@ from .estimators._dask_rounds import (
     dask_gamma,
     run_rounds,
 )
-from .estimators._dask_tasks import (
+from .estimators._dask_tasks import (  # dask itself through the import guard there
     _block_decision,
     _block_predict,
+    da,
+    dask,
+    dd,
 )
 
 # The estimator's parameters: those of budgetsvm.BudgetedSVC, in its order,

@@ -18,17 +18,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
 
-try:
-    import dask
-    import dask.array as da
-    import dask.dataframe as dd
-except ImportError as error:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "budgetsvm.dask needs dask: install the optional dependencies with `pip install budgetsvm[dask]`."
-    ) from error
-
 from .._params import check_class_weight_spec, check_class_weights, check_number
-from ._dask_tasks import (
+from ._dask_tasks import (  # dask itself through the import guard there
     COUNTER_KEYS,
     MODEL_KEYS,
     _binary_labels,
@@ -43,6 +34,9 @@ from ._dask_tasks import (
     _round_partition,
     _train_partition,
     _tree_mix,
+    da,
+    dask,
+    dd,
 )
 
 # ---------------------------------------------------------------- input

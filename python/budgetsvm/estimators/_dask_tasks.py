@@ -15,9 +15,12 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
+# The one place that imports dask for budgetsvm.dask and its modules, with
+# the message that names the extra to install.
 try:
     import dask
     import dask.array as da
+    import dask.dataframe as dd  # noqa: F401  (for the modules that import it from here)
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "budgetsvm.dask needs dask: install the optional dependencies with `pip install budgetsvm[dask]`."

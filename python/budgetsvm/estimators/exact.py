@@ -232,7 +232,6 @@ class SVC(PlattProbability, OneVsOneFit):
         self.max_alpha_opt = max_alpha_opt
         self.min_alpha_check = min_alpha_check
 
-
     def _check_params(self) -> Dict[str, Any]:
         """Validate the constructor arguments; return the core's options
         (all but gamma, which needs the data)."""
