@@ -12,6 +12,11 @@ LIBSVM does it (same pair order, same signs, same attribute layout), so that
 ``SVC`` up to the solver tolerance. Probability estimates follow LIBSVM too:
 Platt scaling fitted on 5-fold cross-validated decision values and pairwise
 coupling (``_platt``).
+
+This module holds the estimator's parameters, their translation to the
+core's options and its ``fit``; the one-vs-one model's prediction and saved
+state are in ``_ovo``, its fit steps in ``_ovo_fit``, the probabilities in
+``_probability``, the steps every estimator shares in ``_base``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ The solver (C++, ``budgetsvm/linear``) is liblinear's dual coordinate descent
 shrinking (``"shrinking"``), adaptive variable selection frequencies
 (``"avsf"``, Glasmachers and Dogan, 2013) and plain random sweeps
 (``"uniform"``); ``"auto"`` is a measured rule between the first two.
+:class:`LinearSVC` holds its parameters, liblinear's refusals, the
+translation to the core's options and ``fit``; the steps and the prediction
+are the shared pipeline's (``_base``).
 """
 
 from __future__ import annotations
