@@ -321,7 +321,7 @@ class OneVsOneModel(PipelineClassifier):
         return state
 
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
-        """Also: ``prob_a`` / ``prob_b`` None (no Platt scaling), and
+        """Also: ``prob_a`` / ``prob_b`` None or empty (no Platt scaling), and
         ``sparse_queries`` (optional): the model takes dense and sparse queries
         (LIBSVM's models, sparse by nature)."""
         super()._restore_fitted_state(state)
@@ -335,7 +335,7 @@ class OneVsOneModel(PipelineClassifier):
         self._intercept_ = intercept
         self._gamma = float(state["gamma"])
         self._support_rows = rows
-        probability = state["prob_a"] is not None
+        probability = state["prob_a"] is not None and np.size(state["prob_a"]) > 0
         if probability:
             self.probA_, self.probB_ = state["prob_a"], state["prob_b"]
         else:

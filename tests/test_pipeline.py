@@ -1,0 +1,106 @@
+"""The shared estimator pipeline (python/budgetsvm/estimators/_base.py).
+
+A new estimator written from the steps alone (the example of the base's
+docstring) fits, predicts and publishes atomically; the estimators share one
+sample-weight validator; each restores the state it gives (the method pair
+model files call).
+"""
+
+import numpy as np
+import pytest
+
+from budgetsvm import SVC, BudgetedSVC, LinearSVC, _core
+from budgetsvm._atomic import atomic_fit
+from budgetsvm._data import as_supported, core_view, resolve_gamma
+from budgetsvm._magnitude import DBL_MAX, check_kernel_magnitude
+from budgetsvm._params import core_params
+from budgetsvm.estimators._base import PipelineClassifier
+
+
+class TinyBudgetedSVC(PipelineClassifier):
+    """The example of PipelineClassifier's docstring, as written there."""
+
+    _name = "TinyBudgetedSVC"
+    _validate_finite = False
+
+    def __init__(self, C=1.0, budget=50, class_weight=None):
+        self.C, self.budget, self.class_weight = C, budget, class_weight
+
+    @atomic_fit
+    def fit(self, X, y, sample_weight=None):
+        X, y = self._fit_input(X, y)
+        classes, y_index = self._fit_labels(y)
+        factors = self._class_factors(classes, y)
+        weights = self._sample_weights(sample_weight, X.shape[0], allow_negative=False)
+        self._check_costs(self.C, factors[y_index], weights)
+        check_kernel_magnitude(X, "rbf", 1.0, 0, 0.0, DBL_MAX)
+        params = core_params(self, "budgeted", gamma=resolve_gamma("scale", X))
+        per_sample = None if weights is None else factors[y_index] * weights
+        result = _core.fit_budgeted(core_view(X), y_index.astype(np.int32), len(classes), params,
+                                    None, per_sample, None)
+        coef = np.ascontiguousarray(result["dual_coef"])
+        self._publish({"dual_coef_": coef, "intercept_": result["intercept"]},
+                      classes_=classes, rows_=result["support_vectors"], coef_=coef,
+                      intercept_=result["intercept"], gamma_=params["gamma"])
+        return self
+
+    def _decision(self, X):
+        X = as_supported(X)
+        return _core.decision_function(core_view(X), self.rows_, self.coef_, "rbf", self.gamma_,
+                                       3, 0.0, 1) + self.intercept_
+
+
+def _xor(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, 2))
+    return X, np.where(X[:, 0] * X[:, 1] > 0, "same", "diff")
+
+
+def test_a_new_estimator_from_the_steps_alone():
+    X, y = _xor()
+    clf = TinyBudgetedSVC(C=10, budget=40).fit(X, y)
+    assert clf.score(X, y) > 0.9
+    assert clf.rows_.shape[0] <= 40
+    assert clf.decision_function(X[:5]).shape == (5,)
+    assert clf.n_features_in_ == 2
+    before = dict(clf.__dict__)
+    with pytest.raises(ValueError, match="all samples have zero"):
+        clf.fit(X, y, sample_weight=np.zeros(len(y)))
+    assert clf.__dict__ == before  # a failed fit publishes nothing
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        TinyBudgetedSVC().fit(X, np.full(len(y), "one"))
+
+
+@pytest.mark.parametrize("make", [lambda: SVC(kernel="linear"), LinearSVC, lambda: BudgetedSVC(budget=20)])
+@pytest.mark.parametrize("bad, message", [
+    (np.ones(7), r"sample_weight.shape == \(7,\), expected \(600,\)!"),
+    (np.full(600, np.nan), "sample_weight contains NaN or infinity"),
+    (np.zeros(600), "Invalid input - all samples have zero or negative weights"),
+    (np.ones((600, 2)), "Sample weights must be 1D array or scalar"),
+])
+def test_one_sample_weight_validator(make, bad, message):
+    X, y = _xor()
+    with pytest.raises(ValueError, match=message):
+        make().fit(X, y, sample_weight=bad)
+
+
+def test_a_scalar_sample_weight_is_that_weight_for_every_sample():
+    X, y = _xor()
+    for make in (lambda: SVC(kernel="linear"), lambda: LinearSVC(random_state=0),
+                 lambda: BudgetedSVC(budget=20, random_state=0)):
+        np.testing.assert_array_equal(make().fit(X, y, sample_weight=2.0).decision_function(X),
+                                      make().fit(X, y, sample_weight=np.full(len(y), 2.0)).decision_function(X))
+
+
+@pytest.mark.parametrize("make", [lambda: SVC(gamma=1.0), lambda: LinearSVC(random_state=0),
+                                  lambda: BudgetedSVC(budget=20, random_state=0)])
+def test_each_estimator_restores_the_state_it_gives(make):
+    X, y = _xor()
+    y = np.where(X[:, 0] > 0.5, "third", y)  # three classes
+    fitted = make().fit(X, y)
+    state = fitted._fitted_state()
+    assert {"classes", "n_features", "intercept"} <= set(state)
+    loaded = make()
+    loaded._restore_fitted_state(dict(state, containers={}))
+    np.testing.assert_array_equal(loaded.decision_function(X), fitted.decision_function(X))
+    np.testing.assert_array_equal(loaded.predict(X), fitted.predict(X))
