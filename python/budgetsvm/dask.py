@@ -220,13 +220,13 @@ class BudgetedSVC(_LocalBudgetedSVC):
             raise ValueError(f"X has {X.shape[1]} features, but BudgetedSVC is expecting {expected} features as input.")
         X, y, w = _persist(X, y, w)
         # Nothing reads a round before the end: every round is submitted at
-        # once (see _rounds).
+        # once (see run_rounds).
         fused = self.callback is None and not verbose and _fused_top(len(X.chunks[0]))
         # Finding the classes takes a round trip to the cluster before the
         # first round. Where they would only shape the rounds (fused, cold,
         # no weights), the rounds are submitted at once for two classes with
         # the classes' task as their input, and made again for the classes
-        # found if y has more (_rounds).
+        # found if y has more (run_rounds).
         guess = fused and classes is None and self.class_weight is None and w is None and not warm
         class_weight: Optional[np.ndarray] = None
         if not guess:

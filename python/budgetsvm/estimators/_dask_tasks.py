@@ -37,7 +37,7 @@ _NAME = "budgetsvm.dask.BudgetedSVC"  # in messages
 COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
 MODEL_KEYS = ("support_vectors", "dual_coef", "intercept")  # a model's arrays, as tasks pass them on
 # What every task returns, instead of a model, in a fit that guessed two
-# classes where y has more (``BudgetedSVC._rounds``).
+# classes where y has more (``_dask_rounds.run_rounds``).
 NOT_BINARY = "not binary"
 
 
@@ -152,7 +152,7 @@ def _check_two_or_more(classes: np.ndarray) -> None:
 def _binary_labels(*per_chunk: Tuple[np.ndarray, np.ndarray, bool]) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """A task: the classes found in y and, if there are two, their factors of
     C (1, no class_weight); (classes, None) for more than two. The fit that
-    guesses a binary problem (``BudgetedSVC._rounds``) gives it to every
+    guesses a binary problem (``_dask_rounds.run_rounds``) gives it to every
     partition task, which stops at once on None."""
     classes, _ = _found_labels(per_chunk)
     _check_two_or_more(classes)
