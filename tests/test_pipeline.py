@@ -6,6 +6,8 @@ sample-weight validator; each restores the state it gives (the method pair
 model files call).
 """
 
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -14,40 +16,25 @@ from budgetsvm._atomic import atomic_fit
 from budgetsvm._data import as_supported, core_view, resolve_gamma
 from budgetsvm._magnitude import DBL_MAX, check_kernel_magnitude
 from budgetsvm._params import core_params
+from budgetsvm.estimators import _base
 from budgetsvm.estimators._base import PipelineClassifier
 
 
-class TinyBudgetedSVC(PipelineClassifier):
-    """The example of PipelineClassifier's docstring, as written there."""
-
-    _name = "TinyBudgetedSVC"
-    _validate_finite = False
-
-    def __init__(self, C=1.0, budget=50, class_weight=None):
-        self.C, self.budget, self.class_weight = C, budget, class_weight
-
-    @atomic_fit
-    def fit(self, X, y, sample_weight=None):
-        X, y = self._fit_input(X, y)
-        classes, y_index = self._fit_labels(y)
-        factors = self._class_factors(classes, y)
-        weights = self._sample_weights(sample_weight, X.shape[0], allow_negative=False)
-        self._check_costs(self.C, factors[y_index], weights)
-        check_kernel_magnitude(X, "rbf", 1.0, 0, 0.0, DBL_MAX)
-        params = core_params(self, "budgeted", gamma=resolve_gamma("scale", X))
-        per_sample = None if weights is None else factors[y_index] * weights
-        result = _core.fit_budgeted(core_view(X), y_index.astype(np.int32), len(classes), params,
-                                    None, per_sample, None)
-        coef = np.ascontiguousarray(result["dual_coef"])
-        self._publish({"dual_coef_": coef, "intercept_": result["intercept"]},
-                      classes_=classes, rows_=result["support_vectors"], coef_=coef,
-                      intercept_=result["intercept"], gamma_=params["gamma"])
-        return self
-
-    def _decision(self, X):
-        X = as_supported(X)
-        return _core.decision_function(core_view(X), self.rows_, self.coef_, "rbf", self.gamma_,
-                                       3, 0.0, 1) + self.intercept_
+def _example_estimator():
+    """The estimator of PipelineClassifier's docstring, run as written there
+    (the literal block after "for example ...::")."""
+    doc = _base.__doc__
+    start = doc.index("::\n\n", doc.index("A new estimator plugs in")) + 4
+    block = []
+    for line in doc[start:].splitlines():
+        if line and not line.startswith("    "):
+            break
+        block.append(line)
+    namespace = dict(PipelineClassifier=PipelineClassifier, atomic_fit=atomic_fit, np=np, _core=_core,
+                     as_supported=as_supported, core_view=core_view, resolve_gamma=resolve_gamma,
+                     DBL_MAX=DBL_MAX, check_kernel_magnitude=check_kernel_magnitude, core_params=core_params)
+    exec(textwrap.dedent("\n".join(block)), namespace)
+    return namespace["TinyBudgetedSVC"]
 
 
 def _xor(n=600, seed=0):
@@ -58,6 +45,7 @@ def _xor(n=600, seed=0):
 
 def test_a_new_estimator_from_the_steps_alone():
     X, y = _xor()
+    TinyBudgetedSVC = _example_estimator()
     clf = TinyBudgetedSVC(C=10, budget=40).fit(X, y)
     assert clf.score(X, y) > 0.9
     assert clf.rows_.shape[0] <= 40
