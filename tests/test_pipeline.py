@@ -10,6 +10,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from sklearn.datasets import make_moons
 
 from budgetsvm import SVC, BudgetedSVC, LinearSVC, _core
 from budgetsvm._atomic import atomic_fit
@@ -37,14 +38,13 @@ def _example_estimator():
     return namespace["TinyBudgetedSVC"]
 
 
-def _xor(n=600, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-1, 1, size=(n, 2))
-    return X, np.where(X[:, 0] * X[:, 1] > 0, "same", "diff")
+def _moons():
+    X, y = make_moons(600, noise=0.1, random_state=0)
+    return X, np.array(["upper", "lower"])[y]
 
 
 def test_a_new_estimator_from_the_steps_alone():
-    X, y = _xor()
+    X, y = _moons()
     TinyBudgetedSVC = _example_estimator()
     clf = TinyBudgetedSVC(C=10, budget=40).fit(X, y)
     assert clf.score(X, y) > 0.9
@@ -67,13 +67,13 @@ def test_a_new_estimator_from_the_steps_alone():
     (np.ones((600, 2)), "Sample weights must be 1D array or scalar"),
 ])
 def test_one_sample_weight_validator(make, bad, message):
-    X, y = _xor()
+    X, y = _moons()
     with pytest.raises(ValueError, match=message):
         make().fit(X, y, sample_weight=bad)
 
 
 def test_a_scalar_sample_weight_is_that_weight_for_every_sample():
-    X, y = _xor()
+    X, y = _moons()
     for make in (lambda: SVC(kernel="linear"), lambda: LinearSVC(random_state=0),
                  lambda: BudgetedSVC(budget=20, random_state=0)):
         np.testing.assert_array_equal(make().fit(X, y, sample_weight=2.0).decision_function(X),
@@ -83,8 +83,8 @@ def test_a_scalar_sample_weight_is_that_weight_for_every_sample():
 @pytest.mark.parametrize("make", [lambda: SVC(gamma=1.0), lambda: LinearSVC(random_state=0),
                                   lambda: BudgetedSVC(budget=20, random_state=0)])
 def test_each_estimator_restores_the_state_it_gives(make):
-    X, y = _xor()
-    y = np.where(X[:, 0] > 0.5, "third", y)  # three classes
+    X, y = _moons()
+    y = np.where(X[:, 0] > 1.5, "third", y)  # three classes
     fitted = make().fit(X, y)
     state = fitted._fitted_state()
     assert {"classes", "n_features", "intercept"} <= set(state)
