@@ -39,7 +39,7 @@ myst_enable_extensions = ["colon_fence"]
 # The API reference: one page per public name of budgetsvm.__all__.
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"inherited-members": False}
+autodoc_default_options = {"inherited-members": "BaseEstimator, ClassifierMixin"}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 # numpydoc's cross-reference guesses (``array-like``, ``int``) would warn

@@ -133,7 +133,7 @@ def test_tasks_that_mix_their_start_themselves(client, solver, classes, monkeypa
     travel up with the models: the same model and history as the rounds with
     mix tasks (here forced by verbose), which three partitions on two
     threads and a lone partition use too."""
-    from budgetsvm import dask as bdask
+    from budgetsvm.estimators import dask as bdask
 
     X, y = checkerboard(4000, 1) if classes == 2 else blobs(4000, 1)
     Xd, yd = da.from_array(X, chunks=2000), da.from_array(y, chunks=2000)
@@ -167,7 +167,7 @@ def test_classes_found_by_a_task_of_the_rounds(client, solver, monkeypatch):
     same model and classes_ as with the classes given (labels as strings
     too); for three classes the guessed rounds stop at once and the fit runs
     them again for the classes found, the same model as with them given."""
-    from budgetsvm import dask as bdask
+    from budgetsvm.estimators import dask as bdask
 
     calls = []
     compute = bdask.dask.compute

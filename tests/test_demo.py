@@ -125,10 +125,10 @@ def test_console_entry_point_help():
 def test_docstring_examples_run():
     import doctest
 
-    import budgetsvm.budgeted
     import budgetsvm.cli.demo
+    import budgetsvm.estimators.budgeted
 
-    for module in (budgetsvm.budgeted, budgetsvm.cli.demo):
+    for module in (budgetsvm.estimators.budgeted, budgetsvm.cli.demo):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

@@ -1,8 +1,8 @@
 """Every public name of budgetsvm has a docstring with an example.
 
 Public: the names of ``budgetsvm.__all__`` (but the version string) and the
-public methods and properties the estimators define themselves (methods
-inherited from scikit-learn are documented there). CI runs the examples with
+public methods and properties the estimators and their budgetsvm bases
+define (methods inherited from scikit-learn are documented there). CI runs the examples with
 ``pytest --doctest-modules`` (.ci/run); this test makes sure they exist, so
 that a new public name without one fails here first.
 """
@@ -20,11 +20,18 @@ SUBMODULES = ["dask"]
 
 
 def _public_members(prefix, cls):
-    for name, member in vars(cls).items():
-        if name.startswith("_"):
+    # the estimator's own members and those of its budgetsvm bases (the
+    # shared pipeline, estimators/_base.py), not scikit-learn's
+    seen = set()
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("budgetsvm"):
             continue
-        if isinstance(member, property) or inspect.isfunction(member):
-            yield f"{prefix}.{name}", member
+        for name, member in vars(klass).items():
+            if name.startswith("_") or name in seen:
+                continue
+            seen.add(name)
+            if isinstance(member, property) or inspect.isfunction(member):
+                yield f"{prefix}.{name}", member
 
 
 def _documented():

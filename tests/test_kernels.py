@@ -1,5 +1,7 @@
 """kernel_matrix against scikit-learn's pairwise kernels."""
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -158,7 +160,11 @@ def test_ctrl_c_stops_a_long_kernel_matrix():
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
-    assert time.perf_counter() - start < 2.0
+    # Under AddressSanitizer (a loaded machine, instrumented code: each
+    # polling interval many times longer) the run checks the interrupted
+    # path's memory safety; the time bound is the normal build's.
+    if "ASAN_OPTIONS" not in os.environ:
+        assert time.perf_counter() - start < 2.0
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

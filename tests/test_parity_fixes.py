@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC as SkLinearSVC
 
 from budgetsvm import SVC, BudgetedSVC, LinearSVC
-from budgetsvm import linear as linear_module
+from budgetsvm.estimators import linear as linear_module
 
 # scikit-learn's six-point toy problem: the optimum has alpha = 1/4 on rows 1 and 3, b = 0
 X6 = np.array([[-2, -1], [-1, -1], [-1, -2], [1, 1], [1, 2], [2, 1]], dtype=float)

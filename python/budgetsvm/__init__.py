@@ -12,11 +12,9 @@ The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
-from .budgeted import BudgetedSVC, merge_solution
-from .exact import SVC
+from .estimators import SVC, BudgetedSVC, LinearSVC, merge_solution
 from .io import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
 from .kernels import kernel_matrix
-from .linear import LinearSVC
 from .model_files import load_model, save_model
 
 # the modules of the old flat layout, now re-exports, still attributes of the package

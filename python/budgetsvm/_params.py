@@ -126,20 +126,40 @@ def requested_jobs(n_jobs: Optional[int]) -> int:
     return effective_n_jobs(n_jobs)
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int, allow_negative: bool = True) -> np.ndarray:
-    """``sample_weight`` as a float64 array of shape (n_samples,) with finite
-    entries, at least one of them positive; negative entries only where
-    ``allow_negative`` (scikit-learn's SVC drops them like zeros)."""
+def check_sample_weight(
+    sample_weight: Any, n_samples: int, allow_negative: bool = True, allow_all_zero: bool = False
+) -> np.ndarray:
+    """``sample_weight`` as a float64 array of shape (n_samples,): the one
+    validator of every estimator (and of each partition of a dask fit).
+
+    A scalar means that weight for every sample, as in scikit-learn. The
+    entries must be finite, at least one of them positive (unless
+    ``allow_all_zero``: a part of the data), and negative only where
+    ``allow_negative`` (scikit-learn's SVC drops them like zeros). The
+    messages are scikit-learn's (``_check_sample_weight`` and LIBSVM's
+    wrapper), naming ``sample_weight``.
+
+    >>> check_sample_weight(2, 3).tolist()
+    [2.0, 2.0, 2.0]
+    >>> check_sample_weight([1.0, 2.0], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight.shape == (2,), expected (3,)!
+    """
     sw = np.asarray(sample_weight, dtype=np.float64)
-    if sw.ndim != 1 or sw.shape[0] != n_samples:
-        raise ValueError(f"sample_weight must have shape ({n_samples},); got {sw.shape}.")
+    if sw.ndim == 0:
+        sw = np.full(n_samples, float(sw))
+    if sw.ndim != 1:
+        raise ValueError("Sample weights must be 1D array or scalar (sample_weight).")
+    if sw.shape != (n_samples,):
+        raise ValueError(f"sample_weight.shape == {sw.shape}, expected {(n_samples,)}!")
     if not np.all(np.isfinite(sw)):
         raise ValueError("sample_weight contains NaN or infinity.")
     if not allow_negative and np.any(sw < 0):
         raise ValueError("sample_weight must be >= 0.")
-    if not np.any(sw > 0):
+    if not allow_all_zero and not np.any(sw > 0):
         raise ValueError("Invalid input - all samples have zero or negative weights.")
-    return sw
+    return np.ascontiguousarray(sw)
 
 
 def plain(value: Any) -> Any:

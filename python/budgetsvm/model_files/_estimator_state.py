@@ -105,40 +105,36 @@ def _used_arrays(used) -> Dict[str, np.ndarray]:
 
 
 def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
-    """(family, MODL payload, core arrays) of a fitted estimator."""
+    """(family, MODL payload, core arrays) of a fitted estimator, from the
+    state it gives (``est._fitted_state()``, estimators/_base.py)."""
     family = type(est).__name__
-    n_features = int(est.n_features_in_)
-    classes = np.asarray(est.classes_)
-    if family == "SVC":
-        if not isinstance(est.kernel, str) or est.kernel not in KERNELS:
-            raise ValueError(
-                f"SVC(kernel={est.kernel!r}) cannot be saved: a precomputed or callable kernel needs the training "
-                "data or Python code at prediction time; model files hold kernels by name only"
-            )
-        arrays = {"classes": classes, "intercept": np.asarray(est._intercept_, dtype=np.float64),
-                  "dual_coef": np.asarray(est._dual_coef_, dtype=np.float64),
-                  "n_support": np.asarray(est._n_support, dtype=np.int64)}
-        arrays.update(sv_arrays(est._support_rows))
-        arrays.update(_used_arrays(est._used_columns))
-        if np.size(est.probA_):
-            arrays["prob_a"] = np.asarray(est.probA_, dtype=np.float64)
-            arrays["prob_b"] = np.asarray(est.probB_, dtype=np.float64)
-        modl = (KERNELS[est.kernel], int(est.degree), DECISIONS["ovo"], float(est._gamma), float(est.coef0))
-    elif family == "BudgetedSVC":
-        kernel, gamma, degree, coef0 = est._fitted_kernel
-        coef = np.ascontiguousarray(np.asarray(est.dual_coef_, dtype=np.float64).T)
-        arrays = {"classes": classes, "intercept": np.asarray(est.intercept_, dtype=np.float64), "coef": coef}
-        arrays.update(sv_arrays(est._support_rows))
-        arrays.update(_used_arrays(est._used_columns))
-        decision = "sign" if coef.shape[1] == 1 else "argmax"
-        modl = (KERNELS[kernel], int(degree), DECISIONS[decision], float(gamma), float(coef0))
-    elif family == "LinearSVC":
-        weights = np.ascontiguousarray(est.coef_, dtype=np.float64)
-        arrays = {"classes": classes, "intercept": np.asarray(est.intercept_, dtype=np.float64), "weights": weights}
-        decision = "sign" if weights.shape[0] == 1 else "argmax"
-        modl = (KERNELS["linear"], 3, DECISIONS[decision], 1.0, 0.0)
-    else:
+    if family not in FAMILIES:
         raise TypeError(f"save_model takes a fitted SVC, LinearSVC or BudgetedSVC; got {family}")
+    fitted = est._fitted_state()
+    n_features = fitted["n_features"]
+    classes = fitted["classes"]
+    arrays = {"classes": classes, "intercept": fitted["intercept"]}
+    if family == "SVC":
+        if not isinstance(fitted["kernel"], str) or fitted["kernel"] not in KERNELS:
+            raise ValueError(
+                f"SVC(kernel={fitted['kernel']!r}) cannot be saved: a precomputed or callable kernel needs the "
+                "training data or Python code at prediction time; model files hold kernels by name only"
+            )
+        arrays.update(dual_coef=fitted["dual_coef"], n_support=fitted["n_support"])
+        decision = "ovo"
+    elif family == "BudgetedSVC":
+        arrays["coef"] = fitted["coef"]
+        decision = "sign" if fitted["coef"].shape[1] == 1 else "argmax"
+    else:
+        arrays["weights"] = fitted["weights"]
+        decision = "sign" if fitted["weights"].shape[0] == 1 else "argmax"
+        fitted.update(kernel="linear", degree=3, gamma=1.0, coef0=0.0)
+    if family != "LinearSVC":
+        arrays.update(sv_arrays(fitted["support_rows"]))
+        arrays.update(_used_arrays(fitted["used_columns"]))
+    if family == "SVC" and np.size(fitted["prob_a"]):
+        arrays.update(prob_a=fitted["prob_a"], prob_b=fitted["prob_b"])
+    modl = (KERNELS[fitted["kernel"]], fitted["degree"], DECISIONS[decision], fitted["gamma"], fitted["coef0"])
     return family, MODL.pack(FAMILIES[family], *modl, n_features), arrays
 
 
@@ -297,77 +293,27 @@ def restore_kernel(est, modl: Dict[str, Any], params: Dict[str, Any]) -> None:
 
 
 def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any], attrs: Optional[Dict[str, Any]] = None,
-                 core: Optional[Core] = None) -> None:
+                 core: Optional[Core] = None, **extra: Any) -> None:
     """Sets the state ``est`` predicts with from the portable part (checked
-    by ``Core``), and the attributes derived from it; ``attrs``: the file's
-    ATTR attributes (their stored copies only say which sparse container a
-    derived attribute was)."""
+    by ``Core``) through ``est._restore_fitted_state`` (estimators/_base.py),
+    which also derives the attributes that depend on it; ``attrs``: the
+    file's ATTR attributes (their stored copies only say which sparse
+    container a derived attribute was); ``extra``: more entries of the state
+    (``sparse_queries`` of an SVC)."""
     core = core if core is not None else Core(modl, arrays)
     attrs = attrs if attrs is not None else {}
-    est.classes_ = core.classes
-    est.n_features_in_ = int(modl["n_features"])
+    fitted: Dict[str, Any] = {"classes": core.classes, "n_features": int(modl["n_features"]),
+                              "intercept": core.intercept,
+                              "containers": {name: sparse_kind(value) for name, value in attrs.items()}}
     if core.family == "LinearSVC":
-        est.coef_ = core.weights
-        est.intercept_ = core.intercept
-        return
-    est._used_columns = core.used
-    if core.family == "SVC":
-        _restore_svc(est, modl, core, attrs)
-        return
-    rows = core.rows
-    est._support_rows = np.ascontiguousarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
-    est.dual_coef_ = np.ascontiguousarray(core.coef.T)
-    est.intercept_ = core.intercept
-    est.n_support_ = core.n_sv
-    est.gamma_ = float(modl["gamma"])
-    est._fitted_kernel = (modl["kernel"], float(modl["gamma"]), int(modl["degree"]), float(modl["coef0"]))
-    public: Any = est._support_rows
-    kind = sparse_kind(attrs.get("support_vectors_"))
-    if core.used is not None:
-        public = core.used.expand(est._support_rows)
-    elif kind is not None:
-        public = sp.csr_matrix(est._support_rows)
-    est.support_vectors_ = public
-    for name in ("t_", "n_samples_seen_"):  # partial_fit continues from them (a file without: from the start)
-        _default(est, name, 0)
-
-
-def _default(est, name: str, value: Any) -> None:
-    """Sets a reported attribute the file's ATTR section did not carry."""
-    if not hasattr(est, name):
-        setattr(est, name, value)
-
-
-def _restore_svc(est, modl, core: Core, attrs: Dict[str, Any]) -> None:
-    rows, used = core.rows, core.used
-    binary = core.classes.size == 2
-    est._n_support = core.n_support.astype(np.int32)
-    est.n_support_ = est._n_support  # one array under both names, as fit makes it
-    est._dual_coef_ = core.dual
-    est._intercept_ = core.intercept
-    est._gamma = float(modl["gamma"])
-    est._support_rows = rows
-    if core.prob is not None:
-        est.probA_, est.probB_ = core.prob
+        fitted["weights"] = core.weights
     else:
-        est.probA_, est.probB_ = np.empty(0), np.empty(0)
-    est.intercept_ = -core.intercept if binary else core.intercept.copy()
-    public_dual = -core.dual if binary else core.dual.copy()
-    dual_kind = sparse_kind(attrs.get("dual_coef_"))
-    if dual_kind is not None or ("dual_coef_" not in attrs and sp.issparse(rows)):
-        public_dual = (dual_kind or sp.csr_matrix)(public_dual)
-    est.dual_coef_ = public_dual
-    support_vectors = used.expand(rows) if used is not None else rows
-    sv_kind = sparse_kind(attrs.get("support_vectors_"))
-    if sv_kind is not None and sp.issparse(support_vectors):
-        support_vectors = sv_kind(support_vectors)
-    est.support_vectors_ = support_vectors
-    defaults = {
-        "support_": np.arange(core.n_sv, dtype=np.int32),
-        "shape_fit_": (core.n_sv, int(modl["n_features"])),
-        "_sparse": sp.issparse(rows),
-        "_probability": core.prob is not None,
-        "fit_status_": 0,
-    }
-    for name, value in defaults.items():
-        _default(est, name, value)
+        fitted.update(kernel=modl["kernel"], gamma=float(modl["gamma"]), degree=int(modl["degree"]),
+                      coef0=float(modl["coef0"]), support_rows=core.rows, used_columns=core.used)
+    if core.family == "BudgetedSVC":
+        fitted["coef"] = core.coef
+    elif core.family == "SVC":
+        prob_a, prob_b = core.prob if core.prob is not None else (None, None)
+        fitted.update(dual_coef=core.dual, n_support=core.n_support, prob_a=prob_a, prob_b=prob_b)
+    fitted.update(extra)
+    est._restore_fitted_state(fitted)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Dict
 
-from ..budgeted import BudgetedSVC
-from ..exact import SVC
-from ..linear import LinearSVC
+from ..estimators import SVC, BudgetedSVC, LinearSVC
 
 #: family name -> the estimator class a loaded model is an instance of
 ESTIMATORS: Dict[str, type] = {"SVC": SVC, "LinearSVC": LinearSVC, "BudgetedSVC": BudgetedSVC}

@@ -86,10 +86,11 @@ def to_libsvm(est) -> str:
             raise ValueError(f"SVC(kernel={est.kernel!r}) cannot be written as a LIBSVM model: "
                              "a precomputed or callable kernel is not stored by name")
         labels = _integer_labels(est.classes_, "LIBSVM")
-        dual = np.asarray(est._dual_coef_, dtype=np.float64)
-        rho = -np.asarray(est._intercept_, dtype=np.float64)
-        n_support = [int(v) for v in est._n_support]
-        kernel = _kernel_lines(est.kernel, float(est._gamma) or 1.0, est.degree, est.coef0)
+        fitted = est._fitted_state()  # LIBSVM's layout (estimators/_ovo.py)
+        dual = fitted["dual_coef"]
+        rho = -fitted["intercept"]
+        n_support = [int(v) for v in fitted["n_support"]]
+        kernel = _kernel_lines(est.kernel, fitted["gamma"] or 1.0, est.degree, est.coef0)
         prob = (est.probA_, est.probB_) if np.size(est.probA_) else None
     elif family == "BudgetedSVC":
         if len(est.classes_) != 2:
@@ -101,7 +102,8 @@ def to_libsvm(est) -> str:
                              "format='budgetsvm'.")
         c0, c1 = _integer_labels(est.classes_, "LIBSVM")
         labels = [c1, c0]  # LIBSVM: a positive value means the first label
-        kernel_name, gamma, degree, coef0 = est._fitted_kernel
+        fitted = est._fitted_state()  # the kernel it was trained with (estimators/_budget_model.py)
+        kernel_name, gamma, degree, coef0 = (fitted[k] for k in ("kernel", "gamma", "degree", "coef0"))
         dual = np.asarray(est.dual_coef_, dtype=np.float64).reshape(1, -1)
         rho = -np.asarray(est.intercept_, dtype=np.float64)
         n_support = [int(dual.shape[1]), 0]
@@ -407,8 +409,8 @@ def from_libsvm(text: _TextModel, n_features: Any = None):
     est = ESTIMATORS["SVC"](kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
     modl = {"family": "SVC", "kernel": kernel, "decision": "ovo", "degree": degree, "gamma": gamma,
             "coef0": coef0, "n_features": width}
-    state.restore_core(est, modl, arrays)
-    est._sparse = True  # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
+    # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
+    state.restore_core(est, modl, arrays, sparse_queries=True)
     if prob:
         est.probability = True
     return est

@@ -63,7 +63,7 @@ inline std::uint32_t crc32(const char* data, std::size_t n) {
 }
 
 /// Element types of ARRY sections, by their code in the file (the table in
-/// docs/model_format.md; _model_container.DTYPE_CODES in Python).
+/// docs/model_format.md; model_files/_container.DTYPE_CODES in Python).
 enum class Dtype : std::uint8_t {
   f8 = 1, f4 = 2, i4 = 3, i8 = 4, b1 = 5, u1 = 6, utf8 = 7, utf8_fixed = 8,
   i1 = 9, i2 = 10, u2 = 11, u4 = 12, u8 = 13, f2 = 14

@@ -6,7 +6,7 @@
 // built, and the ATTR section against its rules (attributes.hpp), so a
 // damaged or hostile file is std::invalid_argument, never a wrong
 // prediction. These are the rules Python's load_model enforces
-// (_model_state.py, _model_container.py); tests/fuzz/test_fuzz_model_files.py
+// (model_files/_estimator_state.py, _container.py); tests/fuzz/test_fuzz_model_files.py
 // runs both readers on the same mutated files.
 #pragma once
 

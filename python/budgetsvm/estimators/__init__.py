@@ -1,0 +1,20 @@
+"""The estimators, one module per family, on one pipeline (``_base``).
+
+* ``exact``: :class:`~budgetsvm.SVC`, the exact kernel SVM;
+* ``budgeted``: :class:`~budgetsvm.BudgetedSVC` and
+  :func:`~budgetsvm.merge_solution` (the budgeted model's steps:
+  ``_budget_model``);
+* ``linear``: :class:`~budgetsvm.LinearSVC`;
+* ``dask``: the budgeted SVM on dask, public as ``budgetsvm.dask`` (its
+  tasks: ``_dask_tasks``, its input and rounds: ``_dask_rounds``; imported
+  only with dask installed, never by this package's ``__init__``).
+
+``_base.PipelineClassifier`` holds the steps every ``fit``, ``partial_fit``
+and ``predict`` goes through, and says how a new estimator plugs in.
+"""
+
+from .budgeted import BudgetedSVC, merge_solution
+from .exact import SVC
+from .linear import LinearSVC
+
+__all__ = ["BudgetedSVC", "LinearSVC", "SVC", "merge_solution"]
