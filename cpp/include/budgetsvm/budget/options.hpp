@@ -10,7 +10,7 @@
 
 #include "../core/control.hpp"
 #include "../core/errors.hpp"
-#include "../core/kernel.hpp"
+#include "../core/kernel_function.hpp"
 #include "../core/kernel_options.hpp"
 #include "../core/options.hpp"
 #include "merge.hpp"

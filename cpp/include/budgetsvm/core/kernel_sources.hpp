@@ -18,7 +18,7 @@
 #include "control.hpp"
 #include "data_view.hpp"
 #include "errors.hpp"
-#include "kernel.hpp"
+#include "kernel_function.hpp"
 #include "parallel.hpp"
 #include "simd.hpp"
 #include "simd_exact.hpp"
