@@ -76,3 +76,21 @@ def test_includes_come_before_the_code():
             elif text and not text.startswith("//") and not text.startswith("#"):
                 code = True
     assert not late, "\n".join(late)
+
+
+def _forwarding(path: Path) -> bool:
+    """A deprecated path kept for one release: a header that only includes its new place."""
+    text = path.read_text(encoding="utf-8")
+    return text.startswith("// Deprecated:") and len(list(_library_includes(path))) == 1
+
+
+def test_core_includes_only_core():
+    """core/ holds what two or more families use, so it includes no family's header."""
+    wrong = [
+        f"{path.relative_to(INCLUDE).as_posix()}:{line} includes {name}"
+        for path in sorted((HEADERS / "core").glob("*.hpp"))
+        if not _forwarding(path)
+        for name, line in _library_includes(path)
+        if not name.startswith("budgetsvm/core/")
+    ]
+    assert not wrong, "\n".join(wrong)

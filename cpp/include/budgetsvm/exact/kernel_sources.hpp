@@ -14,13 +14,13 @@
 #include <utility>
 #include <vector>
 
-#include "centre.hpp"
-#include "control.hpp"
-#include "data_view.hpp"
-#include "errors.hpp"
-#include "kernel_function.hpp"
-#include "parallel.hpp"
-#include "simd.hpp"
+#include "../core/centre.hpp"
+#include "../core/control.hpp"
+#include "../core/data_view.hpp"
+#include "../core/errors.hpp"
+#include "../core/kernel_function.hpp"
+#include "../core/parallel.hpp"
+#include "../core/simd.hpp"
 #include "simd_exact.hpp"
 
 namespace budgetsvm {

@@ -29,9 +29,9 @@
 #include <utility>
 #include <vector>
 
-#include "errors.hpp"
+#include "../core/errors.hpp"
+#include "../core/parallel.hpp"
 #include "kernel_sources.hpp"
-#include "parallel.hpp"
 
 namespace budgetsvm {
 

@@ -31,7 +31,7 @@
 #include <cmath>
 #include <limits>
 
-#include "simd.hpp"
+#include "../core/simd.hpp"
 
 namespace budgetsvm::simd {
 

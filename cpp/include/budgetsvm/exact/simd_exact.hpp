@@ -38,7 +38,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "simd.hpp"
+#include "../core/simd.hpp"
 
 namespace budgetsvm::simd {
 

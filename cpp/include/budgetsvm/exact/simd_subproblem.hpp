@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "simd.hpp"
+#include "../core/simd.hpp"
 
 namespace budgetsvm::simd {
 
