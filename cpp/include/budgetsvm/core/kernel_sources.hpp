@@ -1,0 +1,7 @@
+// Deprecated: this header moved to exact/kernel_sources.hpp, into the one
+// family that uses it (issue #59). This forwarding header is kept for one
+// release after 0.1.0 and will then be removed; include
+// <budgetsvm/exact/kernel_sources.hpp> or <budgetsvm/budgetsvm.hpp>.
+#pragma once
+
+#include "../exact/kernel_sources.hpp"
