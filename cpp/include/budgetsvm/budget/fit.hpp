@@ -4,7 +4,7 @@
 // (shards.hpp).
 #pragma once
 
-#include "options.hpp"
+#include "params.hpp"
 #include "rows.hpp"
 #include "sequential.hpp"
 #include "shards.hpp"

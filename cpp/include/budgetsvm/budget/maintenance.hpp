@@ -52,7 +52,7 @@
 #include "../core/stopwatch.hpp"
 #include "merge.hpp"
 #include "model.hpp"
-#include "options.hpp"
+#include "params.hpp"
 
 namespace budgetsvm::budget {
 

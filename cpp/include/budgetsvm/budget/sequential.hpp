@@ -12,7 +12,7 @@
 #include "bsgd.hpp"
 #include "maintenance.hpp"
 #include "merge.hpp"
-#include "options.hpp"
+#include "params.hpp"
 #include "rows.hpp"
 #include "start.hpp"
 

@@ -56,7 +56,7 @@
 #include "bsca.hpp"
 #include "maintenance.hpp"
 #include "mix.hpp"
-#include "options.hpp"
+#include "params.hpp"
 #include "rows.hpp"
 #include "sequential.hpp"
 #include "start.hpp"

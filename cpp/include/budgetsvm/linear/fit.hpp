@@ -20,15 +20,10 @@
 #include "duplicates.hpp"
 #include "l1_cdn.hpp"
 #include "loss.hpp"
+#include "params.hpp"
 #include "selection.hpp"
 
 namespace budgetsvm::linear {
-
-enum class SelectionType { uniform, shrinking, avsf, auto_ };
-
-/// The regulariser: 1/2 ||w||^2 (the dual solvers) or ||w||_1 (l1_cdn.hpp,
-/// squared hinge only).
-enum class Penalty { l2, l1 };
 
 /// Solves one binary problem with the Selection policy and the Loss.
 /// first (optional, duplicates.hpp's first_copies of X) names equal rows,
@@ -68,10 +63,6 @@ Result solve(LossType loss, SelectionType selection, const View& X, const double
   if (loss == LossType::hinge) return solve<Hinge>(selection, X, y, C, options, control, first);
   return solve<SquaredHinge>(selection, X, y, C, options, control, first);
 }
-
-/// How several classes are trained: one-vs-rest binary problems, or
-/// Crammer and Singer's joint problem (crammer_singer.hpp).
-enum class MultiClass { ovr, crammer_singer };
 
 /// Crammer and Singer's problem with C_i = C w_{y_i} s_i (class weight,
 /// sample weight), K >= 2 classes: one Result per class.
