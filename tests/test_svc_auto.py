@@ -15,7 +15,7 @@ from budgetsvm import SVC, _core
 
 from conftest import load_dataset
 
-AUTO_ALFPGM_FROM = 10000  # fit.hpp: kAutoAlfpgmFrom
+AUTO_ALFPGM_FROM = 10000  # exact/params.hpp: kAutoAlfpgmFrom
 
 
 def _blobs(n, d=4, seed=0, shift=1.2):

@@ -187,7 +187,7 @@ TEST_CASE("the pruned partner search (lookup-wd) picks the brute-force partner, 
             if (c != best && costs[c] != best_cost) second = std::min(second, costs[c]);
           }
           // the scalar levels to the bit; the vector levels' costs may differ
-          // in the last bits (core/simd_merge.hpp): the same partner unless
+          // in the last bits (budget/simd_merge.hpp): the same partner unless
           // another is that close, and exact ties resolve to the first
           if (level <= simd::Level::sse2 || best < 0) {
             CHECK(j == best);

@@ -11,8 +11,8 @@
 #include "budgetsvm/budget/model.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/core/simd.hpp"
-#include "budgetsvm/core/simd_exact.hpp"
 #include "budgetsvm/core/simd_float.hpp"
+#include "budgetsvm/exact/simd_exact.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;

@@ -14,9 +14,9 @@
 #include <Eigen/LU>
 
 #include "budgetsvm/core/random.hpp"
-#include "budgetsvm/core/simd_subproblem.hpp"
 #include "budgetsvm/exact/fit.hpp"
 #include "budgetsvm/exact/ovo.hpp"
+#include "budgetsvm/exact/simd_subproblem.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;

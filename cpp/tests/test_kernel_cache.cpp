@@ -8,8 +8,8 @@
 #include <list>
 #include <vector>
 
-#include "budgetsvm/core/kernel_cache.hpp"
 #include "budgetsvm/core/random.hpp"
+#include "budgetsvm/exact/kernel_cache.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;

@@ -11,7 +11,7 @@
 #include "budgetsvm/core/data_view.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/linear/params.hpp"
-#include "budgetsvm/linear/train.hpp"
+#include "budgetsvm/linear/fit.hpp"
 #include "check.hpp"
 
 using namespace budgetsvm;

@@ -22,7 +22,7 @@
 
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
-#include "budgetsvm/linear/train.hpp"
+#include "budgetsvm/linear/fit.hpp"
 #include "budgetsvm/model/from_fit.hpp"
 #include "check.hpp"
 #include "labelled_points.hpp"

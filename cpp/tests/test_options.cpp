@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "budgetsvm/budget/options.hpp"
+#include "budgetsvm/budget/params.hpp"
 #include "budgetsvm/exact/fit.hpp"
 #include "budgetsvm/linear/params.hpp"
 #include "check.hpp"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "budgetsvm/linear/fit.hpp"
 #include "budgetsvm/linear/params.hpp"
 #include "data.hpp"
 #include "options.hpp"

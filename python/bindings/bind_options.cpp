@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "budgetsvm/budget/options.hpp"
-#include "budgetsvm/exact/fit.hpp"
+#include "budgetsvm/budget/params.hpp"
+#include "budgetsvm/exact/params.hpp"
 #include "budgetsvm/linear/params.hpp"
 #include "options.hpp"
 #include "register.hpp"

@@ -1,9 +1,8 @@
 """Hyperparameters: the C++ registries, and the checks the estimators share.
 
 Every hyperparameter the core reads is described once, in C++ (the
-registries of ``cpp/include/budgetsvm/*/options.hpp``, ``exact/fit.hpp`` and
-``linear/params.hpp``: name, kind, default, range, one-line description) and
-reaches Python through ``_core.options(family)``. An estimator passes the
+registries of ``cpp/include/budgetsvm/*/params.hpp``: name, kind, default,
+range, one-line description) and reaches Python through ``_core.options(family)``. An estimator passes the
 attributes that share a registry name through unchanged (``core_params``) and
 translates only scikit-learn's conventions (``gamma="scale"``, ``n_jobs``,
 ``random_state``, ``class_weight``, ``None`` for "no limit").

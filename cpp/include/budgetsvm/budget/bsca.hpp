@@ -88,7 +88,7 @@
 #include "bsgd.hpp"
 #include "maintenance.hpp"
 #include "model.hpp"
-#include "options.hpp"
+#include "params.hpp"
 #include "start.hpp"
 
 namespace budgetsvm::budget {

@@ -40,7 +40,7 @@
 #include "../core/random.hpp"
 #include "maintenance.hpp"
 #include "model.hpp"
-#include "options.hpp"
+#include "params.hpp"
 #include "start.hpp"
 
 namespace budgetsvm::budget {

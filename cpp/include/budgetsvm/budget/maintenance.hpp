@@ -52,7 +52,7 @@
 #include "../core/stopwatch.hpp"
 #include "merge.hpp"
 #include "model.hpp"
-#include "options.hpp"
+#include "params.hpp"
 
 namespace budgetsvm::budget {
 
@@ -339,7 +339,7 @@ class MergeMaintenance {
   /// above it are skipped (LookupTable::kappa_cut: a bound on cost / wa^2
   /// by the kappa column alone); a skipped candidate costs strictly more
   /// than the nearest, so the result is the full scan's (up to the last
-  /// bits of the vectorised costs, see core/simd_merge.hpp). Every pass is
+  /// bits of the vectorised costs, see simd_merge.hpp). Every pass is
   /// vectorised and branch-free (simd.hpp, simd_merge.hpp): the signs of
   /// the coefficients are random, and a branch per candidate mispredicted
   /// half the time; on noisy data every partner is far, nothing is pruned,

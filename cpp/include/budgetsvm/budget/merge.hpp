@@ -48,7 +48,7 @@
 
 #include "../core/errors.hpp"
 #include "../core/options.hpp"
-#include "../core/simd_merge.hpp"
+#include "simd_merge.hpp"
 
 namespace budgetsvm::merge {
 
@@ -244,7 +244,7 @@ class LookupTable {
   /// Interpolated WD(m, kappa) (symmetric in m <-> 1 - m).
   double wd(double m, double kappa) const { return simd::detail::wd_at(wd_grid(), m, kappa); }
 
-  /// The WD nodes, for the vectorised cost pass (core/simd_merge.hpp).
+  /// The WD nodes, for the vectorised cost pass (simd_merge.hpp).
   simd::WdGrid wd_grid() const { return {wd_.data(), grid_, half_}; }
 
   /// The partner search's pruning bound. A merge partner's cost is

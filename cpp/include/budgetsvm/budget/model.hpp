@@ -25,7 +25,7 @@
 
 #include "../core/centre.hpp"
 #include "../core/data_view.hpp"
-#include "../core/kernel.hpp"
+#include "../core/kernel_function.hpp"
 #include "../core/simd.hpp"
 #include "rows.hpp"
 

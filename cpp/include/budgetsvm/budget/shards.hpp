@@ -53,9 +53,13 @@
 #include "../core/parallel.hpp"
 #include "../core/random.hpp"
 #include "../core/stopwatch.hpp"
-#include "fit.hpp"
+#include "bsca.hpp"
+#include "maintenance.hpp"
 #include "mix.hpp"
+#include "params.hpp"
 #include "rows.hpp"
+#include "sequential.hpp"
+#include "start.hpp"
 
 namespace budgetsvm::budget {
 
@@ -238,8 +242,9 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   return result;
 }
 
-/// Sharded training (see the header comment); `fit` calls it when
-/// params.shards > 1 and the problem is one machine's.
+/// Sharded training (see the header comment); `fit` (fit.hpp) calls it when
+/// params.shards > 1 and the problem is one machine's. Each shard's part of
+/// a round is fit's run without shards (sequential.hpp).
 inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
                           const EpochCallback& callback, RunControl& control, const Start& start) {
   const Index n_shards = std::min<Index>(params.shards, X.rows());
@@ -275,8 +280,10 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
       const Shard& s = shards[static_cast<std::size_t>(k)];
       Params p = one;
       p.seed = seeds[static_cast<std::size_t>(k)];
-      parts[static_cast<std::size_t>(k)] = fit(*s.rows, s.y.data(), s.weight.empty() ? nullptr : s.weight.data(),
-                                               n_classes, p, EpochCallback{}, ctl, cur);
+      const double* w = s.weight.empty() ? nullptr : s.weight.data();
+      check_fit(*s.rows, s.y.data(), w, n_classes, p, cur);
+      parts[static_cast<std::size_t>(k)] =
+          fit_sequential(*s.rows, s.y.data(), w, n_classes, p, EpochCallback{}, ctl, cur);
     });
     std::vector<MixPart> mixing;
     EpochStats stats;

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "../core/centre.hpp"
 #include "maintenance.hpp"
 #include "model.hpp"
-#include "options.hpp"
-#include "../core/centre.hpp"
+#include "params.hpp"
 
 namespace budgetsvm::budget {
 

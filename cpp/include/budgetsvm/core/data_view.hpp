@@ -1,7 +1,7 @@
 // Non-owning views of a training matrix, read in place from the caller's
 // memory. Kernels, the linear solver and the budgeted solvers are templated
 // on the view type (the exact solvers reach it through a kernel column
-// source, core/kernel_sources.hpp), so one code path serves dense (row- or
+// source, exact/kernel_sources.hpp), so one code path serves dense (row- or
 // column-major, float32 or float64) and CSR (float32/float64 values,
 // int32/int64 indices) without converting the data.
 //

@@ -42,7 +42,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernel.hpp"
+#include "kernel_function.hpp"
 #include "simd_float.hpp"
 
 namespace budgetsvm {

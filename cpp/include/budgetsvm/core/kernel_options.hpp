@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernel.hpp"
+#include "kernel_function.hpp"
 #include "options.hpp"
 
 namespace budgetsvm {

@@ -36,27 +36,12 @@
 
 #include "alfpgm_subproblem.hpp"
 #include "dual_state.hpp"
+#include "params.hpp"
 #include "smo.hpp"
 #include "subproblem_smo.hpp"
 #include "wss.hpp"
 
 namespace budgetsvm::exact {
-
-/// How each working set's sub-problem is solved: SMO steps on the dense
-/// Q_BB (subproblem_smo.hpp, our default) or the paper's augmented
-/// Lagrangian with FPGM (alfpgm_subproblem.hpp).
-enum class Subproblem { smo, fpgm };
-
-struct AlfpgmSettings {
-  int pairs = 32;  // the paper: 50-100 (docs/exact.md: why 32)
-  double delta_alpha = 1e-6;
-  int min_alpha_opt = 5;
-  int max_alpha_opt = 20;
-  Index min_alpha_check = 0;  // 0: search all I_low candidates for j
-  double mu = 0.1;
-  Subproblem subproblem = Subproblem::smo;
-  bool scan_in_move = true;  // the next round's candidate scan made by the gradient update (false: its own pass)
-};
 
 struct AlfpgmReport : SolveReport {
   std::int64_t inner_iterations = 0;

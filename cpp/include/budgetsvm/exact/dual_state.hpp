@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "../core/control.hpp"
-#include "../core/kernel_cache.hpp"
 #include "../core/parallel.hpp"
-#include "../core/simd_exact.hpp"
+#include "kernel_cache.hpp"
+#include "simd_exact.hpp"
 
 namespace budgetsvm::exact {
 

@@ -26,9 +26,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "../core/simd_subproblem.hpp"
 #include "alfpgm_subproblem.hpp"
 #include "dual_state.hpp"
+#include "simd_subproblem.hpp"
 #include "smo.hpp"
 
 namespace budgetsvm::exact {
@@ -49,7 +49,7 @@ inline SubproblemReport solve_subproblem_smo(const MatrixXd& Q, const VectorXd& 
   const std::int64_t max_steps = std::min<std::int64_t>(
       std::max<std::int64_t>(10000, 20 * static_cast<std::int64_t>(m) * m), std::numeric_limits<int>::max());
   // The selection and the gradient update run in the kernels of the
-  // active instruction set (core/simd_subproblem.hpp: the same bits at
+  // active instruction set (simd_subproblem.hpp: the same bits at
   // every level).
   static const simd::SmoPairKernel smo_pair = simd::smo_pair_for(simd::active_level());
   static const simd::SmoUpdateKernel smo_update = simd::smo_update_for(simd::active_level());

@@ -46,8 +46,8 @@
 
 #include "../core/errors.hpp"
 #include "../core/parallel.hpp"
-#include "../core/simd_exact.hpp"
 #include "dual_state.hpp"
+#include "simd_exact.hpp"
 
 namespace budgetsvm::exact {
 

@@ -1,7 +1,7 @@
 // What a user sets for the linear SVM, described once (core/options.hpp):
 // C, the loss, the coordinate selection, the threads and the dual solver's
 // Options. The bindings read these through params_options(); C++ callers may
-// fill the struct directly and pass its parts to one_vs_rest (train.hpp).
+// fill the struct directly and pass its parts to one_vs_rest (fit.hpp).
 #pragma once
 
 #include <limits>
@@ -10,9 +10,20 @@
 #include <vector>
 
 #include "../core/options.hpp"
-#include "train.hpp"
+#include "dual_cd.hpp"
+#include "loss.hpp"
 
 namespace budgetsvm::linear {
+
+enum class SelectionType { uniform, shrinking, avsf, auto_ };
+
+/// The regulariser: 1/2 ||w||^2 (the dual solvers) or ||w||_1 (l1_cdn.hpp,
+/// squared hinge only).
+enum class Penalty { l2, l1 };
+
+/// How several classes are trained: one-vs-rest binary problems, or
+/// Crammer and Singer's joint problem (crammer_singer.hpp).
+enum class MultiClass { ovr, crammer_singer };
 
 struct Params {
   double C = 1.0;

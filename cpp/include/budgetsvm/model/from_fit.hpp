@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../budget/options.hpp"
+#include "../budget/params.hpp"
 #include "../exact/fit.hpp"
 #include "../linear/dual_cd.hpp"
 #include "io.hpp"

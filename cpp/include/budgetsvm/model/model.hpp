@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "../core/data_view.hpp"
-#include "../core/kernel.hpp"
+#include "../core/expansion.hpp"
 #include "../core/parallel.hpp"
 #include "../exact/ovo.hpp"
 #include "format.hpp"
