@@ -74,34 +74,17 @@ py::object field_to_python(V&& value) {
   }
 }
 
-namespace detail {
-
-struct DictFiller {
-  py::dict* out;
-  template <class V>
-  void operator()(const char* name, V&& value) const {
-    using T = std::decay_t<V>;
-    if constexpr (has_field_table_v<T>)
-      T::for_each_field(value, *this);  // flattened in place
-    else
-      (*out)[name] = field_to_python(std::move(value));  // const fields are copied
-  }
-};
-
-}  // namespace detail
-
 /// The dict of a struct with a field table (keys: field_names<S>()).
 template <class S>
 py::dict to_dict(S&& s) {
-  using T = std::decay_t<S>;
-  static_assert(has_field_table_v<T>, "S has no field table (S::for_each_field)");
   py::dict out;
-  if constexpr (std::is_lvalue_reference_v<S>) {
-    const T& copied = s;
-    T::for_each_field(copied, detail::DictFiller{&out});
-  } else {
-    T::for_each_field(s, detail::DictFiller{&out});
-  }
+  const auto put = [&out](const char* name, auto&& value) {
+    out[name] = field_to_python(std::move(value));  // const fields are copied
+  };
+  if constexpr (std::is_lvalue_reference_v<S>)
+    for_each_leaf(std::as_const(s), put);
+  else
+    for_each_leaf(s, put);
   return out;
 }
 

@@ -41,27 +41,36 @@ inline constexpr bool has_field_table_v = has_field_table<T>::value;
 
 namespace detail {
 
-struct NameCollector {
-  std::vector<std::string>* names;
+template <class F>
+struct Leaves {
+  F& f;
   template <class V>
   void operator()(const char* name, V&& value) const {
     using T = std::decay_t<V>;
     if constexpr (has_field_table_v<T>)
       T::for_each_field(value, *this);  // flattened in place
     else
-      names->emplace_back(name);
+      f(name, std::forward<V>(value));
   }
 };
 
 }  // namespace detail
 
+/// f(name, value) for every field of s (const or not), in table order, the
+/// fields of a nested table in its place.
+template <class S, class F>
+void for_each_leaf(S& s, F&& f) {
+  using T = std::remove_const_t<S>;
+  static_assert(has_field_table_v<T>, "S has no field table (S::for_each_field)");
+  T::for_each_field(s, detail::Leaves<F>{f});
+}
+
 /// The names of T's fields in table order, nested tables flattened.
 template <class T>
 std::vector<std::string> field_names() {
-  static_assert(has_field_table_v<T>, "T has no field table (T::for_each_field)");
   std::vector<std::string> names;
   const T empty{};
-  T::for_each_field(empty, detail::NameCollector{&names});
+  for_each_leaf(empty, [&](const char* name, auto&&) { names.emplace_back(name); });
   return names;
 }
 

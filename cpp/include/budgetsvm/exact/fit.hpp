@@ -72,6 +72,13 @@ struct ExactResult {
     f("cache_hits", self.cache.hits);
     f("cache_misses", self.cache.misses);
     f("kernel_columns_computed", columns);
+    last_fields(self, f);
+  }
+
+  /// The fields that close the table, shared with PairReports' (members
+  /// of the same names there).
+  template <class Self, class F>
+  static void last_fields(Self& self, F& f) {
     f("seconds", self.seconds);
     f("inner_iterations", self.inner_iterations);
     f("smo_fallbacks", self.smo_fallbacks);

@@ -158,12 +158,7 @@ struct PairReports {
     f("cache_hits", self.cache_hits);
     f("cache_misses", self.cache_misses);
     f("kernel_columns_computed", columns);
-    f("seconds", self.seconds);
-    f("inner_iterations", self.inner_iterations);
-    f("smo_fallbacks", self.smo_fallbacks);
-    f("smo_handoff", self.smo_handoff);
-    f("readmissions", self.readmissions);
-    f("polished", self.polished);
+    ExactResult::last_fields(self, f);
   }
 };
 
