@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "check.hpp"
+#include "field_tables.hpp"
 #include "labelled_points.hpp"
 
 using namespace budgetsvm;
@@ -323,6 +327,42 @@ TEST_CASE("bad parameters are rejected") {
   std::vector<int> bad = data.y;
   bad[3] = 2;
   CHECK_THROWS(train(data.X, bad, 2, p), std::invalid_argument);
+}
+
+TEST_CASE("field tables: every counter once, in place of totals in the epoch and run results, summed by +=") {
+  const std::vector<std::string> counters{"steps",       "sv_added",           "merges",
+                                          "removals",    "projections",        "maintenance_seconds",
+                                          "merge_degradation", "merge_partner_weight"};
+  CHECK(field_names<Counters>() == counters);
+  std::vector<std::string> epoch{"epoch"};
+  epoch.insert(epoch.end(), counters.begin(), counters.end());
+  for (const char* name : {"n_support", "seconds", "objective", "sq_norm", "progressive_loss", "alpha_zero",
+                           "alpha_bound", "alpha_free"})
+    epoch.emplace_back(name);
+  CHECK(field_names<EpochStats>() == epoch);
+  std::vector<std::string> run{"support_vectors", "dual_coef", "intercept", "n_outputs", "epochs_run",
+                               "stopped_early", "averaged", "history"};
+  run.insert(run.end(), counters.begin(), counters.end());
+  for (const char* name : {"seconds", "steps_total", "n_ref", "mix_fallbacks"}) run.emplace_back(name);
+  CHECK(field_names<Result>() == run);
+  CHECK(test::unique_names(field_names<Counters>()) && test::unique_names(field_names<Result>()));
+  // every member is in its table (what is not visited is padding)
+  CHECK(test::largest_unvisited_gap<Counters>() == 0);
+  CHECK(test::largest_unvisited_gap<EpochStats>() < alignof(EpochStats));
+  CHECK(test::largest_unvisited_gap<Result>() < alignof(Result));
+  // operator+= adds every field of the table
+  Counters c;
+  int next = 1;
+  Counters::for_each_field(c, [&](const char*, auto& field) {
+    field = static_cast<std::decay_t<decltype(field)>>(next++);
+  });
+  Counters sum = c;
+  sum += c;
+  next = 1;
+  Counters::for_each_field(std::as_const(sum), [&](const char*, const auto& field) {
+    CHECK(static_cast<double>(field) == 2.0 * next++);
+  });
+  CHECK(next == static_cast<int>(counters.size()) + 1);
 }
 
 int main() { return budgetsvm::test::run_all(); }

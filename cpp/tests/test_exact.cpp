@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "budgetsvm/exact/ovo.hpp"
 #include "budgetsvm/exact/simd_subproblem.hpp"
 #include "check.hpp"
+#include "field_tables.hpp"
 
 using namespace budgetsvm;
 using namespace budgetsvm::exact;
@@ -1306,6 +1308,68 @@ TEST_CASE("one-vs-one scores: a row's values do not depend on the other rows of 
     ovo_scores(D.P.kernel, row, SV, coef, OvoOutput::values, t, 1, control);
     for (Index p = 0; p < pairs; ++p) CHECK(one[static_cast<std::size_t>(p)] == all[static_cast<std::size_t>(q * pairs + p)]);
   }
+}
+
+TEST_CASE("field tables: ExactResult's fields, the same per pair in PairReports, derived values as the members say") {
+  const std::vector<std::string> binary{"solver", "alpha", "intercept", "objective", "iterations", "status",
+                                        "max_violation", "cache_hits", "cache_misses", "kernel_columns_computed",
+                                        "seconds", "inner_iterations", "smo_fallbacks", "smo_handoff",
+                                        "readmissions", "polished"};
+  CHECK(field_names<ExactResult>() == binary);
+  // a pair reports what a binary fit does but alpha, converged for its status
+  std::vector<std::string> per_pair;
+  for (const auto& name : binary)
+    if (name != "alpha") per_pair.push_back(name == "status" ? "converged" : name);
+  CHECK(field_names<PairReports>() == per_pair);
+  std::vector<std::string> ovo{"support", "n_support", "dual"};
+  ovo.insert(ovo.end(), per_pair.begin(), per_pair.end());
+  CHECK(field_names<OvoResult>() == ovo);
+  CHECK(test::unique_names(field_names<OvoResult>()));
+  CHECK(test::largest_unvisited_gap<OvoResult>() < alignof(OvoResult));
+
+  const Classes D(2);
+  RunControl control;
+  const ExactSettings s = settings_for(ExactSolver::smo, 2.0, 1e-4);
+  ViewKernelSource<DenseRM> source(D.P.view(), D.P.kernel, {}, 1);
+  const OvoResult r = fit_ovo(source, D.P.n, D.rows, std::vector<double>(static_cast<std::size_t>(D.rows.k()), 1.0),
+                              {}, s, control);
+  const std::size_t pairs = r.pairs.size();
+  CHECK(pairs == 6);
+  std::size_t visited = 0;
+  PairReports::for_each_field(r.pairs, [&](const char* name, const auto& column) {
+    ++visited;
+    CHECK(column.size() == pairs);
+    if constexpr (std::is_same_v<std::decay_t<decltype(column)>, std::vector<std::int64_t>>)
+      if (std::string(name) == "kernel_columns_computed")
+        for (std::size_t q = 0; q < pairs; ++q)
+          CHECK(column[q] == std::llround(r.pairs.kernel_evaluations[q] / static_cast<double>(r.pairs.rows[q])));
+  });
+  CHECK(visited == per_pair.size());
+
+  // a binary fit: the table's derived values
+  std::vector<Index> subset(D.rows.of(0), D.rows.of(0) + D.rows.count(0));
+  subset.insert(subset.end(), D.rows.of(1), D.rows.of(1) + D.rows.count(1));
+  std::vector<double> y(static_cast<std::size_t>(D.rows.count(0)), 1.0);
+  y.resize(subset.size(), -1.0);
+  ViewKernelSource<DenseRM> pair_source(D.P.view(), D.P.kernel, subset, 1);
+  const ExactResult b = fit_exact(pair_source, y, s, control);
+  std::vector<std::string> seen;
+  ExactResult::for_each_field(b, [&](const char* name, const auto& value) {
+    seen.emplace_back(name);
+    using V = std::decay_t<decltype(value)>;
+    const std::string key = name;
+    if constexpr (std::is_same_v<V, const char*>) {
+      if (key == "solver") CHECK(std::string(value) == "smo");
+      if (key == "status") CHECK(std::string(value) == (b.converged ? "converged" : "max_iter_reached"));
+    } else if constexpr (std::is_same_v<V, std::int64_t>) {
+      if (key == "kernel_columns_computed")
+        CHECK(value == std::llround(b.cache.kernel_evaluations / static_cast<double>(subset.size())));
+      if (key == "cache_hits") CHECK(value == b.cache.hits);
+      if (key == "cache_misses") CHECK(value == b.cache.misses);
+    }
+  });
+  CHECK(seen == binary);
+  CHECK(b.cache.kernel_evaluations > 0);
 }
 
 int main() { return budgetsvm::test::run_all(); }

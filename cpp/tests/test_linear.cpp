@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "budgetsvm/core/data_view.hpp"
@@ -13,6 +15,7 @@
 #include "budgetsvm/linear/params.hpp"
 #include "budgetsvm/linear/fit.hpp"
 #include "check.hpp"
+#include "field_tables.hpp"
 
 using namespace budgetsvm;
 using namespace budgetsvm::linear;
@@ -337,6 +340,22 @@ TEST_CASE("merging equal rows gives the unmerged optimum") {
     CHECK(b[0].stats.merged_rows == 0);
     CHECK_CLOSE(a[0].stats.dual_objective, b[0].stats.dual_objective, 1e-6 * std::fabs(b[0].stats.dual_objective));
     for (std::size_t j = 0; j < a[0].w.size(); ++j) CHECK_CLOSE(a[0].w[j], b[0].w[j], 1e-3);
+  }
+}
+
+TEST_CASE("field tables: every statistic of a run once, the status by its name") {
+  const std::vector<std::string> names{"sweeps",        "steps",           "dual_objective", "kkt_violation",
+                                       "primal_objective", "merged_rows", "status"};
+  CHECK(field_names<Stats>() == names);
+  for (const Status status : {Status::converged, Status::max_iter_reached}) {
+    Stats s;
+    s.status = status;
+    std::string shown;
+    Stats::for_each_field(s, [&](const char* name, const auto& value) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, const char*>)
+        if (std::string(name) == "status") shown = value;
+    });
+    CHECK(shown == (status == Status::converged ? "converged" : "max_iter_reached"));
   }
 }
 

@@ -15,6 +15,7 @@
 #include "budgetsvm/budget/mix.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "data.hpp"
+#include "fields.hpp"
 #include "options.hpp"
 #include "register.hpp"
 
@@ -38,38 +39,6 @@ budget::Params params_from_dict(const py::dict& d) {
   const budget::Params p = read_options(budget::params_options(), d, "budgeted");
   p.validate();
   return p;
-}
-
-void put_counters(py::dict& d, const budget::Counters& c) {
-  d["steps"] = c.steps;
-  d["sv_added"] = c.sv_added;
-  d["merges"] = c.merges;
-  d["removals"] = c.removals;
-  d["projections"] = c.projections;
-  d["maintenance_seconds"] = c.maintenance_seconds;
-  d["merge_degradation"] = c.merge_degradation;
-  d["merge_partner_weight"] = c.merge_partner_weight;
-}
-
-py::dict stats_to_dict(const EpochStats& s) {
-  py::dict d;
-  d["epoch"] = s.epoch;
-  put_counters(d, s.totals);
-  d["n_support"] = s.n_support;
-  d["seconds"] = s.seconds;
-  d["objective"] = s.objective;
-  d["sq_norm"] = s.sq_norm;
-  d["progressive_loss"] = s.progressive_loss;
-  d["alpha_zero"] = s.alpha_zero;
-  d["alpha_bound"] = s.alpha_bound;
-  d["alpha_free"] = s.alpha_free;
-  return d;
-}
-
-py::array_t<double> to_array(const MatrixXd& M) {
-  py::array_t<double> out({M.rows(), M.cols()});
-  if (M.size() > 0) std::memcpy(out.mutable_data(), M.data(), sizeof(double) * static_cast<std::size_t>(M.size()));
-  return out;
 }
 
 /// A float64 matrix argument (copied into Eigen; models are small).
@@ -135,8 +104,6 @@ py::array_t<std::int32_t, py::array::c_style> labels_arg(const py::array& y_obj)
   return y;
 }
 
-py::dict result_to_dict(const budget::Result& result);
-
 py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict params_dict,
                          py::object callback, py::object sample_weight, py::object start_obj) {
   const budget::Params params = params_from_dict(params_dict);
@@ -149,7 +116,7 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   if (has_callback) {
     on_epoch = [&callback](const EpochStats& s) -> bool {
       py::gil_scoped_acquire gil;  // called from the calling thread between epochs
-      py::object answer = callback(stats_to_dict(s));
+      py::object answer = callback(to_dict(s));
       return !answer.is_none() && PyObject_IsTrue(answer.ptr()) == 1;
     };
   }
@@ -171,7 +138,7 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
     budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
     return budget::fit(rows, labels, weight, n_classes, params, on_epoch, control, start.start);
   });
-  return result_to_dict(result);
+  return to_dict(std::move(result));
 }
 
 py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict, py::object start_obj,
@@ -203,21 +170,18 @@ py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict
     budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
     return budget::bsca_shard_round(rows, labels, weight, params, start.start, round, a, control);
   });
-  py::dict out = result_to_dict(result);
+  py::dict out = to_dict(std::move(result));
   out["alpha"] = alpha;
   return out;
 }
 
-budget::GuardPath guard_path(const std::string& name) {
-  if (name == "automatic") return budget::GuardPath::automatic;
-  if (name == "features") return budget::GuardPath::features;
-  if (name == "dot_products") return budget::GuardPath::dot_products;
-  throw std::invalid_argument("guard must be 'automatic', 'features' or 'dot_products', got '" + name + "'");
-}
-
 py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_rest, const std::string& guard) {
   const budget::Params params = params_from_dict(params_dict);
-  const budget::GuardPath path = guard_path(guard);
+  const auto path = choice_arg<budget::GuardPath>(guard,
+                                                  {{"automatic", budget::GuardPath::automatic},
+                                                   {"features", budget::GuardPath::features},
+                                                   {"dot_products", budget::GuardPath::dot_products}},
+                                                  "guard");
   std::vector<MatrixXd> sv(parts_obj.size()), coef(parts_obj.size());
   std::vector<budget::MixPart> parts;
   for (std::size_t k = 0; k < parts_obj.size(); ++k) {
@@ -232,32 +196,15 @@ py::dict py_mix_budgeted(py::list parts_obj, py::dict params_dict, bool one_vs_r
     py::gil_scoped_release release;
     result = budget::mix(parts, params, one_vs_rest, path);
   }
-  return result_to_dict(result);
-}
-
-py::dict result_to_dict(const budget::Result& result) {
-  py::dict out;
-  out["support_vectors"] = to_array(result.support_vectors);
-  out["dual_coef"] = to_array(result.dual_coef);
-  out["intercept"] = py::array_t<double>(static_cast<py::ssize_t>(result.intercept.size()), result.intercept.data());
-  out["n_outputs"] = result.n_outputs;
-  out["epochs_run"] = result.epochs_run;
-  out["stopped_early"] = result.stopped_early;
-  out["averaged"] = result.averaged;
-  py::list history;
-  for (const auto& s : result.history) history.append(stats_to_dict(s));
-  out["history"] = history;
-  put_counters(out, result.totals);
-  out["seconds"] = result.seconds;
-  out["steps_total"] = result.steps_total;
-  out["n_ref"] = result.n_ref;
-  out["mix_fallbacks"] = result.mix_fallbacks;
-  return out;
+  return to_dict(std::move(result));
 }
 
 }  // namespace
 
 void register_budget(py::module_& m) {
+  publish_fields<budget::Counters>("budget.Counters");
+  publish_fields<budget::EpochStats>("budget.EpochStats");
+  publish_fields<budget::Result>("budget.Result");
   m.def("merge_solution", &py_merge_solution, py::arg("m"), py::arg("kappa"),
         py::arg("method") = "lookup-wd", py::arg("eps") = 0.01, py::arg("grid") = merge::kDefaultGrid,
         "(h, wd) of the merge sub-problem for weight m and kernel value kappa");

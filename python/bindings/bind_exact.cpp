@@ -12,6 +12,7 @@
 #include "budgetsvm/exact/fit.hpp"
 #include "budgetsvm/exact/ovo.hpp"
 #include "data.hpp"
+#include "fields.hpp"
 #include "options.hpp"
 #include "register.hpp"
 
@@ -19,19 +20,36 @@ namespace budgetsvm::python {
 
 namespace {
 
-py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py::array::forcecast> y,
-                      py::dict params, py::object rows, double weight_pos, double weight_neg,
-                      py::object sample_weight) {
-  // kernel="precomputed" is not a kernel function: X is the kernel matrix.
+/// The exact family's options from a fit's params. kernel="precomputed" is
+/// not a kernel function (X is then the kernel matrix): it sets
+/// `precomputed` and is left out of the options read.
+exact::Params exact_params(const py::dict& params, bool& precomputed) {
   py::dict kernel_params = params;
-  bool precomputed = false;
+  precomputed = false;
   if (params.contains("kernel") && py::isinstance<py::str>(params["kernel"]) &&
       params["kernel"].cast<std::string>() == "precomputed") {
     precomputed = true;
     kernel_params = py::reinterpret_steal<py::dict>(PyDict_Copy(params.ptr()));  // a copy, not an alias
     PyDict_DelItemString(kernel_params.ptr(), "kernel");
   }
-  exact::Params p = read_options(exact::params_options(), kernel_params, "exact");
+  return read_options(exact::params_options(), kernel_params, "exact");
+}
+
+/// X as a precomputed kernel matrix: a square C-contiguous float64 array
+/// (kept by the caller while its data is read).
+py::array kernel_matrix_arg(const py::object& X) {
+  auto K = X.cast<py::array>();
+  if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
+    throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
+  require(K.shape(0) == K.shape(1), "a precomputed kernel matrix must be square");
+  return K;
+}
+
+py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py::array::forcecast> y,
+                      py::dict params, py::object rows, double weight_pos, double weight_neg,
+                      py::object sample_weight) {
+  bool precomputed = false;
+  exact::Params p = exact_params(params, precomputed);
   exact::ExactSettings& s = p.settings;
   s.weight_pos = weight_pos;
   s.weight_neg = weight_neg;
@@ -56,10 +74,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   RunControl control = python_run_control();
   exact::ExactResult result;
   if (precomputed) {
-    auto K = X.cast<py::array>();
-    if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
-      throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
-    require(K.shape(0) == K.shape(1), "a precomputed kernel matrix must be square");
+    const py::array K = kernel_matrix_arg(X);
     const Index n_total = K.shape(0);
     for (Index r : subset) require(r >= 0 && r < n_total, "rows index out of range");
     const double* data = array_data<double>(K);
@@ -82,26 +97,7 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
       return exact::fit_exact(source, labels, s, control);
     });
   }
-  py::dict out;
-  out["solver"] = exact::solver_name(result.solver);
-  out["alpha"] = to_numpy(std::move(result.alpha));
-  out["intercept"] = result.intercept;
-  out["objective"] = result.objective;
-  out["iterations"] = result.iterations;
-  out["status"] = result.converged ? "converged" : "max_iter_reached";
-  out["max_violation"] = result.max_violation;
-  out["cache_hits"] = result.cache.hits;
-  out["cache_misses"] = result.cache.misses;
-  out["kernel_columns_computed"] =
-      static_cast<std::int64_t>(std::llround(result.cache.kernel_evaluations /
-                                             static_cast<double>(std::max<std::size_t>(labels.size(), 1))));
-  out["seconds"] = result.seconds;
-  out["inner_iterations"] = result.inner_iterations;
-  out["smo_fallbacks"] = result.smo_fallbacks;
-  out["smo_handoff"] = result.smo_handoff;
-  out["readmissions"] = result.readmissions;
-  out["polished"] = result.polished;
-  return out;
+  return to_dict(std::move(result));
 }
 
 /// A 1-D int64 array as Index values.
@@ -121,15 +117,8 @@ std::vector<double> double_vector(const py::object& a) {
 // (exact/ovo.hpp), laid out as LIBSVM lays it out.
 py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_start, py::dict params,
                           py::object class_weight, py::object sample_weight, py::object on_pair) {
-  py::dict kernel_params = params;
   bool precomputed = false;
-  if (params.contains("kernel") && py::isinstance<py::str>(params["kernel"]) &&
-      params["kernel"].cast<std::string>() == "precomputed") {
-    precomputed = true;
-    kernel_params = py::reinterpret_steal<py::dict>(PyDict_Copy(params.ptr()));
-    PyDict_DelItemString(kernel_params.ptr(), "kernel");
-  }
-  exact::Params p = read_options(exact::params_options(), kernel_params, "exact");
+  exact::Params p = exact_params(params, precomputed);
   exact::ClassRows classes{index_vector(class_rows, "class_rows"), index_vector(class_start, "class_start")};
   const std::vector<double> weights = double_vector(class_weight);
   std::vector<double> per_row;
@@ -144,10 +133,7 @@ py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_
   RunControl control = python_run_control();
   exact::OvoResult result;
   if (precomputed) {
-    auto K = X.cast<py::array>();
-    if (K.ndim() != 2 || !has_dtype(K, 'f', 8) || !(K.flags() & py::array::c_style))
-      throw py::type_error("a precomputed kernel must be a C-contiguous float64 2-D array");
-    require(K.shape(0) == K.shape(1), "a precomputed kernel matrix must be square");
+    const py::array K = kernel_matrix_arg(X);
     const Index n_total = K.shape(0);
     const double* data = array_data<double>(K);
     py::gil_scoped_release release;  // K and the arrays are kept alive by the caller
@@ -164,43 +150,7 @@ py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_
     });
   }
   // The arrays handed over without copies: k (k - 1) / 2 pairs are millions for thousands of classes.
-  exact::PairReports& r = result.pairs;
-  std::vector<std::int64_t> columns(r.size());  // kernel values / n, as fit_exact reports it
-  for (std::size_t q = 0; q < r.size(); ++q)
-    columns[q] = static_cast<std::int64_t>(
-        std::llround(r.kernel_evaluations[q] / static_cast<double>(std::max<std::int64_t>(r.rows[q], 1))));
-  std::vector<double>().swap(r.kernel_evaluations);
-  std::vector<std::int64_t>().swap(r.rows);
-  const auto as_bool = [](std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("view")("bool"); };
-  py::dict out;
-  out["support"] = to_numpy(std::vector<std::int64_t>(result.support.begin(), result.support.end()));
-  out["n_support"] = to_numpy(std::vector<std::int64_t>(result.n_support.begin(), result.n_support.end()));
-  auto* dual = new MatrixXd(std::move(result.dual));
-  py::capsule free_dual(dual, [](void* m) { delete static_cast<MatrixXd*>(m); });
-  out["dual"] = py::array_t<double>({dual->rows(), dual->cols()}, dual->data(), free_dual);
-  out["solver"] = to_numpy(std::move(r.solver));  // 0: alfpgm, 1: smo
-  out["intercept"] = to_numpy(std::move(r.intercept));
-  out["objective"] = to_numpy(std::move(r.objective));
-  out["iterations"] = to_numpy(std::move(r.iterations));
-  out["converged"] = as_bool(std::move(r.converged));
-  out["max_violation"] = to_numpy(std::move(r.max_violation));
-  out["cache_hits"] = to_numpy(std::move(r.cache_hits));
-  out["cache_misses"] = to_numpy(std::move(r.cache_misses));
-  out["kernel_columns_computed"] = to_numpy(std::move(columns));
-  out["seconds"] = to_numpy(std::move(r.seconds));
-  out["inner_iterations"] = to_numpy(std::move(r.inner_iterations));
-  out["smo_fallbacks"] = to_numpy(std::move(r.smo_fallbacks));
-  out["smo_handoff"] = as_bool(std::move(r.smo_handoff));
-  out["readmissions"] = to_numpy(std::move(r.readmissions));
-  out["polished"] = as_bool(std::move(r.polished));
-  return out;
-}
-
-exact::OvoOutput ovo_output(const std::string& name) {
-  if (name == "values") return exact::OvoOutput::values;
-  if (name == "predict") return exact::OvoOutput::predict;
-  if (name == "ovr") return exact::OvoOutput::ovr;
-  throw std::invalid_argument("output must be 'values', 'predict' or 'ovr'; got '" + name + "'");
+  return to_dict(std::move(result));
 }
 
 // One-vs-one decision values, votes or one-vs-rest scores of the rows of X
@@ -210,7 +160,9 @@ py::object py_ovo_scores(py::object X, py::object SV, py::array_t<double, py::ar
                          py::object n_support, py::array_t<double, py::array::c_style | py::array::forcecast> intercept,
                          const std::string& kernel_name, double gamma, int degree, double coef0, int n_jobs,
                          const std::string& output_name, py::object row_scale) {
-  const exact::OvoOutput output = ovo_output(output_name);
+  const auto output = choice_arg<exact::OvoOutput>(
+      output_name, {{"values", exact::OvoOutput::values}, {"predict", exact::OvoOutput::predict},
+                    {"ovr", exact::OvoOutput::ovr}}, "output");
   const std::vector<Index> counts = index_vector(n_support, "n_support");
   const exact::OvoCoef coef(dual.data(), counts, intercept.data());
   const Index k = coef.k(), pairs = exact::ovo_pair_count(k);
@@ -266,6 +218,9 @@ py::object py_ovo_scores(py::object X, py::object SV, py::array_t<double, py::ar
 }  // namespace
 
 void register_exact(py::module_& m) {
+  publish_fields<exact::ExactResult>("exact.ExactResult");
+  publish_fields<exact::PairReports>("exact.PairReports");
+  publish_fields<exact::OvoResult>("exact.OvoResult");
   m.def("fit_exact_ovo", &py_fit_exact_ovo, py::arg("X"), py::arg("class_rows"), py::arg("class_start"),
         py::arg("params"), py::arg("class_weight"), py::arg("sample_weight") = py::none(),
         py::arg("on_pair") = py::none(),

@@ -8,22 +8,13 @@
 #include "budgetsvm/linear/fit.hpp"
 #include "budgetsvm/linear/params.hpp"
 #include "data.hpp"
+#include "fields.hpp"
 #include "options.hpp"
 #include "register.hpp"
 
 namespace budgetsvm::python {
 
 namespace {
-
-const char* status_name(linear::Status s) {
-  switch (s) {
-    case linear::Status::converged:
-      return "converged";
-    case linear::Status::max_iter_reached:
-      return "max_iter_reached";
-  }
-  return "unknown";
-}
 
 py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::array::forcecast> labels,
                         int n_classes, py::array_t<double, py::array::c_style | py::array::forcecast> class_weight,
@@ -60,15 +51,7 @@ py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::
     const auto& r = results[static_cast<std::size_t>(k)];
     for (py::ssize_t j = 0; j <= d; ++j) w(k, j) = r.w[static_cast<std::size_t>(j)];
     for (py::ssize_t i = 0; i < n; ++i) a(k, i) = r.alpha[static_cast<std::size_t>(i)];
-    py::dict s;
-    s["sweeps"] = r.stats.sweeps;
-    s["steps"] = r.stats.steps;
-    s["dual_objective"] = r.stats.dual_objective;
-    s["kkt_violation"] = r.stats.kkt_violation;
-    s["primal_objective"] = r.stats.primal_objective;
-    s["merged_rows"] = r.stats.merged_rows;
-    s["status"] = status_name(r.stats.status);
-    stats.append(s);
+    stats.append(to_dict(r.stats));
   }
   return py::make_tuple(W, A, stats);
 }
@@ -76,6 +59,7 @@ py::tuple py_fit_linear(py::object X, py::array_t<int, py::array::c_style | py::
 }  // namespace
 
 void register_linear(py::module_& m) {
+  publish_fields<linear::Stats>("linear.Stats");
   m.def("fit_linear", &py_fit_linear, py::arg("X"), py::arg("labels"), py::arg("n_classes"),
         py::arg("class_weight"), py::arg("sample_weight"), py::arg("params"),
         "One-vs-rest linear SVM by dual coordinate descent: (W (P, d+1), alpha (P, n), stats); "

@@ -5,6 +5,7 @@
 #include "budgetsvm/core/errors.hpp"
 #include "budgetsvm/core/options.hpp"
 #include "budgetsvm/version.hpp"
+#include "fields.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -31,4 +32,9 @@ PYBIND11_MODULE(_core, m) {
   budgetsvm::python::register_linear(m);
   budgetsvm::python::register_model(m);
   budgetsvm::python::register_options(m);
+  // After the families: each published its results' fields as it registered.
+  m.def("fields", &budgetsvm::python::published_fields, py::arg("name"),
+        "The keys of the dict a result crosses to Python as, in order, from its C++ field table\n"
+        "(core/fields.hpp): 'budget.Counters', 'budget.EpochStats', 'budget.Result',\n"
+        "'exact.ExactResult', 'exact.PairReports', 'exact.OvoResult' or 'linear.Stats'.");
 }

@@ -8,8 +8,11 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "budgetsvm/core/options.hpp"
@@ -116,6 +119,21 @@ py::list describe_options(const std::vector<Option<P>>& registry) {
     out.append(d);
   }
   return out;
+}
+
+/// The value called `name` among a call's few fixed choices (arguments that
+/// are not registry options), or a ValueError "what must be 'a', 'b' or 'c';
+/// got 'name'".
+template <class E>
+E choice_arg(const std::string& name, std::initializer_list<std::pair<const char*, E>> choices, const char* what) {
+  std::string list;
+  std::size_t i = 0;
+  for (const auto& choice : choices) {
+    if (name == choice.first) return choice.second;
+    list += std::string(i == 0 ? "'" : i + 1 == choices.size() ? " or '" : ", '") + choice.first + "'";
+    ++i;
+  }
+  throw std::invalid_argument(std::string(what) + " must be " + list + "; got '" + name + "'");
 }
 
 }  // namespace budgetsvm::python

@@ -14,6 +14,7 @@
 #include "core/control.hpp"
 #include "core/data_view.hpp"
 #include "core/errors.hpp"
+#include "core/fields.hpp"
 #include "core/kernel.hpp"
 #include "core/kernel_options.hpp"
 #include "core/options.hpp"

@@ -27,17 +27,9 @@ from .._labels import index_in_classes
 from .._params import check_number, effective_n_jobs, plain
 from ._base import PipelineClassifier
 
-TOTAL_KEYS = (
-    "steps",
-    "sv_added",
-    "merges",
-    "removals",
-    "projections",
-    "maintenance_seconds",
-    "merge_degradation",
-    "merge_partner_weight",
-    "seconds",
-)
+#: The totals of a run in ``fit_stats_``: the counters of the core's result
+#: (its field table, ``_core.fields``) and the run's seconds.
+TOTAL_KEYS = _core.fields("budget.Counters") + ("seconds",)
 
 
 class _EpochMonitor:

@@ -31,10 +31,9 @@ from .._data import as_supported
 from .._labels import index_in_classes
 from .._magnitude import DBL_MAX, check_costs, check_finite_fit, check_kernel_magnitude
 from .._params import check_sample_weight, plain
-from ._budget_model import TOTAL_KEYS
 
 _NAME = "budgetsvm.dask.BudgetedSVC"  # in messages
-COUNTER_KEYS = tuple(k for k in TOTAL_KEYS if k != "seconds")
+COUNTER_KEYS = _core.fields("budget.Counters")  # summed up the mixing tree
 MODEL_KEYS = ("support_vectors", "dual_coef", "intercept")  # a model's arrays, as tasks pass them on
 # What every task returns, instead of a model, in a fit that guessed two
 # classes where y has more (``_dask_rounds.run_rounds``).

@@ -38,11 +38,10 @@ def class_rows(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int):
     return rows, start
 
 
-#: The solver's report per binary problem, in fit_details_'s key order
-#: (``_core.fit_exact_ovo`` returns each as one array over the pairs).
-REPORT_KEYS = ("solver", "intercept", "objective", "iterations", "status", "max_violation", "cache_hits",
-                "cache_misses", "kernel_columns_computed", "seconds", "inner_iterations", "smo_fallbacks",
-                "smo_handoff", "readmissions", "polished")
+#: The solver's report per binary problem, in fit_details_'s key order: the
+#: keys of ``_core.fit_exact`` but alpha (``_core.fit_exact_ovo`` returns
+#: each as one array over the pairs, ``converged`` for ``status``).
+REPORT_KEYS = tuple(key for key in _core.fields("exact.ExactResult") if key != "alpha")
 SOLVER_NAMES = ("alfpgm", "smo")  # the codes of fit_exact_ovo's "solver"
 
 

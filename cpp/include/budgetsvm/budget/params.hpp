@@ -126,6 +126,23 @@ struct Counters {
   double merge_degradation = 0.0;
   double merge_partner_weight = 0.0;
 
+  /// The field table: f(name, field) for every field, in this order, with
+  /// `self` const or not. Results cross to Python through these tables
+  /// (python/bindings/fields.hpp: a field of a struct that has a table of
+  /// its own, as totals below, is flattened into the outer dict), so a new
+  /// counter is a member, a line here and a line in operator+=.
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    f("steps", self.steps);
+    f("sv_added", self.sv_added);
+    f("merges", self.merges);
+    f("removals", self.removals);
+    f("projections", self.projections);
+    f("maintenance_seconds", self.maintenance_seconds);
+    f("merge_degradation", self.merge_degradation);
+    f("merge_partner_weight", self.merge_partner_weight);
+  }
+
   Counters& operator+=(const Counters& o) {
     steps += o.steps;
     sv_added += o.sv_added;
@@ -157,6 +174,21 @@ struct EpochStats {
   /// BSCA's dual variables (instruments only; else -1): how many are 0,
   /// at their bound C_i, strictly in between.
   long long alpha_zero = -1, alpha_bound = -1, alpha_free = -1;
+
+  /// The field table (see Counters::for_each_field).
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    f("epoch", self.epoch);
+    f("totals", self.totals);
+    f("n_support", self.n_support);
+    f("seconds", self.seconds);
+    f("objective", self.objective);
+    f("sq_norm", self.sq_norm);
+    f("progressive_loss", self.progressive_loss);
+    f("alpha_zero", self.alpha_zero);
+    f("alpha_bound", self.alpha_bound);
+    f("alpha_free", self.alpha_free);
+  }
 };
 
 /// Called after every epoch; returning true stops training after it.
@@ -181,6 +213,24 @@ struct Result {
   double n_ref = 0.0;
   /// Sharded runs: rounds whose mixed model lost to a shard's (shards.hpp).
   int mix_fallbacks = 0;
+
+  /// The field table (see Counters::for_each_field).
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    f("support_vectors", self.support_vectors);
+    f("dual_coef", self.dual_coef);
+    f("intercept", self.intercept);
+    f("n_outputs", self.n_outputs);
+    f("epochs_run", self.epochs_run);
+    f("stopped_early", self.stopped_early);
+    f("averaged", self.averaged);
+    f("history", self.history);
+    f("totals", self.totals);
+    f("seconds", self.seconds);
+    f("steps_total", self.steps_total);
+    f("n_ref", self.n_ref);
+    f("mix_fallbacks", self.mix_fallbacks);
+  }
 };
 
 /// Where a run starts when it continues a model (warm_start, partial_fit,

@@ -19,7 +19,9 @@
 // plus O(n) vectors; never an n x n matrix.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -49,6 +51,48 @@ struct ExactResult {
   bool smo_handoff = false;  // ALFPGM's sub-problems stopped converging; SMO finished
   std::int64_t readmissions = 0;  // ALFPGM: MinMaxLimiter / shrinking re-checks over all n
   bool polished = false;          // ALFPGM: the free variables' system was solved (polish.hpp)
+
+  /// The field table: f(name, value) for every field, in this order, with
+  /// `self` const or not. Results cross to Python through these tables
+  /// (python/bindings/fields.hpp), so a new field is a member and a line
+  /// here (and in PairReports' table, ovo.hpp, which reports the same per
+  /// pair). Derived values (names, kernel_columns) are read before any
+  /// field is handed on: the bindings move the arrays out.
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    const auto n = static_cast<std::int64_t>(self.alpha.size());
+    const std::int64_t columns = kernel_columns(self.cache.kernel_evaluations, n);
+    f("solver", solver_name(self.solver));
+    f("alpha", self.alpha);
+    f("intercept", self.intercept);
+    f("objective", self.objective);
+    f("iterations", self.iterations);
+    f("status", self.converged ? "converged" : "max_iter_reached");
+    f("max_violation", self.max_violation);
+    f("cache_hits", self.cache.hits);
+    f("cache_misses", self.cache.misses);
+    f("kernel_columns_computed", columns);
+    last_fields(self, f);
+  }
+
+  /// The fields that close the table, shared with PairReports' (members
+  /// of the same names there).
+  template <class Self, class F>
+  static void last_fields(Self& self, F& f) {
+    f("seconds", self.seconds);
+    f("inner_iterations", self.inner_iterations);
+    f("smo_fallbacks", self.smo_fallbacks);
+    f("smo_handoff", self.smo_handoff);
+    f("readmissions", self.readmissions);
+    f("polished", self.polished);
+  }
+
+  /// Kernel values computed over n rows as a count of kernel columns
+  /// (kernel values / n, rounded).
+  static std::int64_t kernel_columns(double kernel_evaluations, std::int64_t n) {
+    const auto rows = static_cast<double>(std::max<std::int64_t>(n, 1));
+    return static_cast<std::int64_t>(std::llround(kernel_evaluations / rows));
+  }
 };
 
 /// Labels must be +1 / -1 with both classes present.

@@ -139,6 +139,27 @@ struct PairReports {
     r.cache.kernel_evaluations = kernel_evaluations[p];
     return r;
   }
+
+  /// The field table: ExactResult's fields but alpha, one array each (the
+  /// solver by its code, converged for its status; rows and
+  /// kernel_evaluations as kernel_columns_computed). Flags are stored as
+  /// bytes (0 or 1) and cross to Python as bool arrays.
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    std::vector<std::int64_t> columns(self.size());
+    for (std::size_t q = 0; q < columns.size(); ++q)
+      columns[q] = ExactResult::kernel_columns(self.kernel_evaluations[q], self.rows[q]);
+    f("solver", self.solver);
+    f("intercept", self.intercept);
+    f("objective", self.objective);
+    f("iterations", self.iterations);
+    f("converged", self.converged);
+    f("max_violation", self.max_violation);
+    f("cache_hits", self.cache_hits);
+    f("cache_misses", self.cache_misses);
+    f("kernel_columns_computed", columns);
+    ExactResult::last_fields(self, f);
+  }
 };
 
 /// The one-vs-one model in LIBSVM's layout, and each pair's report.
@@ -147,6 +168,16 @@ struct OvoResult {
   std::vector<Index> n_support;  // per class
   MatrixXd dual;                 // (k - 1) x support.size()
   PairReports pairs;             // LIBSVM's pair order
+
+  /// The field table (pairs' fields flattened into the outer dict in
+  /// Python; see ExactResult::for_each_field).
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    f("support", self.support);
+    f("n_support", self.n_support);
+    f("dual", self.dual);
+    f("pairs", self.pairs);
+  }
 };
 
 /// Called after each pair with its index and report (progress output).

@@ -83,6 +83,16 @@ struct Options {
 
 enum class Status { converged, max_iter_reached };
 
+inline const char* status_name(Status s) {
+  switch (s) {
+    case Status::converged:
+      return "converged";
+    case Status::max_iter_reached:
+      return "max_iter_reached";
+  }
+  return "unknown";
+}
+
 /// What a run did: the numbers a user or a benchmark asks for.
 struct Stats {
   std::int64_t sweeps = 0;             ///< outer iterations
@@ -93,6 +103,21 @@ struct Stats {
   double primal_objective = std::numeric_limits<double>::quiet_NaN();
   std::int64_t merged_rows = 0;        ///< rows solved as part of an equal row (duplicates.hpp)
   Status status = Status::converged;
+
+  /// The field table: f(name, value) for every field, in this order (the
+  /// status by its name); results cross to Python through these tables
+  /// (python/bindings/fields.hpp), so a new statistic is a member and a
+  /// line here.
+  template <class Self, class F>
+  static void for_each_field(Self& self, F&& f) {
+    f("sweeps", self.sweeps);
+    f("steps", self.steps);
+    f("dual_objective", self.dual_objective);
+    f("kkt_violation", self.kkt_violation);
+    f("primal_objective", self.primal_objective);
+    f("merged_rows", self.merged_rows);
+    f("status", status_name(self.status));
+  }
 };
 
 struct Result {
