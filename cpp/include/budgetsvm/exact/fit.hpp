@@ -34,9 +34,9 @@
 
 namespace budgetsvm::exact {
 
-struct ExactResult {
+/// What a solve reports besides its alpha (one-vs-one keeps one per pair, PairReport).
+struct ExactReport {
   ExactSolver solver = ExactSolver::alfpgm;  // the one that ran (auto resolved)
-  std::vector<double> alpha;
   double intercept = 0.0;
   double objective = 0.0;
   std::int64_t iterations = 0;
@@ -49,6 +49,10 @@ struct ExactResult {
   bool smo_handoff = false;  // ALFPGM's sub-problems stopped converging; SMO finished
   std::int64_t readmissions = 0;  // ALFPGM: MinMaxLimiter / shrinking re-checks over all n
   bool polished = false;          // ALFPGM: the free variables' system was solved (polish.hpp)
+};
+
+struct ExactResult : ExactReport {
+  std::vector<double> alpha;
 };
 
 /// Labels must be +1 / -1 with both classes present.
