@@ -59,6 +59,24 @@ def interleaved_times(contestants: dict, repeats: int) -> tuple[dict, list]:
     return times, loads
 
 
+def save_figure(fig, path, title=None, unused=(), rect=None) -> None:
+    """A benchmark's figure written to ``path`` (110 dpi) and closed: the axes
+    in ``unused`` (a grid's spare cells) hidden, ``title`` above them all,
+    laid out tightly (within ``rect`` of the figure, if given)."""
+    import matplotlib.pyplot as plt
+
+    for ax in unused:
+        ax.axis("off")
+    if title is not None:
+        fig.suptitle(title)
+    if rect is None:
+        fig.tight_layout()
+    else:
+        fig.tight_layout(rect=rect)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def write_lines(path, lines: list) -> None:
     """A results file: the lines, then an empty one."""
     with open(path, "w") as f:

@@ -33,7 +33,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, cpu_model, data_dir
+from _common import ROOT, cpu_model, data_dir, save_figure
 
 import budgetsvm
 from budgetsvm import BudgetedSVC, load_svmlight
@@ -368,12 +368,9 @@ def plots(out):
             ax.set_ylabel("test accuracy [%]")
             ax.grid(alpha=0.3)
             ax.legend(fontsize=8)
-        for ax in list(axes.flat)[len(names):]:
-            ax.axis("off")
-        fig.suptitle("Test accuracy over training time, one point per epoch (lookup-WD merging)")
-        fig.tight_layout()
-        fig.savefig(RESULTS / "budgeted.png", dpi=110)
-        plt.close(fig)
+        save_figure(fig, RESULTS / "budgeted.png",
+                    title="Test accuracy over training time, one point per epoch (lookup-WD merging)",
+                    unused=list(axes.flat)[len(names):])
     if out["scaling"]:
         fig, ax = plt.subplots(figsize=(5, 3.8))
         for solver, style in (("bsca", "o-"), ("bsgd", "s--")):
@@ -385,9 +382,7 @@ def plots(out):
         ax.set_title("Checkerboard 4x4, B = 100")
         ax.grid(alpha=0.3, which="both")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(RESULTS / "budgeted_scaling.png", dpi=110)
-        plt.close(fig)
+        save_figure(fig, RESULTS / "budgeted_scaling.png")
 
 
 def pct(x):

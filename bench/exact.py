@@ -52,7 +52,7 @@ import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
 import budgetsvm  # noqa: E402
-from _common import ROOT, cpu_model, data_dir, git_commit  # noqa: E402
+from _common import ROOT, cpu_model, data_dir, git_commit, save_figure  # noqa: E402
 
 CACHE_MB = 200
 TOL = 1e-3
@@ -410,9 +410,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
     if not sweep_rows:
-        fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        save_figure(fig, path)
         return
     ax = axes[1]
     for label in ("sklearn", "alfpgm p=32", "smo"):
@@ -426,9 +424,7 @@ def plot(results: Dict[str, Any], sweep_rows: List[Dict[str, Any]], sweep_name: 
     ax.set_title(f"Time vs n on {sweep_name}")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def distinct(a: Dict[str, Any], ref: Dict[str, Any]) -> str:

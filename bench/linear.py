@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import cpu_model, data_dir, git_commit
+from _common import cpu_model, data_dir, git_commit, save_figure
 from budgetsvm import LinearSVC, load_svmlight
 
 REPO = Path(__file__).resolve().parents[1]
@@ -370,14 +370,10 @@ def plot(rows, path):
         ax.set_xlabel("C")
         ax.set_ylabel("seconds")
         ax.grid(True, which="both", alpha=0.3)
-    for ax in axes.ravel()[len(sets):]:
-        ax.axis("off")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
-    fig.suptitle("Fit time vs C (hinge loss, no bias; dashed tol=1e-3, solid tol=1e-2)")
-    fig.tight_layout(rect=(0, 0.07, 1, 0.96))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, title="Fit time vs C (hinge loss, no bias; dashed tol=1e-3, solid tol=1e-2)",
+                unused=axes.ravel()[len(sets):], rect=(0, 0.07, 1, 0.96))
 
 
 if __name__ == "__main__":

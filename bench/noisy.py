@@ -97,7 +97,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, cpu_model, data_dir, git_commit
+from _common import ROOT, cpu_model, data_dir, git_commit, save_figure
 
 import datagen
 
@@ -764,12 +764,8 @@ def plot(results, png):
         ax.set_ylabel("test accuracy [%]")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    for ax in list(axes.flat)[len(groups):]:
-        ax.axis("off")
-    fig.suptitle("Noisy data: test accuracy over C (median over seeds)")
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
-    plt.close(fig)
+    save_figure(fig, png, title="Noisy data: test accuracy over C (median over seeds)",
+                unused=list(axes.flat)[len(groups):])
     return True
 
 

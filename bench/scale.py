@@ -45,7 +45,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "python"))
 
-from _common import data_dir, git_commit, machine_line  # noqa: E402
+from _common import data_dir, git_commit, machine_line, save_figure  # noqa: E402
 from datagen import default_gamma, make  # noqa: E402
 
 NOISE = {"xor20": 0.0, "susy18": 0.2}
@@ -304,8 +304,7 @@ def part_report(args: argparse.Namespace) -> None:
             ax.set_ylabel("seconds per epoch")
             ax.grid(True, which="both", alpha=0.3)
             ax.legend()
-            fig.tight_layout()
-            fig.savefig(args.plot, dpi=110)
+            save_figure(fig, args.plot)
     pareto = [r for r in records if r["part"] == "pareto"]
     if pareto and "validation" in pareto[0]:
         pareto_table(pareto)

@@ -22,7 +22,6 @@ import textwrap
 import threading
 import time
 import warnings
-import zlib
 from contextlib import redirect_stderr
 
 import numpy as np
@@ -34,6 +33,7 @@ from budgetsvm.model_files import _container as container
 from budgetsvm.model_files import _estimator_state as state
 from budgetsvm.cli import main as cli_main
 from budgetsvm.model_files import load_model_bytes
+from model_file_sections import build, raw_sections
 
 rng = np.random.RandomState(3)
 X = rng.randn(120, 4)
@@ -48,24 +48,6 @@ def fit(make, Xf=X, y=Y3):
 
 
 # ------------------------------------------------------------ file surgery
-
-
-def raw_sections(data):
-    """[tag, flags, payload] of each section but the checksum."""
-    out, pos = [], container.HEADER.size
-    for _ in range(struct.unpack_from("<Q", data, 24)[0]):
-        tag, flags, length = container.SECTION.unpack_from(data, pos)
-        out.append([tag, flags, bytes(data[pos + 16 : pos + 16 + length])])
-        pos += 16 + length
-    return [s for s in out if s[0] != container.CHECKSUM]
-
-
-def build(sections):
-    """The bytes a writer makes of these sections: header, sections, checksum."""
-    body = b"".join(container.SECTION.pack(t, f, len(p)) + p for t, f, p in sections)
-    size = container.HEADER.size + len(body) + 20
-    data = container.HEADER.pack(container.MAGIC, container.VERSION, 0, size, len(sections) + 1) + body
-    return data + container.SECTION.pack(container.CHECKSUM, 0, 4) + struct.pack("<I", zlib.crc32(data))
 
 
 def with_array(data, name, array):
@@ -597,20 +579,24 @@ def _first_row(t, change):
     return "\n".join(lines) + "\n"
 
 
+def _header_fault(old, new):
+    """A change of the text that replaces ``old`` by ``new``, and where its error is: the
+    header line of ``old``'s first word."""
+    return (lambda t: t.replace(old, new)), old.split()[0]
+
+
 LIBSVM_FAULTS = {  # name: (change of the text, where the error is: see _line_of)
-    "gamma nan": (lambda t: t.replace("gamma 0.5", "gamma nan"), "gamma"),
-    "gamma -2": (lambda t: t.replace("gamma 0.5", "gamma -2"), "gamma"),
-    "gamma empty": (lambda t: t.replace("gamma 0.5", "gamma"), "gamma"),
-    "gamma twice": (lambda t: t.replace("gamma 0.5", "gamma 0.5 0.5"), "gamma"),
-    "gamma +-1": (lambda t: t.replace("gamma 0.5", "gamma +-1"), "gamma"),
-    "gamma 1_0": (lambda t: t.replace("gamma 0.5", "gamma 1_0"), "gamma"),
-    "gamma 0x10": (lambda t: t.replace("gamma 0.5", "gamma 0x10"), "gamma"),
-    "degree huge": (lambda t: t.replace("degree 2", "degree 99999999999999999999999"), "degree"),
-    "degree -1": (lambda t: t.replace("degree 2", "degree -1"), "degree"),
-    "nr_class 3x": (lambda t: t.replace("nr_class 3", "nr_class 3x"), "nr_class"),
-    "total_sv -1": (lambda t: t.replace("total_sv ", "total_sv -"), "total_sv"),
-    "label huge": (lambda t: t.replace("label 1 5 9", "label 1 5 99999999999999999999"), "label"),
-    "rho inf": (lambda t: t.replace("rho ", "rho inf "), "rho"),
+    **{
+        f"gamma {name}": _header_fault("gamma 0.5", f"gamma {value}".rstrip())
+        for name, value in [("nan", "nan"), ("-2", "-2"), ("empty", ""), ("twice", "0.5 0.5"), ("+-1", "+-1"),
+                            ("1_0", "1_0"), ("0x10", "0x10")]
+    },
+    "degree huge": _header_fault("degree 2", "degree 99999999999999999999999"),
+    "degree -1": _header_fault("degree 2", "degree -1"),
+    "nr_class 3x": _header_fault("nr_class 3", "nr_class 3x"),
+    "total_sv -1": _header_fault("total_sv ", "total_sv -"),
+    "label huge": _header_fault("label 1 5 9", "label 1 5 99999999999999999999"),
+    "rho inf": _header_fault("rho ", "rho inf "),
     "rho short": (lambda t: re.sub(r"^(rho .*) \S+$", r"\1", t, flags=re.M), "rho"),
     "header twice": (lambda t: t.replace("nr_class 3\n", "nr_class 3\nnr_class 3\n"), "after:nr_class"),
     "unknown header": (lambda t: t.replace("nr_class 3\n", "nr_class 3\nweights 1\n"), "after:nr_class"),
@@ -647,9 +633,9 @@ def test_libsvm_text_errors_name_the_line(tmp_path, fault):
 
 
 LIBLINEAR_FAULTS = {
-    "bias nan": (lambda t: t.replace("bias 1.0", "bias nan"), "bias"),
-    "nr_feature huge": (lambda t: t.replace("nr_feature 4", "nr_feature 99999999999999999999"), "nr_feature"),
-    "label repeated": (lambda t: t.replace("label 1 5 9", "label 1 1 9"), "label"),
+    "bias nan": _header_fault("bias 1.0", "bias nan"),
+    "nr_feature huge": _header_fault("nr_feature 4", "nr_feature 99999999999999999999"),
+    "label repeated": _header_fault("label 1 5 9", "label 1 1 9"),
     "weight inf": (lambda t: _first_row(t, lambda r: "inf " + r.split(" ", 1)[1]), "sv"),
     "weight +-1": (lambda t: _first_row(t, lambda r: "+-1 " + r.split(" ", 1)[1]), "sv"),
     "row too short": (lambda t: _first_row(t, lambda r: r.split()[0]), "sv"),

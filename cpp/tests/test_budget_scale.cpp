@@ -8,6 +8,7 @@
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/budget/mix.hpp"
 #include "budgetsvm/core/random.hpp"
+#include "budget_params.hpp"
 #include "check.hpp"
 #include "labelled_points.hpp"
 
@@ -28,16 +29,7 @@ struct Problem : test::LabelledPoints {
         }) {}
 };
 
-Params params(Solver solver) {
-  Params p;
-  p.solver = solver;
-  p.budget = 40;
-  p.C = 10.0;
-  p.kernel = Kernel{KernelType::rbf, 2.0, 0.0, 3};
-  p.epochs = 3;
-  p.seed = 11;
-  return p;
-}
+Params params(Solver solver) { return test::rbf_budget_params(solver, 40, 2.0, 3, 11); }
 
 double f(const Result& r, const double* x, double gamma) {
   double s = r.intercept.empty() ? 0.0 : r.intercept[0];

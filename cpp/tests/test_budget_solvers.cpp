@@ -10,6 +10,7 @@
 
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
+#include "budget_params.hpp"
 #include "check.hpp"
 #include "field_tables.hpp"
 #include "labelled_points.hpp"
@@ -43,14 +44,16 @@ struct Checkerboard : test::LabelledPoints {
         }) {}
 };
 
-Params base_params(Solver solver) {
-  Params p;
-  p.solver = solver;
-  p.budget = 30;
-  p.C = 10.0;
-  p.kernel = Kernel{KernelType::rbf, 1.0, 0.0, 3};
-  p.epochs = 5;
-  p.seed = 7;
+Params base_params(Solver solver) { return test::rbf_budget_params(solver, 30, 1.0, 5, 7); }
+
+/// BSCA with a budget above the tests' n (no maintenance: exact dual
+/// coordinate ascent, every support vector a copy), C = 1 and the intercept.
+Params unbudgeted_bsca(int epochs) {
+  Params p = base_params(Solver::bsca);
+  p.budget = 200;
+  p.epochs = epochs;
+  p.C = 1.0;
+  p.fit_intercept = true;
   return p;
 }
 
@@ -275,11 +278,7 @@ TEST_CASE("BSCA in-place steps: without maintenance it is exact dual coordinate 
   // A budget larger than n: no maintenance, every SV stays a copy, and the
   // result must satisfy the box constraints with one SV per point at most.
   const Blobs data(80, 2, 11);
-  Params p = base_params(Solver::bsca);
-  p.budget = 200;
-  p.epochs = 50;
-  p.C = 1.0;
-  p.fit_intercept = true;
+  const Params p = unbudgeted_bsca(50);
   const Result r = train(data.X, data.y, 2, p);
   CHECK(r.totals.merges == 0 && r.totals.removals == 0);
   CHECK(r.support_vectors.rows() <= 80);
@@ -430,11 +429,7 @@ TEST_CASE("BSCA first pass: the growing problem, step for step against a brute-f
 
 TEST_CASE("BSCA per-sample boxes: KKT conditions with C_i = C w_i; weight 0 leaves a point out") {
   const Blobs data(80, 2, 23);
-  Params p = base_params(Solver::bsca);
-  p.budget = 200;
-  p.epochs = 60;
-  p.C = 1.0;
-  p.fit_intercept = true;
+  const Params p = unbudgeted_bsca(60);
   std::vector<double> w(static_cast<std::size_t>(data.X.rows()));
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0 : (i % 3 == 0 ? 0.05 : 2.0);
   ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()));

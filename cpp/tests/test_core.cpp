@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "budgetsvm/budget/model.hpp"
@@ -81,6 +82,19 @@ void check_view(const View& X, const Layouts& L, double tol) {
     X.for_each(i, [&](Index j, double v) { visited += v * w[static_cast<std::size_t>(j)]; });
     CHECK_CLOSE(visited, dot, tol);
   }
+}
+
+/// The tests' reference: the dot product and the squared distance of
+/// a[k * a_step] and b[k * b_step], k < d, in double.
+template <class A, class B>
+std::pair<double, double> dot_and_distance(const A* a, Index a_step, const B* b, Index b_step, Index d) {
+  double dot = 0.0, dist = 0.0;
+  for (Index k = 0; k < d; ++k) {
+    const double u = a[k * a_step], v = b[k * b_step];
+    dot += u * v;
+    dist += (u - v) * (u - v);
+  }
+  return {dot, dist};
 }
 
 }  // namespace
@@ -415,12 +429,7 @@ TEST_CASE("kernel_expansion: both paths equal the pointwise sum; the same bits f
         for (Index c = 0; c < classes; ++c) {
           double expected = 0.0, scale = 0.0;
           for (Index j = 0; j < m; ++j) {
-            double dot = 0.0, dist = 0.0;
-            for (Index q = 0; q < d; ++q) {
-              const double a = X[static_cast<std::size_t>(i * d + q)], b = S[static_cast<std::size_t>(j * d + q)];
-              dot += a * b;
-              dist += (a - b) * (a - b);
-            }
+            const auto [dot, dist] = dot_and_distance(X.data() + i * d, 1, S.data() + j * d, 1, d);
             const double kv = type == KernelType::rbf      ? std::exp(-k.gamma * dist)
                               : type == KernelType::linear ? dot
                               : type == KernelType::poly   ? std::pow(k.gamma * dot + k.coef0, k.degree)
@@ -523,12 +532,7 @@ TEST_CASE("float kernels: every level's dots and Gaussian values match double ar
       const auto xpart = static_cast<float>(-g * xn);
       fk.rbf_from_parts(acc.data(), zpart.data(), xpart, B, K.data());
       for (Index j = 0; j < B; ++j) {
-        double dot = 0.0, dist = 0.0;
-        for (Index k = 0; k < d; ++k) {
-          const double a = X[static_cast<std::size_t>(r * d + k)], b = Zt[static_cast<std::size_t>(k * B + j)];
-          dot += a * b;
-          dist += (a - b) * (a - b);
-        }
+        const auto [dot, dist] = dot_and_distance(X.data() + r * d, 1, Zt.data() + j, B, d);
         CHECK_CLOSE(dots[j], dot, 1e-5);
         CHECK_CLOSE(K[static_cast<std::size_t>(j)], std::exp(-gamma * dist), 1e-5);
       }

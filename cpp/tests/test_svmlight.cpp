@@ -20,16 +20,24 @@ const std::string kText =
     "2.5\n"
     "-1 4:7";  // no final newline
 
-std::string first_error(const std::string& text) {
-  SvmlightParser<double> p;
+/// The message of what feeding text to parser (in pieces of `step` bytes;
+/// 0: all at once) and finishing throws; empty if nothing.
+template <class Parser>
+std::string error_of(Parser&& parser, const std::string& text, std::size_t step = 0) {
   try {
-    p.feed(text.data(), text.size());
-    p.finish();
+    if (step == 0) {
+      parser.feed(text.data(), text.size());
+    } else {
+      for (std::size_t at = 0; at < text.size(); at += step) parser.feed(text.data() + at, std::min(step, text.size() - at));
+    }
+    parser.finish();
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
   return "";
 }
+
+std::string first_error(const std::string& text) { return error_of(SvmlightParser<double>(), text); }
 
 }  // namespace
 
@@ -87,15 +95,6 @@ TEST_CASE("svmlight: zero-based indices") {
 }
 
 TEST_CASE("svmlight: out-of-range values and indices are errors, not infinity or an overflow") {
-  const auto error_of = [](auto parser, const std::string& text) -> std::string {
-    try {
-      parser.feed(text.data(), text.size());
-      parser.finish();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
   // found by the fuzz tests: float32 returned inf; INT64_MAX zero-based gave columns_seen() < 0
   CHECK(error_of(SvmlightParser<float>(), "1 1:3.5e38\n").find("range of float32") != std::string::npos);
   CHECK(error_of(SvmlightParser<float>(), "1 1:-1e300\n").find("range of float32") != std::string::npos);
@@ -155,15 +154,6 @@ TEST_CASE("svmlight: take of zero rows, and finish keeps exactly the rows not ta
 }
 
 TEST_CASE("svmlight: a column limit names the line of the first index beyond it") {
-  const auto error_of = [](SvmlightParser<double> parser, const std::string& text) -> std::string {
-    try {
-      parser.feed(text.data(), text.size());
-      parser.finish();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
   CHECK(error_of(SvmlightParser<double>(false, 3), "1 3:1\n1 1:1 4:1\n").find("line 2: feature index 4 is out of range for n_features=3") == 0);
   CHECK(error_of(SvmlightParser<double>(true, 3), "1 2:1\n\n1 3:1\n").find("line 3: feature index 3") == 0);
   CHECK(error_of(SvmlightParser<double>(true, 3), "1 0:1 2:1\n").empty());
@@ -219,13 +209,7 @@ TEST_CASE("svmlight: a line longer than max_line_bytes is an error naming it and
   for (std::size_t limit : {std::size_t{14}, std::size_t{15}}) {
     for (std::size_t step = 1; step <= text.size(); ++step) {
       SvmlightParser<double> p(false, SvmlightParser<double>::kNoLimit, limit);
-      std::string error;
-      try {
-        for (std::size_t at = 0; at < text.size(); at += step) p.feed(text.data() + at, std::min(step, text.size() - at));
-        p.finish();
-      } catch (const std::invalid_argument& e) {
-        error = e.what();
-      }
+      const std::string error = error_of(p, text, step);
       if (limit == 14)
         CHECK(error.find("line 2: longer than max_line_bytes=14 bytes") == 0);
       else
@@ -233,15 +217,8 @@ TEST_CASE("svmlight: a line longer than max_line_bytes is an error naming it and
     }
   }
   // a last line without a newline counts too
-  SvmlightParser<double> q(false, SvmlightParser<double>::kNoLimit, 4);
   const std::string last = "1 1:1\n1 1:12";
-  std::string error;
-  try {
-    q.feed(last.data(), last.size());
-    q.finish();
-  } catch (const std::invalid_argument& e) {
-    error = e.what();
-  }
+  const std::string error = error_of(SvmlightParser<double>(false, SvmlightParser<double>::kNoLimit, 4), last);
   CHECK(error.find("line 1: longer than max_line_bytes=4") == 0);
 }
 
@@ -279,19 +256,12 @@ TEST_CASE("svmlight: ExtraColumns::drop checks and counts indices beyond the lim
   CHECK((p.values == std::vector<double>{1.0, 3.0, 2.0}));
   CHECK((p.indptr == std::vector<std::int64_t>{0, 2, 2, 3}));
   // dropped entries are still checked: order and values
-  const auto error_of = [](const std::string& bad) -> std::string {
-    SvmlightParser<double> q(false, 3, kMaxLineBytes, ExtraColumns::drop);
-    try {
-      q.feed(bad.data(), bad.size());
-      q.finish();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
+  const auto drop_error = [](const std::string& bad) {
+    return error_of(SvmlightParser<double>(false, 3, kMaxLineBytes, ExtraColumns::drop), bad);
   };
-  CHECK(error_of("1 5:1 4:1\n").find("strictly increasing") != std::string::npos);
-  CHECK(error_of("1 5:+-1\n").find("cannot parse the value") != std::string::npos);
-  CHECK(error_of("1 5:nan\n").find("finite") != std::string::npos);
+  CHECK(drop_error("1 5:1 4:1\n").find("strictly increasing") != std::string::npos);
+  CHECK(drop_error("1 5:+-1\n").find("cannot parse the value") != std::string::npos);
+  CHECK(drop_error("1 5:nan\n").find("finite") != std::string::npos);
 }
 
 int main() { return budgetsvm::test::run_all(); }

@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, load_model, save_model
 from budgetsvm.model_files import _container as container
 from budgetsvm.model_files import _estimator_state as state
+from model_file_sections import build, raw_sections
 
 from .fuzzing import call, check_error, examples
 
@@ -62,25 +63,9 @@ def _bytes_of(est) -> bytes:
             return f.read()
 
 
-def _sections(data):
-    out, pos = [], container.HEADER.size
-    for _ in range(struct.unpack_from("<Q", data, 24)[0]):
-        tag, flags, length = container.SECTION.unpack_from(data, pos)
-        out.append([tag, flags, bytes(data[pos + 16 : pos + 16 + length])])
-        pos += 16 + length
-    return [s for s in out if s[0] != container.CHECKSUM]
-
-
-def _build(sections) -> bytes:
-    body = b"".join(container.SECTION.pack(t, f, len(p)) + p for t, f, p in sections)
-    size = container.HEADER.size + len(body) + 20
-    data = container.HEADER.pack(container.MAGIC, container.VERSION, 0, size, len(sections) + 1) + body
-    return data + container.SECTION.pack(container.CHECKSUM, 0, 4) + struct.pack("<I", zlib.crc32(data))
-
-
 def _core_only(est) -> bytes:
     _, modl, core = state.core_of(est)
-    return _build([[b"MODL", 1, modl]] + [[b"ARRY", 0, container.encode_array(k, v)] for k, v in core.items()])
+    return build([[b"MODL", 1, modl]] + [[b"ARRY", 0, container.encode_array(k, v)] for k, v in core.items()])
 
 
 @lru_cache(maxsize=None)
@@ -276,15 +261,15 @@ def _reseal(data: bytearray) -> bytearray:
 @st.composite
 def mutated_files(draw):
     name, original = draw(st.sampled_from(seeds()))
-    sections = [list(s) for s in _sections(original)]
+    sections = [list(s) for s in raw_sections(original)]
     edits = {"attr": _attr, "array": _array_edit, "modl": _modl_edit, "structure": _structure_edit}
     if draw(st.integers(0, 9)) < 3:  # one value changed, resealed: files that often still load
         edits[draw(st.sampled_from(["attr", "array", "array", "modl"]))](sections, draw)
-        return _build(sections)
+        return build(sections)
     structured = draw(st.lists(st.sampled_from(sorted(edits)), max_size=2))
     for kind in structured:
         edits[kind](sections, draw)
-    data = bytearray(_build(sections))
+    data = bytearray(build(sections))
     for _ in range(draw(st.integers(0 if structured else 1, 2))):
         data = _byte_edit(data, draw)
     if draw(st.integers(0, 9)) < 8:

@@ -31,8 +31,7 @@ from ._dask_tasks import (  # dask itself through the import guard there
     _not_binary,
     _one_vs_rest,
     _partition_points,
-    _round_partition,
-    _train_partition,
+    _partition_pass,
     _tree_mix,
     da,
     dask,
@@ -161,8 +160,7 @@ def run_rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, w
     else:
         shared["labels"] = (classes, class_weight)
     given = {} if labels is None else {"labels": labels}
-    train = dask.delayed(functools.partial(_train_partition, **shared), pure=True)
-    step = dask.delayed(functools.partial(_round_partition, **shared), pure=True)
+    task = dask.delayed(functools.partial(_partition_pass, **shared), pure=True)
     n_points = float(X.shape[0])
     if not guessed and (w is not None or not np.all(class_weight == 1.0)):
         count = dask.delayed(_partition_points, pure=True)
@@ -185,11 +183,10 @@ def run_rounds(X, y, w, classes, class_weight, params, start, rounds, verbose, w
             # The models go up the tree, the dual variables stay where
             # their round computed them as the next round's input there.
             first = (r - 1) * per_round + 1
-            return [step(xs[k], ys[k], ws[k], start=begin if r > 1 else None, seed=int(seeds[k]),
-                         previous=previous[k], n=n_points, first_epoch=first, total_epochs=rounds * per_round,
-                         **given)
+            return [task(xs[k], ys[k], ws[k], start=begin if r > 1 else None, seed=int(seeds[k]), n=n_points,
+                         epochs=(first, rounds * per_round), previous=previous[k], **given)
                     for k in range(len(xs))]
-        return [train(xs[k], ys[k], ws[k], start=begin, seed=int(seeds[k]), n=start["n"], **given)
+        return [task(xs[k], ys[k], ws[k], start=begin, seed=int(seeds[k]), n=start["n"], **given)
                 for k in range(len(xs))]
 
     history: List[Dict[str, Any]] = []

@@ -1,10 +1,10 @@
 """The tasks of :class:`budgetsvm.dask.BudgetedSVC`: what runs on the workers.
 
 Each partition's pass of the budgeted core from the common model
-(``_train_partition``, or ``_round_partition`` where binary BSCA keeps its
-dual variables on the worker), the label counts, the pairwise mixes up the
-tree (``_mix_pair``, ``_tree_mix``) and the prediction of a block; the
-algorithm is described in ``budgetsvm.dask`` and docs/dask.md.
+(``_partition_pass``, also where binary BSCA keeps its dual variables on the
+worker), the label counts, the pairwise mixes up the tree (``_mix_pair``,
+``_tree_mix``) and the prediction of a block; the algorithm is described in
+``budgetsvm.dask`` and docs/dask.md.
 """
 
 from __future__ import annotations
@@ -89,32 +89,6 @@ def _part(result: Dict[str, Any], weight: float, rounds: List[Dict[str, Any]]) -
     return part
 
 
-def _train_partition(
-    X: Any,
-    y: Any,
-    w: Any,
-    labels: Tuple[np.ndarray, Optional[np.ndarray]],
-    params: Dict[str, Any],
-    start: Any,
-    seed: int,
-    n: float,
-) -> Union[Dict[str, Any], str, None]:
-    """One partition's pass (on the worker that holds it) from ``start`` (see
-    ``_start_of``): the model it ends with and its statistics; None for an
-    empty partition; ``NOT_BINARY`` where ``labels`` say so (``_binary_labels``)."""
-    classes, class_weight = labels
-    if class_weight is None:
-        return NOT_BINARY
-    begin, rounds = _start_of(start, n, params, len(classes))
-    inputs = _partition_inputs(X, y, w, classes, class_weight, params)
-    if inputs is None:
-        return None
-    X, y_index, factors = inputs
-    p = dict(params, seed=int(seed))
-    result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, begin)
-    return _part(result, float(X.shape[0]), rounds)
-
-
 def _label_counts(y: Any) -> Tuple[np.ndarray, np.ndarray, bool]:
     """A partition's distinct labels, their counts, and whether every label is finite."""
     y = np.asarray(y).ravel()
@@ -167,7 +141,11 @@ def _partition_points(y: Any, w: Any, class_weight: np.ndarray, classes: np.ndar
     return int(np.count_nonzero(factors > 0))
 
 
-def _round_partition(
+# What a partition's pass sends up the mixing tree (``_part``), or None, or ``NOT_BINARY``.
+_Part = Union[Dict[str, Any], str, None]
+
+
+def _partition_pass(
     X: Any,
     y: Any,
     w: Any,
@@ -175,32 +153,42 @@ def _round_partition(
     params: Dict[str, Any],
     start: Any,
     seed: int,
-    previous: Optional[Tuple[Any, Optional[np.ndarray]]],
     n: float,
-    first_epoch: int,
-    total_epochs: int,
-) -> Tuple[Union[Dict[str, Any], str, None], Optional[np.ndarray]]:
-    """One partition's epochs of binary BSCA that keeps its dual variables
-    (on the worker that holds it, where they stay between rounds), from
-    ``start`` (see ``_start_of``) and the dual variables of ``previous``, the
+    epochs: Optional[Tuple[int, int]] = None,
+    previous: Optional[Tuple[Any, Optional[np.ndarray]]] = None,
+) -> Union[_Part, Tuple[_Part, Optional[np.ndarray]]]:
+    """One partition's pass (on the worker that holds it) from ``start`` (see
+    ``_start_of``).
+
+    Without ``epochs``, a pass of the budgeted core: the model it ends with
+    and its statistics; None for an empty partition; ``NOT_BINARY`` where
+    ``labels`` say so (``_binary_labels``).
+
+    With ``epochs`` = (first epoch, total epochs), those epochs of binary BSCA
+    that keeps its dual variables (on the worker, where they stay between
+    rounds), starting from the dual variables of ``previous``, the
     partition's result of the round before (None in the first round): the
     model it ends with, weighted by its points, and its dual variables; (None,
-    alpha) for a partition with no points in the problem; (``NOT_BINARY``, None)
-    where ``labels`` say so (``_binary_labels``)."""
+    alpha) for a partition with no points in the problem; (``NOT_BINARY``,
+    None) where ``labels`` say so."""
+    alpha = None if previous is None else previous[1]
     classes, class_weight = labels
     if class_weight is None:
-        return NOT_BINARY, None
-    alpha = None if previous is None else previous[1]
+        return NOT_BINARY if epochs is None else (NOT_BINARY, None)
     begin, rounds = _start_of(start, n, params, len(classes))
     inputs = _partition_inputs(X, y, w, classes, class_weight, params)
     if inputs is None:
-        return None, alpha
+        return None if epochs is None else (None, alpha)
     X, y_index, factors = inputs
+    p = dict(params, seed=int(seed))
+    if epochs is None:
+        result = _core.fit_budgeted(X, y_index, len(classes), p, None, factors, begin)
+        return _part(result, float(X.shape[0]), rounds)
     if factors is not None and not np.any(factors > 0):
         return None, alpha
     if alpha is None:
         alpha = np.zeros(X.shape[0])
-    p = dict(params, seed=int(seed))
+    first_epoch, total_epochs = epochs
     result = _core.bsca_shard_round(X, y_index, p, begin, alpha, n, first_epoch, total_epochs, factors)
     return _part(result, float(result["n_ref"]), rounds), result["alpha"]
 

@@ -36,9 +36,9 @@
 
 namespace budgetsvm::exact {
 
-struct ExactResult {
+/// What a solve reports besides its alpha (one-vs-one keeps one per pair, PairReport).
+struct ExactReport {
   ExactSolver solver = ExactSolver::alfpgm;  // the one that ran (auto resolved)
-  std::vector<double> alpha;
   double intercept = 0.0;
   double objective = 0.0;
   std::int64_t iterations = 0;
@@ -93,6 +93,10 @@ struct ExactResult {
     const auto rows = static_cast<double>(std::max<std::int64_t>(n, 1));
     return static_cast<std::int64_t>(std::llround(kernel_evaluations / rows));
   }
+};
+
+struct ExactResult : ExactReport {
+  std::vector<double> alpha;
 };
 
 /// Labels must be +1 / -1 with both classes present.

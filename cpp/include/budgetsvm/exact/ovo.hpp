@@ -82,14 +82,9 @@ struct ClassRows {
   }
 };
 
-/// What one pair's solver reports (ExactResult without alpha).
-struct PairReport {
-  ExactSolver solver = ExactSolver::smo;
+/// What one pair's solver reports, and the pair's number of rows.
+struct PairReport : ExactReport {
   Index rows = 0;  // n_i + n_j
-  double intercept = 0.0, objective = 0.0, max_violation = 0.0, seconds = 0.0;
-  std::int64_t iterations = 0, inner_iterations = 0, smo_fallbacks = 0, readmissions = 0;
-  bool converged = false, smo_handoff = false, polished = false;
-  KernelCacheStats cache;
 };
 
 /// Every pair's report, one array per field (k (k - 1) / 2 pairs: a few
@@ -245,21 +240,7 @@ OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const
         if (a > 0.0) nonzero.emplace_back(m, a);
       }
       pair_begin.push_back(nonzero.size());
-      PairReport rep;
-      rep.solver = r.solver;
-      rep.rows = ni + nj;
-      rep.intercept = r.intercept;
-      rep.objective = r.objective;
-      rep.max_violation = r.max_violation;
-      rep.seconds = r.seconds;
-      rep.iterations = r.iterations;
-      rep.inner_iterations = r.inner_iterations;
-      rep.smo_fallbacks = r.smo_fallbacks;
-      rep.readmissions = r.readmissions;
-      rep.converged = r.converged;
-      rep.smo_handoff = r.smo_handoff;
-      rep.polished = r.polished;
-      rep.cache = r.cache;
+      const PairReport rep{r, ni + nj};
       out.pairs.push(rep);
       if (on_pair) on_pair(static_cast<Index>(out.pairs.size()) - 1, rep);
       control.poll();
@@ -560,6 +541,23 @@ inline void ovo_emit(const OvoCoef& m, const double* sums, Index rows, Index fir
   }
 }
 
+/// The pair-by-pair path: the n rows in blocks (ovo_block_rows) spread over
+/// n_threads threads; fill(begin, count, Kt, control) writes a block's kernel
+/// values support vector by support vector (Kt[s * count + r] =
+/// k(x_{begin + r}, sv_s)), then ovo_combine takes them into the targets.
+template <class Fill>
+void ovo_blocks(Index n, const OvoCoef& m, const double* row_scale, OvoOutput output, const OvoTargets& targets,
+                int n_threads, RunControl& control, Fill&& fill) {
+  const Index block = ovo_block_rows(m.n_sv), tasks = (n + block - 1) / block;
+  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
+    ctl.poll_block();
+    const Index begin = t * block, count = std::min(block, n - begin);
+    std::vector<double> Kt(static_cast<std::size_t>(count * m.n_sv));
+    fill(begin, count, Kt.data(), ctl);
+    ovo_combine(m, Kt.data(), count, begin, row_scale, output, targets);
+  });
+}
+
 }  // namespace detail
 
 /// The one-vs-one scores of every row of X (OvoOutput) against the support
@@ -581,21 +579,17 @@ void ovo_scores(const Kernel& kernel, const RowsX& X, const ViewSV& SV, const Ov
     detail::ovo_emit(m, sums.data(), n, 0, row_scale, output, targets);
     return;
   }
-  const Index block = detail::ovo_block_rows(n_sv), tasks = (n + block - 1) / block;
-  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
-    ctl.poll_block();
-    const Index begin = t * block, count = std::min(block, n - begin);
-    std::vector<double> Kt(static_cast<std::size_t>(count * n_sv));
-    const detail::RowRange<RowsX> rows(X, begin, count);
-    const auto sink = [&](Index start, Index c, Index j0, Index width, const auto* g, Index ldg) {
-      for (Index j = 0; j < width; ++j) {
-        double* col = Kt.data() + (j0 + j) * count + start;
-        for (Index r = 0; r < c; ++r) col[r] = static_cast<double>(g[r * ldg + j]);
-      }
-    };
-    if (n_sv > 0) kernel_expansion_tiles(kernel, rows, SV, sink, 1, ctl);
-    detail::ovo_combine(m, Kt.data(), count, begin, row_scale, output, targets);
-  });
+  detail::ovo_blocks(n, m, row_scale, output, targets, n_threads, control,
+                     [&](Index begin, Index count, double* Kt, RunControl& ctl) {
+                       const detail::RowRange<RowsX> rows(X, begin, count);
+                       const auto sink = [&](Index start, Index c, Index j0, Index width, const auto* g, Index ldg) {
+                         for (Index j = 0; j < width; ++j) {
+                           double* col = Kt + (j0 + j) * count + start;
+                           for (Index r = 0; r < c; ++r) col[r] = static_cast<double>(g[r * ldg + j]);
+                         }
+                       };
+                       if (n_sv > 0) kernel_expansion_tiles(kernel, rows, SV, sink, 1, ctl);
+                     });
 }
 
 /// ovo_scores from given kernel values: K (n x m.n_sv, row-major) holds
@@ -609,15 +603,11 @@ inline void ovo_scores_from_kernel(const double* K, Index n, const OvoCoef& m, O
     detail::ovo_emit(m, sums.data(), n, 0, row_scale, output, targets);
     return;
   }
-  const Index block = detail::ovo_block_rows(n_sv), tasks = (n + block - 1) / block;
-  parallel_tasks(tasks, n_threads, control, [&](Index t, RunControl& ctl) {
-    ctl.poll_block();
-    const Index begin = t * block, count = std::min(block, n - begin);
-    std::vector<double> Kt(static_cast<std::size_t>(count * n_sv));
-    for (Index r = 0; r < count; ++r)
-      for (Index s = 0; s < n_sv; ++s) Kt[static_cast<std::size_t>(s * count + r)] = K[(begin + r) * n_sv + s];
-    detail::ovo_combine(m, Kt.data(), count, begin, row_scale, output, targets);
-  });
+  detail::ovo_blocks(n, m, row_scale, output, targets, n_threads, control,
+                     [&](Index begin, Index count, double* Kt, RunControl&) {
+                       for (Index r = 0; r < count; ++r)
+                         for (Index s = 0; s < n_sv; ++s) Kt[s * count + r] = K[(begin + r) * n_sv + s];
+                     });
 }
 
 }  // namespace budgetsvm::exact

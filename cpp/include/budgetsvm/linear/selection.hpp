@@ -48,6 +48,24 @@ inline void shuffle_prefix(std::vector<Index>& v, std::size_t size, Random& rng)
   }
 }
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// One index of a sweep, as every rule starts it: i = order[s] of the m
+/// indices visited, the rows of the indices two and four ahead prefetched,
+/// the run polled, and i's gradient G and projected gradient PG.
+struct Visit {
+  Index i;
+  double G, PG;
+};
+template <class State>
+inline Visit visit(State& state, const std::vector<Index>& order, std::size_t s, std::size_t m,
+                   RunControl& control) {
+  const Index i = order[s];
+  if (s + 4 < m) state.prefetch_sample(order[s + 4]);
+  if (s + 2 < m) state.prefetch_row(order[s + 2]);
+  control.poll();
+  const double G = state.gradient(i);
+  return {i, G, state.projected(i, G)};
+}
 }  // namespace detail
 
 struct Uniform {
@@ -60,12 +78,7 @@ struct Uniform {
       double pg_max = -detail::kInf, pg_min = detail::kInf;
       const std::size_t m = order.size();
       for (std::size_t s = 0; s < m; ++s) {
-        const Index i = order[s];
-        if (s + 4 < m) state.prefetch_sample(order[s + 4]);
-        if (s + 2 < m) state.prefetch_row(order[s + 2]);
-        control.poll();
-        const double G = state.gradient(i);
-        const double PG = state.projected(i, G);
+        const auto [i, G, PG] = detail::visit(state, order, s, m, control);
         pg_max = std::max(pg_max, PG);
         pg_min = std::min(pg_min, PG);
         state.step(i, G, PG);
@@ -95,13 +108,8 @@ struct Shrinking {
       const bool full = active_size == all;
       std::size_t visited = 0;
       for (std::size_t s = 0; s < active_size;) {
-        control.poll();
         ++visited;
-        const Index i = active[s];
-        if (s + 4 < active_size) state.prefetch_sample(active[s + 4]);
-        if (s + 2 < active_size) state.prefetch_row(active[s + 2]);
-        const double G = state.gradient(i);
-        const double PG = state.projected(i, G);
+        const auto [i, G, PG] = detail::visit(state, active, s, active_size, control);
         // Shrink: at a bound and pushed against it harder than last sweep's
         // extreme projected gradients (PG == 0 exactly when at a bound and
         // pushed outwards).
@@ -188,12 +196,7 @@ struct Avsf {
       double violation = 0.0;
       double first_sum = 0.0;
       for (std::size_t s = 0; s < n; ++s) {
-        const Index i = schedule[s];
-        if (s + 4 < n) state.prefetch_sample(schedule[s + 4]);
-        if (s + 2 < n) state.prefetch_row(schedule[s + 2]);
-        control.poll();
-        const double G = state.gradient(i);
-        const double PG = state.projected(i, G);
+        const auto [i, G, PG] = detail::visit(state, schedule, s, n, control);
         violation = std::max(violation, std::fabs(PG));
         const auto st = state.step(i, G, PG);
         if (first) {

@@ -66,13 +66,17 @@ inline constexpr int kFamilySVC = 1, kFamilyLinearSVC = 2, kFamilyBudgetedSVC = 
 /// fit's attributes are on it).
 inline const std::vector<AttrRule>& attribute_rules(int family) {
   using K = AttrKind;
-  static const std::vector<AttrRule> svc = {
-      {"classes_", K::derived},
-      {"n_features_in_", K::derived},
-      {"support_vectors_", K::derived},
-      {"dual_coef_", K::derived},
-      {"intercept_", K::derived},
-      {"n_support_", K::derived},
+  // A kernel expansion's (SVC's and BudgetedSVC's) first rules, then each family's own,
+  // in the order a file lists them.
+  const auto expansion = [](std::vector<AttrRule> rest) {
+    std::vector<AttrRule> rules = {
+        {"classes_", K::derived},   {"n_features_in_", K::derived}, {"support_vectors_", K::derived},
+        {"dual_coef_", K::derived}, {"intercept_", K::derived},     {"n_support_", K::derived},
+    };
+    rules.insert(rules.end(), rest.begin(), rest.end());
+    return rules;
+  };
+  static const std::vector<AttrRule> svc = expansion({
       {"probA_", K::derived},
       {"probB_", K::derived},
       {"feature_names_in_", K::array, Dtype::utf8, 1, {Dim::features}},
@@ -86,7 +90,7 @@ inline const std::vector<AttrRule>& attribute_rules(int family) {
       {"solver_", K::report_list},
       {"_probability", K::flag},
       {"_sparse", K::flag},
-  };
+  });
   static const std::vector<AttrRule> linear = {
       {"classes_", K::derived},
       {"n_features_in_", K::derived},
@@ -97,13 +101,7 @@ inline const std::vector<AttrRule>& attribute_rules(int family) {
       {"fit_stats_", K::report_list},
       {"n_iter_", K::count},
   };
-  static const std::vector<AttrRule> budgeted = {
-      {"classes_", K::derived},
-      {"n_features_in_", K::derived},
-      {"support_vectors_", K::derived},
-      {"dual_coef_", K::derived},
-      {"intercept_", K::derived},
-      {"n_support_", K::derived},
+  static const std::vector<AttrRule> budgeted = expansion({
       {"gamma_", K::derived},
       {"feature_names_in_", K::array, Dtype::utf8, 1, {Dim::features}},
       {"class_weight_", K::array, Dtype::f8, 1, {Dim::classes}},
@@ -112,7 +110,7 @@ inline const std::vector<AttrRule>& attribute_rules(int family) {
       {"n_samples_seen_", K::count},
       {"history_", K::report_list},
       {"fit_stats_", K::report_dict},
-  };
+  });
   static const std::vector<AttrRule> none;
   switch (family) {
     case kFamilySVC: return svc;
@@ -219,18 +217,8 @@ class Checker {
   /// An object: '{' members '}', keys unique; member(key, depth) parses a value.
   template <class F>
   void object(int depth, F&& member) {
-    ws();
-    if (peek() != '{') fail("expected a JSON object");
-    if (depth + 1 > kMaxJsonDepth) fail("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    ++pos_;
     std::set<std::string> keys;
-    ws();
-    if (peek() == '}') {
-      ++pos_;
-      return;
-    }
-    for (;;) {
-      ws();
+    sequence('{', '}', "object", depth, [&](int d) {
       if (peek() != '"') fail("expected a string key");
       std::string key = string();
       if (!keys.insert(key).second) fail("key '" + key + "' appears twice in one object");
@@ -238,45 +226,43 @@ class Checker {
       if (peek() != ':') fail("expected ':'");
       ++pos_;
       ws();
-      member(key, depth + 1);
-      ws();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == '}') {
-        ++pos_;
-        return;
-      }
-      fail("expected ',' or '}'");
-    }
+      member(key, d);
+    });
   }
 
   /// An array: '[' elements ']'; element(index, depth) parses a value.
   template <class F>
   void array(int depth, F&& element) {
+    std::size_t i = 0;
+    sequence('[', ']', "array", depth, [&](int d) { element(i++, d); });
+  }
+
+  /// The frame both share: open, items separated by ',', close, at most kMaxJsonDepth deep;
+  /// item(depth) parses one item, white space before it already skipped.
+  template <class F>
+  void sequence(char open, char close, const char* kind, int depth, F&& item) {
     ws();
-    if (peek() != '[') fail("expected a JSON array");
+    if (peek() != open) fail(std::string("expected a JSON ") + kind);
     if (depth + 1 > kMaxJsonDepth) fail("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     ++pos_;
     ws();
-    if (peek() == ']') {
+    if (peek() == close) {
       ++pos_;
       return;
     }
-    for (std::size_t i = 0;; ++i) {
+    for (;;) {
       ws();
-      element(i, depth + 1);
+      item(depth + 1);
       ws();
       if (peek() == ',') {
         ++pos_;
         continue;
       }
-      if (peek() == ']') {
+      if (peek() == close) {
         ++pos_;
         return;
       }
-      fail("expected ',' or ']'");
+      fail(std::string("expected ',' or '") + close + "'");
     }
   }
 
