@@ -52,12 +52,17 @@
 // (the shrinking makes w_u = sum_{s<=u} (s/u) Delta_s). The window is
 // capped at the last 100 B steps: the averaged model never sees the data,
 // so its own merges are not corrected by later steps and their errors add
-// up with the window's length. After the last of several epochs the average
-// is kept only if its primal objective, estimated on an even sample of
-// <= 10,000 rows, is not above the last iterate's: at large C the averaged
-// model's merges can still outweigh what averaging gains. The test looks at
-// a quarter and then half of the sample first and stops where the
-// difference is already 4 standard errors from 0 (settle_difference).
+// up with the window's length. After the last epoch, a single pass
+// included, the average is kept only if its primal objective, estimated on
+// an even sample of <= 10,000 rows, is not above the last iterate's: the
+// averaged model's merges can outweigh what averaging gains (at large C
+// after several epochs; in one pass, on some seeds of noisy problems, where
+// the pass itself went as well as on the others). The test looks at a
+// quarter and then half of the sample first and stops where the difference
+// is already 4 standard errors from 0 (settle_difference). After the growing
+// pass both models are candidates for the whole problem, of n points (the
+// caller's n for partial_fit and shards): the sample's mean loss is scaled
+// to n points.
 //
 // Dual variables after a merge: kept (the paper's rule). When maintenance
 // merges or removes x_i's copy, alpha_i keeps counting x_i's weight against
@@ -243,6 +248,11 @@ class BscaMachine {
       }
     }
     if (first_pass) model_.fold_scale();  // later epochs step in true units
+    // The settle's scale of the mean per-row loss: the rows of X, or after
+    // the growing pass its problem's n_total points (X's rows are n_steps
+    // of them, zero-weight rows counted as loss 0).
+    settle_rows_ = first_pass && n_steps > 0 ? n_total * static_cast<double>(n_order) / static_cast<double>(n_steps)
+                                             : static_cast<double>(n_order);
     // The averaged model's maintenance counts in maintenance_seconds (its
     // merges do not count in `merges`, which are the iterate's).
     counters.maintenance_seconds += avg_counters_.maintenance_seconds;
@@ -289,10 +299,10 @@ class BscaMachine {
   BudgetModel& final_model() { return avg_ ? *avg_ : model_; }
   double final_bias() const { return avg_ ? avg_bias_ : bias_; }
 
-  /// After the last epoch: keeps the average only if its primal objective,
-  /// estimated on an even sample of at most 10,000 rows, is not above the
-  /// last iterate's (see "Averaging": the averaged model's merges are never
-  /// corrected by the data, and at large C with many merges their errors can
+  /// After the last epoch (a single pass included): keeps the average only if
+  /// its primal objective, estimated on an even sample of at most 10,000
+  /// rows, is not above the last iterate's (see "Averaging": the averaged
+  /// model's merges are never corrected by the data, and their errors can
   /// outweigh what averaging gains). Returns true when the average is kept.
   /// The rows settle_average samples by default (sharded runs split them).
   static constexpr Index kSettleSample = 10000;
@@ -361,6 +371,7 @@ class BscaMachine {
   double settle_difference(Index m) {
     const Index n = X_.rows();
     const double stride = static_cast<double>(n) / static_cast<double>(m);
+    const double scale = settle_rows_ > 0.0 ? settle_rows_ : static_cast<double>(n);  // rows the mean loss stands for
     const double b2 = params_.fit_intercept ? avg_bias_ * avg_bias_ - bias_ * bias_ : 0.0;
     const double norms = 0.5 * (avg_->squared_norm() - model_.squared_norm() + b2);
     std::vector<double> ka(static_cast<std::size_t>(avg_->capacity())), kt(static_cast<std::size_t>(model_.capacity()));
@@ -383,10 +394,10 @@ class BscaMachine {
       if (step == 1) break;
       const double f = static_cast<double>(seen), mean = sum / f;
       const double variance = std::max(0.0, (sum2 - sum * mean) / (f - 1.0));
-      const double estimate = norms + static_cast<double>(n) * mean;
-      if (std::fabs(estimate) > kSettleSigmas * static_cast<double>(n) * std::sqrt(variance / f)) return estimate;
+      const double estimate = norms + scale * mean;
+      if (std::fabs(estimate) > kSettleSigmas * scale * std::sqrt(variance / f)) return estimate;
     }
-    return norms + sum * stride;
+    return norms + sum * (scale / static_cast<double>(m));
   }
 
   /// Starts the average of the iterates (see "Averaging" above): a second
@@ -430,6 +441,7 @@ class BscaMachine {
   bool counted_ = false;
   double n_problem_ = 0.0;
   double bias_ = 0.0, loss_ = 0.0;
+  double settle_rows_ = 0.0;  // see run_epoch's end
   std::unique_ptr<BudgetModel> avg_;
   std::unique_ptr<Maintenance> avg_maintenance_;
   double avg_bias_ = 0.0;
@@ -471,15 +483,11 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
       machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)], ctl, average,
                                                        first_pass);
     });
-    // The last epoch's average against its last iterate (see "Averaging");
-    // a single growing pass keeps its average (its last iterate solves the
-    // whole problem while the average spans the second half, so their
-    // objectives do not compare).
+    // The last epoch's average against its last iterate (see "Averaging").
     if (epoch == params.epochs)
       for (auto& m : machines) {
         control.poll_now();
-        const bool kept = params.epochs > 1 ? m->settle_average() : m->has_average();
-        result.averaged += kept ? 1 : 0;
+        result.averaged += m->settle_average() ? 1 : 0;
       }
 
     EpochStats stats;

@@ -145,8 +145,9 @@ inline Params bsca_shard_params(const Params& params, double points, double n) {
 }
 
 /// Epoch `epoch` of `epochs` of one shard's machine: the growing pass first,
-/// the average over the last epoch, and after the last of several epochs
-/// the average settled on the shard's share of the sequential run's sample.
+/// the average over the last epoch (the second half of a single pass), and
+/// after the last epoch the average settled on the shard's share of the
+/// sequential run's sample.
 template <class Machine>
 void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, int epoch,
                       int epochs, double points, double n) {
@@ -154,7 +155,7 @@ void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, int e
   Window average = Window::none;
   if (epoch == epochs) average = epochs == 1 ? Window::second_half : Window::epoch;
   m.run_epoch(counters, control, average, epoch == 1);
-  if (epoch == epochs && epochs > 1)
+  if (epoch == epochs)
     m.settle_average(static_cast<Index>(std::ceil(static_cast<double>(Machine::kSettleSample) * points / n)));
 }
 
