@@ -341,4 +341,49 @@ inline Index indices_at_least(const double* x, Index n, double scale, double cut
 }  // namespace sse2
 #endif  // BUDGETSVM_SIMD_X86
 
+// ---- single precision (simd_float.hpp) -------------------------------------
+
+namespace detail {
+constexpr float kExp2MinF = -125.0f;
+// 2^r on [-1/2, 1/2]: coefficients of r^k for k = 6 .. 0 (Horner order).
+constexpr float kExp2F[7] = {1.53458122e-4f, 1.33999312e-3f, 9.61848896e-3f, 5.55032878e-2f,
+                             2.40226469e-1f, 6.93147206e-1f, 1.0f};
+constexpr double kLn2 = 0.69314718055994530942;
+}  // namespace detail
+
+namespace scalar {
+
+inline void dense_dots_f(const float* const* x, Index rows, Index d, const float* Zt, Index ld, Index B, float* G,
+                         Index ldg) {
+  for (Index r = 0; r < rows; ++r) {
+    float* g = G + r * ldg;
+    for (Index j = 0; j < B; ++j) g[j] = 0.0f;
+    for (Index k = 0; k < d; ++k) {
+      const float v = x[r][k];
+      const float* z = Zt + k * ld;
+      for (Index j = 0; j < B; ++j) g[j] += v * z[j];
+    }
+  }
+}
+
+/// u = min(0, acc + zpart + xpart), added in the vector kernels' order.
+inline float pow2_argument_f(float acc, float zpart, float xpart) {
+  const float u = (acc + zpart) + xpart;
+  return u < 0.0f ? u : 0.0f;
+}
+
+inline void rbf_from_parts_f(const float* acc, const float* zpart, float xpart, Index B, float* out) {
+  for (Index j = 0; j < B; ++j)
+    out[j] = static_cast<float>(detail::exp_scalar(detail::kLn2 * pow2_argument_f(acc[j], zpart[j], xpart)));
+}
+
+inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, Index B, const float* coef) {
+  float s = 0.0f;
+  for (Index j = 0; j < B; ++j)
+    s += coef[j] * static_cast<float>(detail::exp_scalar(detail::kLn2 * pow2_argument_f(acc[j], zpart[j], xpart)));
+  return s;
+}
+
+}  // namespace scalar
+
 }  // namespace budgetsvm::simd
