@@ -118,6 +118,33 @@ struct Double {
   BUDGETSVM_AVX2 reg fnmadd(reg a, reg b, reg c) { return _mm256_fnmadd_pd(a, b, c); }  // c - a b
   BUDGETSVM_AVX2 reg max(reg a, reg b) { return _mm256_max_pd(a, b); }  // b where either is NaN
   BUDGETSVM_AVX2 reg min(reg a, reg b) { return _mm256_min_pd(a, b); }
+  BUDGETSVM_AVX2 reg div(reg a, reg b) { return _mm256_div_pd(a, b); }
+  BUDGETSVM_AVX2 reg sqrt(reg a) { return _mm256_sqrt_pd(a); }
+  /// 0, 1, ..., lanes - 1.
+  BUDGETSVM_AVX2 reg iota() { return _mm256_setr_pd(0.0, 1.0, 2.0, 3.0); }
+  BUDGETSVM_AVX2 mask gt(reg a, reg b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+  BUDGETSVM_AVX2 mask lt(reg a, reg b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+  BUDGETSVM_AVX2 mask both(mask a, mask b) { return _mm256_and_pd(a, b); }
+  BUDGETSVM_AVX2 mask mask_of(tail m) { return _mm256_castsi256_pd(m); }
+  /// if_true in the lanes of m, if_false elsewhere (registers).
+  BUDGETSVM_AVX2 reg select(mask m, reg if_true, reg if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
+  /// The 4 floats at p (p[idx[0..4)] for gather_floats) as doubles.
+  BUDGETSVM_AVX2 reg load_floats(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+  BUDGETSVM_AVX2 reg load_floats(const float* p, tail m) {
+    // the 64-bit lanes' masks packed to 32-bit ones
+    const __m256i packed = _mm256_permutevar8x32_epi32(m, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm256_castsi256_si128(packed)));
+  }
+  BUDGETSVM_AVX2 reg gather_floats(const float* base, const Index* idx) {
+    static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+    return _mm256_cvtps_pd(_mm256_i64gather_ps(base, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx)), 4));
+  }
+  BUDGETSVM_AVX2 reg gather_floats(const float* base, const Index* idx, tail m) {
+    const __m256i at = _mm256_maskload_epi64(reinterpret_cast<const long long*>(idx), m);
+    const __m256i packed = _mm256_permutevar8x32_epi32(m, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    return _mm256_cvtps_pd(
+        _mm256_mask_i64gather_ps(_mm_setzero_ps(), base, at, _mm_castsi128_ps(_mm256_castsi256_si128(packed)), 4));
+  }
   /// The lanes where exp's argument is not below lo (NaN included: the
   /// result is that of the clamped argument).
   BUDGETSVM_AVX2 mask exp_lanes(reg x, reg lo) { return _mm256_cmp_pd(x, lo, _CMP_NLT_UQ); }
@@ -219,6 +246,26 @@ struct Double {
   BUDGETSVM_AVX512 reg fnmadd(reg a, reg b, reg c) { return _mm512_fnmadd_pd(a, b, c); }
   BUDGETSVM_AVX512 reg max(reg a, reg b) { return _mm512_mask_max_pd(a, all, a, b); }
   BUDGETSVM_AVX512 reg min(reg a, reg b) { return _mm512_mask_min_pd(a, all, a, b); }
+  BUDGETSVM_AVX512 reg div(reg a, reg b) { return _mm512_div_pd(a, b); }
+  BUDGETSVM_AVX512 reg sqrt(reg a) { return _mm512_mask_sqrt_pd(a, all, a); }
+  BUDGETSVM_AVX512 reg iota() { return _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0); }
+  BUDGETSVM_AVX512 mask gt(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+  BUDGETSVM_AVX512 mask lt(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+  BUDGETSVM_AVX512 mask both(mask a, mask b) { return static_cast<__mmask8>(a & b); }
+  BUDGETSVM_AVX512 mask mask_of(tail m) { return m; }
+  BUDGETSVM_AVX512 reg select(mask m, reg if_true, reg if_false) { return _mm512_mask_blend_pd(m, if_false, if_true); }
+  BUDGETSVM_AVX512 reg load_floats(const float* p) { return _mm512_maskz_cvtps_pd(all, _mm256_loadu_ps(p)); }
+  BUDGETSVM_AVX512 reg load_floats(const float* p, tail m) {
+    const __m512d wide = _mm512_castps_pd(_mm512_maskz_loadu_ps(static_cast<__mmask16>(m), p));
+    const __m256 low = _mm256_castpd_ps(_mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), all, wide, 0));
+    return _mm512_maskz_cvtps_pd(all, low);
+  }
+  BUDGETSVM_AVX512 reg gather_floats(const float* base, const Index* idx) { return gather_floats(base, idx, all); }
+  BUDGETSVM_AVX512 reg gather_floats(const float* base, const Index* idx, tail m) {
+    static_assert(sizeof(Index) == 8, "the gathers take 64-bit indices");
+    const __m512i at = _mm512_maskz_loadu_epi64(m, idx);
+    return _mm512_maskz_cvtps_pd(all, _mm512_mask_i64gather_ps(_mm256_setzero_ps(), m, at, base, 4));
+  }
   /// The lanes where exp's argument is at least lo (a NaN lane gives 0).
   BUDGETSVM_AVX512 mask exp_lanes(reg x, reg lo) { return _mm512_cmp_pd_mask(x, lo, _CMP_GE_OQ); }
   BUDGETSVM_AVX512 reg mul_where(mask m, reg a, reg b) { return _mm512_maskz_mul_pd(m, a, b); }
