@@ -126,8 +126,9 @@ struct Double {
   BUDGETSVM_AVX2 mask lt(reg a, reg b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
   BUDGETSVM_AVX2 mask both(mask a, mask b) { return _mm256_and_pd(a, b); }
   BUDGETSVM_AVX2 mask mask_of(tail m) { return _mm256_castsi256_pd(m); }
-  /// if_true in the lanes of m, if_false elsewhere (registers).
+  /// if_true in the lanes of m, if_false elsewhere (registers; masks).
   BUDGETSVM_AVX2 reg select(mask m, reg if_true, reg if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
+  BUDGETSVM_AVX2 mask select_mask(mask m, mask if_true, mask if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
   /// The 4 floats at p (p[idx[0..4)] for gather_floats) as doubles.
   BUDGETSVM_AVX2 reg load_floats(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
   BUDGETSVM_AVX2 reg load_floats(const float* p, tail m) {
@@ -254,6 +255,9 @@ struct Double {
   BUDGETSVM_AVX512 mask both(mask a, mask b) { return static_cast<__mmask8>(a & b); }
   BUDGETSVM_AVX512 mask mask_of(tail m) { return m; }
   BUDGETSVM_AVX512 reg select(mask m, reg if_true, reg if_false) { return _mm512_mask_blend_pd(m, if_false, if_true); }
+  BUDGETSVM_AVX512 mask select_mask(mask m, mask if_true, mask if_false) {
+    return static_cast<__mmask8>((m & if_true) | (~m & if_false));
+  }
   BUDGETSVM_AVX512 reg load_floats(const float* p) { return _mm512_maskz_cvtps_pd(all, _mm256_loadu_ps(p)); }
   BUDGETSVM_AVX512 reg load_floats(const float* p, tail m) {
     const __m512d wide = _mm512_castps_pd(_mm512_maskz_loadu_ps(static_cast<__mmask16>(m), p));

@@ -1,9 +1,12 @@
-// The scalar kernels of simd_exact.hpp (the levels below AVX2 use them;
-// they also finish the last few elements of the AVX2 kernels) and what
-// those kernels share: the gain formula, the merging of the lanes' winners.
+// The scalar kernels of simd_exact.hpp and simd_subproblem.hpp (the
+// levels below AVX2 use them; they also finish the last few elements of
+// the AVX2 kernels) and what those kernels share: SmoPair, the gain
+// formula, the merging of the lanes' winners.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <utility>
 
 #include "../core/simd.hpp"
@@ -127,5 +130,54 @@ inline std::pair<Index, Index> first_two_largest(const double* gain, const doubl
   return {r1, r2};
 }
 }  // namespace detail
+
+// ---- simd_subproblem.hpp ---------------------------------------------------
+
+/// A step's pair: i and j (-1: none), q_i and q_min over I_low (+inf: empty).
+struct SmoPair {
+  Index i = -1, j = -1;
+  double q_max = -std::numeric_limits<double>::infinity();
+  double q_min = std::numeric_limits<double>::infinity();
+};
+
+namespace scalar {
+
+inline SmoPair smo_pair(const double* y, const double* a, const double* u, const double* G, const double* Q,
+                        const double* diag, Index m, double tau) {
+  SmoPair p;
+  for (Index t = 0; t < m; ++t) {
+    const bool up = y[t] > 0 ? a[t] < u[t] : a[t] > 0.0;
+    const double q = -y[t] * G[t];
+    if (up && q > p.q_max) {
+      p.q_max = q;
+      p.i = t;
+    }
+  }
+  if (p.i < 0) return p;
+  const double* Qi = Q + p.i * m;  // column i = row i (Q is symmetric)
+  const double yi = y[p.i], Qii = diag[p.i];
+  double best = -std::numeric_limits<double>::infinity();
+  for (Index t = 0; t < m; ++t) {
+    const bool low = y[t] > 0 ? a[t] > 0.0 : a[t] < u[t];
+    if (!low) continue;
+    const double q = -y[t] * G[t];
+    p.q_min = std::min(p.q_min, q);
+    const double b = p.q_max - q;
+    if (!(b > 0.0)) continue;
+    const double c = (Qii + diag[t]) - 2.0 * (yi * y[t] * Qi[t]);
+    const double gain = b * b / (c > 0.0 ? c : tau);
+    if (gain > best) {
+      best = gain;
+      p.j = t;
+    }
+  }
+  return p;
+}
+
+inline void smo_update(double* G, const double* Qi, const double* Qj, double di, double dj, Index m) {
+  for (Index t = 0; t < m; ++t) G[t] += Qi[t] * di + Qj[t] * dj;
+}
+
+}  // namespace scalar
 
 }  // namespace budgetsvm::simd
