@@ -174,6 +174,32 @@ struct Double {
     const __m256d h01 = _mm256_hadd_pd(a[0], a[1]), h23 = _mm256_hadd_pd(a[2], a[3]);
     return _mm256_add_pd(_mm256_permute2f128_pd(h01, h23, 0x20), _mm256_permute2f128_pd(h01, h23, 0x31));
   }
+  // ---- 64-bit indices and 32-bit integers (the merge's table lookups)
+  using index64 = __m256i;  // one Index per lane
+  using int32 = __m128i;    // one int per lane (half a register)
+  BUDGETSVM_AVX2 index64 load_index(const Index* p, tail m) {
+    static_assert(sizeof(Index) == 8, "64-bit indices");
+    return _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), m);
+  }
+  /// base[j] in the lanes of m, src elsewhere (not read).
+  BUDGETSVM_AVX2 reg gather(const double* base, index64 j, tail m, reg src) {
+    return _mm256_mask_i64gather_pd(src, base, j, _mm256_castsi256_pd(m), 8);
+  }
+  BUDGETSVM_AVX2 int32 set1_int(int v) { return _mm_set1_epi32(v); }
+  BUDGETSVM_AVX2 int32 truncate(reg a) { return _mm256_cvttpd_epi32(a); }
+  BUDGETSVM_AVX2 reg to_double(int32 a) { return _mm256_cvtepi32_pd(a); }
+  BUDGETSVM_AVX2 int32 min_int(int32 a, int32 b) { return _mm_min_epi32(a, b); }
+  BUDGETSVM_AVX2 int32 add_int(int32 a, int32 b) { return _mm_add_epi32(a, b); }
+  BUDGETSVM_AVX2 int32 mul_int(int32 a, int32 b) { return _mm_mullo_epi32(a, b); }
+  /// The float pairs (t[off], t[off + 1]) as doubles: one 64-bit gather
+  /// reads both, then the even and odd floats are split.
+  BUDGETSVM_AVX2 void float_pairs(const float* t, int32 off, reg* first, reg* second) {
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i row =
+        _mm256_permutevar8x32_epi32(_mm256_i32gather_epi64(reinterpret_cast<const long long*>(t), off, 4), even);
+    *first = _mm256_cvtps_pd(_mm_castsi128_ps(_mm256_castsi256_si128(row)));
+    *second = _mm256_cvtps_pd(_mm_castsi128_ps(_mm256_extracti128_si256(row, 1)));
+  }
 };
 
 struct Float {
@@ -302,6 +328,28 @@ struct Double {
                                      _mm512_mask_shuffle_f64x2(z, all, p[2], p[3], 0xDD));
     return _mm512_add_pd(_mm512_mask_shuffle_f64x2(z, all, q0, q1, 0x88),
                          _mm512_mask_shuffle_f64x2(z, all, q0, q1, 0xDD));
+  }
+  // ---- 64-bit indices and 32-bit integers (the merge's table lookups)
+  using index64 = __m512i;
+  using int32 = __m256i;
+  BUDGETSVM_AVX512 index64 load_index(const Index* p, tail m) {
+    static_assert(sizeof(Index) == 8, "64-bit indices");
+    return _mm512_maskz_loadu_epi64(m, p);
+  }
+  BUDGETSVM_AVX512 reg gather(const double* base, index64 j, tail m, reg src) {
+    return _mm512_mask_i64gather_pd(src, m, j, base, 8);
+  }
+  BUDGETSVM_AVX512 int32 set1_int(int v) { return _mm256_set1_epi32(v); }
+  BUDGETSVM_AVX512 int32 truncate(reg a) { return _mm512_maskz_cvttpd_epi32(all, a); }
+  BUDGETSVM_AVX512 reg to_double(int32 a) { return _mm512_maskz_cvtepi32_pd(all, a); }
+  BUDGETSVM_AVX512 int32 min_int(int32 a, int32 b) { return _mm256_min_epi32(a, b); }
+  BUDGETSVM_AVX512 int32 add_int(int32 a, int32 b) { return _mm256_add_epi32(a, b); }
+  BUDGETSVM_AVX512 int32 mul_int(int32 a, int32 b) { return _mm256_mullo_epi32(a, b); }
+  BUDGETSVM_AVX512 void float_pairs(const float* t, int32 off, reg* first, reg* second) {
+    const __m512i row = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), all, off, t, 4);
+    *first = _mm512_maskz_cvtps_pd(all, _mm256_castsi256_ps(_mm512_maskz_cvtepi64_epi32(all, row)));
+    *second = _mm512_maskz_cvtps_pd(
+        all, _mm256_castsi256_ps(_mm512_maskz_cvtepi64_epi32(all, _mm512_maskz_srli_epi64(all, row, 32))));
   }
 };
 
