@@ -6,6 +6,7 @@
 //
 // A body included once per instruction set by simd_float.hpp (through
 // simd_each_width.hpp): no include guard.
+#include "simd.hpp"  // its bodies: dots_tile (simd_wide.hpp)
 #include "simd_baseline.hpp"
 #include "simd_width.hpp"
 
@@ -88,57 +89,22 @@ inline float rbf_dot_parts_f(const float* acc, const float* zpart, float xpart, 
   }
 }
 
-/// One tile of dense_dots_f: rows x[0..4) times the 2 registers of columns
-/// j.. of Zt; Masked: register c holds the lanes of m[c] only (the others
-/// neither read nor written).
-template <bool Masked>
-BUDGETSVM_WIDE_TARGET inline void dots_tile_f(const float* const* x, Index d, const float* Zt, Index ld, Index j,
-                                              float* G, Index ldg, const F::tail* m = nullptr) {
-  constexpr Index W = F::lanes;
-  F::reg a[4][2];
-  BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) a[t][0] = a[t][1] = F::zero();
-  for (Index k = 0; k < d; ++k) {
-    const float* z = Zt + k * ld + j;
-    F::reg z0, z1;
-    if constexpr (Masked) {
-      z0 = F::load(z, m[0]);
-      z1 = F::load(z + W, m[1]);
-    } else {
-      z0 = F::load(z);
-      z1 = F::load(z + W);
-    }
-    BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-      const F::reg v = F::set1(x[t][k]);
-      a[t][0] = F::fmadd(v, z0, a[t][0]);
-      a[t][1] = F::fmadd(v, z1, a[t][1]);
-    }
-  }
-  BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-    if constexpr (Masked) {
-      F::store(G + t * ldg + j, a[t][0], m[0]);
-      F::store(G + t * ldg + j + W, a[t][1], m[1]);
-    } else {
-      F::store(G + t * ldg + j, a[t][0]);
-      F::store(G + t * ldg + j + W, a[t][1]);
-    }
-  }
-}
-
 BUDGETSVM_WIDE_TARGET
 inline void dense_dots_f(const float* const* x, Index rows, Index d, const float* Zt, Index ld, Index B, float* G,
                          Index ldg) {
-  // Tiles of 4 rows x 2 registers of columns (8 accumulators); the columns
+  // Tiles of 4 rows x 2 registers of columns (8 accumulators; dots_tile,
+  // simd_wide.hpp); the columns
   // past the last full tile in one masked tile (AVX-512) or in scalar code
   // (AVX2), the rows past the last group of four in scalar code.
   constexpr Index W = F::lanes;
   const Index full = B - B % (2 * W);
   Index r = 0;
   for (; r + 4 <= rows; r += 4) {
-    for (Index j = 0; j < full; j += 2 * W) dots_tile_f<false>(x + r, d, Zt, ld, j, G + r * ldg, ldg);
+    for (Index j = 0; j < full; j += 2 * W) dots_tile<F, 2, false>(x + r, d, Zt, ld, j, G + r * ldg, ldg);
     if (full < B) {
       if constexpr (F::masked_tail) {
         const F::tail m[2] = {F::first(B - full), F::first(B - full - W)};
-        dots_tile_f<true>(x + r, d, Zt, ld, full, G + r * ldg, ldg, m);
+        dots_tile<F, 2, true>(x + r, d, Zt, ld, full, G + r * ldg, ldg, m);
       } else {
         scalar::dense_dots_f(x + r, 4, d, Zt + full, ld, B - full, G + r * ldg + full, ldg);
       }

@@ -157,38 +157,39 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
   for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
 
-/// One tile of dense_dots: rows x[0..4) times the 4 registers of columns
-/// j.. of Zt; Masked: register c holds the lanes of m[c] only (the others
-/// neither read nor written).
-template <bool Masked>
-BUDGETSVM_WIDE_TARGET inline void dots_tile(const double* const* x, Index d, const double* Zt, Index ld, Index j,
-                                            double* G, Index ldg, const V::tail* m = nullptr) {
-  constexpr Index W = V::lanes;
-  V::reg a[4][4];
+/// One tile of dense_dots (and of dense_dots_f, simd_float_wide.hpp) over
+/// the traits T: rows x[0..4) times C registers of columns j.. of Zt, all
+/// 4 C accumulators in registers; Masked: register c holds the lanes of
+/// m[c] only (the others neither read nor written).
+template <class T, int C, bool Masked, class E>
+BUDGETSVM_WIDE_TARGET inline void dots_tile(const E* const* x, Index d, const E* Zt, Index ld, Index j, E* G,
+                                            Index ldg, const typename T::tail* m = nullptr) {
+  constexpr Index W = T::lanes;
+  typename T::reg a[4][C];
   BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-    BUDGETSVM_UNROLL for (int c = 0; c < 4; ++c) a[t][c] = V::zero();
+    BUDGETSVM_UNROLL for (int c = 0; c < C; ++c) a[t][c] = T::zero();
   }
   for (Index k = 0; k < d; ++k) {
-    const double* z = Zt + k * ld + j;
-    V::reg zc[4];
-    BUDGETSVM_UNROLL for (int c = 0; c < 4; ++c) {
+    const E* z = Zt + k * ld + j;
+    typename T::reg zc[C];
+    BUDGETSVM_UNROLL for (int c = 0; c < C; ++c) {
       if constexpr (Masked) {
-        zc[c] = V::load(z + W * c, m[c]);
+        zc[c] = T::load(z + W * c, m[c]);
       } else {
-        zc[c] = V::load(z + W * c);
+        zc[c] = T::load(z + W * c);
       }
     }
     BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-      const V::reg v = V::set1(x[t][k]);
-      BUDGETSVM_UNROLL for (int c = 0; c < 4; ++c) a[t][c] = V::fmadd(v, zc[c], a[t][c]);
+      const typename T::reg v = T::set1(x[t][k]);
+      BUDGETSVM_UNROLL for (int c = 0; c < C; ++c) a[t][c] = T::fmadd(v, zc[c], a[t][c]);
     }
   }
   BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-    BUDGETSVM_UNROLL for (int c = 0; c < 4; ++c) {
+    BUDGETSVM_UNROLL for (int c = 0; c < C; ++c) {
       if constexpr (Masked) {
-        V::store(G + t * ldg + j + W * c, a[t][c], m[c]);
+        T::store(G + t * ldg + j + W * c, a[t][c], m[c]);
       } else {
-        V::store(G + t * ldg + j + W * c, a[t][c]);
+        T::store(G + t * ldg + j + W * c, a[t][c]);
       }
     }
   }
@@ -204,12 +205,12 @@ inline void dense_dots(const double* const* x, Index rows, Index d, const double
   Index r = 0;
   for (; r + 4 <= rows; r += 4) {
     const double* xr[4] = {x[r], x[r + 1], x[r + 2], x[r + 3]};
-    for (Index j = 0; j < full; j += 4 * W) dots_tile<false>(xr, d, Zt, ld, j, G + r * ldg, ldg);
+    for (Index j = 0; j < full; j += 4 * W) dots_tile<V, 4, false>(xr, d, Zt, ld, j, G + r * ldg, ldg);
     if (full < B) {
       if constexpr (V::masked_tail) {
         const Index left = B - full;
         const V::tail m[4] = {V::first(left), V::first(left - W), V::first(left - 2 * W), V::first(left - 3 * W)};
-        dots_tile<true>(xr, d, Zt, ld, full, G + r * ldg, ldg, m);
+        dots_tile<V, 4, true>(xr, d, Zt, ld, full, G + r * ldg, ldg, m);
       } else {
         for (Index t = 0; t < 4; ++t) dots(Zt + full, ld, B - full, nullptr, xr[t], d, G + (r + t) * ldg + full);
       }
