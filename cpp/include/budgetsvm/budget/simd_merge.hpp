@@ -39,12 +39,7 @@ using LeastMergeCost = Index (*)(const double* w, double wa, const double* kappa
 
 /// The cost pass for an instruction set (SSE2: the scalar loop).
 inline LeastMergeCost least_merge_cost_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::least_merge_cost;
-  if (level == Level::avx2) return &avx2::least_merge_cost;
-#endif
-  (void)level;
-  return &scalar::least_merge_cost;
+  return BUDGETSVM_SIMD_WIDE_OR(level, least_merge_cost, &scalar::least_merge_cost);
 }
 
 }  // namespace budgetsvm::simd

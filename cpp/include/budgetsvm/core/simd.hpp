@@ -291,6 +291,17 @@ inline Level active_level() {
   return level;
 }
 
+/// The AVX-512 or AVX2 version of a kernel (simd_wide.hpp and the other
+/// bodies) for a level, else `baseline` (the scalar one, or nullptr):
+/// inline Kernel kernel_for(Level level) {
+///   return BUDGETSVM_SIMD_WIDE_OR(level, kernel, &scalar::kernel); }
+#if defined(BUDGETSVM_SIMD_X86)
+#define BUDGETSVM_SIMD_WIDE_OR(level, kernel, baseline) \
+  ((level) == Level::avx512 ? &avx512::kernel : (level) == Level::avx2 ? &avx2::kernel : (baseline))
+#else
+#define BUDGETSVM_SIMD_WIDE_OR(level, kernel, baseline) ((void)(level), (baseline))
+#endif
+
 /// The kernels of one level, as plain function pointers.
 struct Kernels {
   Level level;

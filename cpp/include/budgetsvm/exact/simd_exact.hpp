@@ -51,12 +51,7 @@ using AddScaledColumns = void (*)(const float* const* cols, const double* coef, 
 /// The gradient update's kernel for an instruction set (SSE2: the scalar
 /// loop, which the compiler vectorises for SSE2 itself).
 inline AddScaledColumns add_scaled_columns_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::add_scaled_columns;
-  if (level == Level::avx2) return &avx2::add_scaled_columns;
-#endif
-  (void)level;
-  return &scalar::add_scaled_columns;
+  return BUDGETSVM_SIMD_WIDE_OR(level, add_scaled_columns, &scalar::add_scaled_columns);
 }
 
 using RbfColumnToFloat = void (*)(const double* dots, double shift, const double* znorm, double xnorm,
@@ -65,12 +60,7 @@ using RbfColumnToFloat = void (*)(const double* dots, double shift, const double
 /// The one-pass RBF column for an instruction set; nullptr below AVX2
 /// (the caller makes the three passes).
 inline RbfColumnToFloat rbf_column_to_float_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::rbf_column_to_float;
-  if (level == Level::avx2) return &avx2::rbf_column_to_float;
-#endif
-  (void)level;
-  return nullptr;
+  return BUDGETSVM_SIMD_WIDE_OR(level, rbf_column_to_float, nullptr);
 }
 
 using BestPartner = Index (*)(const double* q, const double* diag, const float* Ki, const Index* place, Index n,
@@ -78,12 +68,7 @@ using BestPartner = Index (*)(const double* q, const double* diag, const float* 
 
 /// ALFPGM's j search for an instruction set (SSE2: the scalar loop).
 inline BestPartner best_partner_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::best_partner;
-  if (level == Level::avx2) return &avx2::best_partner;
-#endif
-  (void)level;
-  return &scalar::best_partner;
+  return BUDGETSVM_SIMD_WIDE_OR(level, best_partner, &scalar::best_partner);
 }
 
 using BestTwoPartners = std::pair<Index, Index> (*)(const double* q, const double* diag, const float* Ki,
@@ -92,12 +77,7 @@ using BestTwoPartners = std::pair<Index, Index> (*)(const double* q, const doubl
 
 /// best_two_partners for an instruction set (SSE2: the scalar loop).
 inline BestTwoPartners best_two_partners_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::best_two_partners;
-  if (level == Level::avx2) return &avx2::best_two_partners;
-#endif
-  (void)level;
-  return &scalar::best_two_partners;
+  return BUDGETSVM_SIMD_WIDE_OR(level, best_two_partners, &scalar::best_two_partners);
 }
 
 /// The gradient update's kernel of the active level.

@@ -37,23 +37,13 @@ using SmoUpdateKernel = void (*)(double* G, const double* Qi, const double* Qj, 
 /// The sub-problem's pair selection for an instruction set (below AVX2: the
 /// scalar loop).
 inline SmoPairKernel smo_pair_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::smo_pair;
-  if (level == Level::avx2) return &avx2::smo_pair;
-#endif
-  (void)level;
-  return &scalar::smo_pair;
+  return BUDGETSVM_SIMD_WIDE_OR(level, smo_pair, &scalar::smo_pair);
 }
 
 /// The sub-problem's gradient update for an instruction set (below AVX2:
 /// the scalar loop, which the compiler vectorises for the baseline).
 inline SmoUpdateKernel smo_update_for(Level level) {
-#if defined(BUDGETSVM_SIMD_X86)
-  if (level == Level::avx512) return &avx512::smo_update;
-  if (level == Level::avx2) return &avx2::smo_update;
-#endif
-  (void)level;
-  return &scalar::smo_update;
+  return BUDGETSVM_SIMD_WIDE_OR(level, smo_update, &scalar::smo_update);
 }
 
 }  // namespace budgetsvm::simd
