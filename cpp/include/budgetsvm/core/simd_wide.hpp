@@ -148,11 +148,12 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
       const V::reg xv = V::load(x + j);
       BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) s[t] = V::fmadd(V::load(a[t] + j), xv, s[t]);
     }
-    BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) {
-      double sum = V::sum(s[t]);
-      for (Index j = full; j < cols; ++j) sum += a[t][j] * x[j];
-      y[i + t] = sum;
+    double sum[4];
+    BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) sum[t] = V::sum(s[t]);
+    for (Index j = full; j < cols; ++j) {
+      BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) sum[t] += a[t][j] * x[j];
     }
+    BUDGETSVM_UNROLL for (int t = 0; t < 4; ++t) y[i + t] = sum[t];
   }
   for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
@@ -160,9 +161,10 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
 /// One tile of dense_dots (and of dense_dots_f, simd_float_wide.hpp) over
 /// the traits T: rows x[0..4) times C registers of columns j.. of Zt, all
 /// 4 C accumulators in registers; Masked: register c holds the lanes of
-/// m[c] only (the others neither read nor written).
+/// m[c] only (the others neither read nor written). Inlined: one call per
+/// tile costs a few percent.
 template <class T, int C, bool Masked, class E>
-BUDGETSVM_WIDE_TARGET inline void dots_tile(const E* const* x, Index d, const E* Zt, Index ld, Index j, E* G,
+BUDGETSVM_WIDE_TARGET BUDGETSVM_ALWAYS_INLINE inline void dots_tile(const E* const* x, Index d, const E* Zt, Index ld, Index j, E* G,
                                             Index ldg, const typename T::tail* m = nullptr) {
   constexpr Index W = T::lanes;
   typename T::reg a[4][C];

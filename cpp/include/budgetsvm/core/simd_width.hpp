@@ -62,6 +62,14 @@
 #define BUDGETSVM_TARGET(isa)
 #endif
 
+// A helper whose body must sit in its caller's loop (a kernel's tile): GCC
+// keeps it out of line otherwise, one call per tile.
+#if defined(__GNUC__) || defined(__clang__)
+#define BUDGETSVM_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define BUDGETSVM_ALWAYS_INLINE
+#endif
+
 // Full unrolling of the short constant loops over registers (the compilers
 // do it at -O3 anyway; this keeps it at -O2).
 #if defined(__clang__)
@@ -128,6 +136,8 @@ struct Double {
   BUDGETSVM_AVX2 mask mask_of(tail m) { return _mm256_castsi256_pd(m); }
   /// if_true in the lanes of m, if_false elsewhere (registers; masks).
   BUDGETSVM_AVX2 reg select(mask m, reg if_true, reg if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
+  /// v in the lanes of m, 0 elsewhere.
+  BUDGETSVM_AVX2 reg keep(mask m, reg v) { return _mm256_and_pd(m, v); }
   BUDGETSVM_AVX2 mask select_mask(mask m, mask if_true, mask if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
   /// The 4 floats at p (p[idx[0..4)] for gather_floats) as doubles.
   BUDGETSVM_AVX2 reg load_floats(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
@@ -281,6 +291,7 @@ struct Double {
   BUDGETSVM_AVX512 mask both(mask a, mask b) { return static_cast<__mmask8>(a & b); }
   BUDGETSVM_AVX512 mask mask_of(tail m) { return m; }
   BUDGETSVM_AVX512 reg select(mask m, reg if_true, reg if_false) { return _mm512_mask_blend_pd(m, if_false, if_true); }
+  BUDGETSVM_AVX512 reg keep(mask m, reg v) { return _mm512_maskz_mov_pd(m, v); }
   BUDGETSVM_AVX512 mask select_mask(mask m, mask if_true, mask if_false) {
     return static_cast<__mmask8>((m & if_true) | (~m & if_false));
   }

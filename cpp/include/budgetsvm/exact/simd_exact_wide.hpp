@@ -94,7 +94,7 @@ BUDGETSVM_WIDE_TARGET inline V::reg partner_gains(const double* q, const double*
   a = V::select(V::gt(a, zero), a, V::set1(tau));
   V::mask pays = V::gt(b, V::set1(min_b));
   if constexpr (sizeof...(Tail) == 1) pays = V::both(pays, V::mask_of(live...));
-  return V::select(pays, V::div(V::mul(b, b), a), zero);
+  return V::keep(pays, V::div(V::mul(b, b), a));
 }
 
 BUDGETSVM_WIDE_TARGET
