@@ -18,7 +18,8 @@
 // spelled out, so that a kernel written once gives each instruction set
 // the bits its own written-out version gave. masked_tail says how a kernel
 // handles the last few elements: in masked registers (AVX-512) or in
-// scalar code (AVX2, whose masked loads are slower than that).
+// scalar code (AVX2), as each instruction set's kernels did (the two give
+// other bits there, so a kernel keeps each one's way).
 //
 // Why a body included once per instruction set, not a template: the target
 // attribute is what lets a function use an instruction set without -m flags
