@@ -158,7 +158,8 @@ inline void gemv(const double* A, Index ld, Index rows, Index cols, const double
   for (; i < rows; ++i) y[i] = dot(A + i * ld, x, cols);
 }
 
-/// One tile of dense_dots (and of dense_dots_f, simd_float_wide.hpp) over
+/// One tile of dense_dots (AVX-512, simd.hpp) and of dense_dots_f
+/// (simd_float_wide.hpp) over
 /// the traits T: rows x[0..4) times C registers of columns j.. of Zt, all
 /// 4 C accumulators in registers; Masked: register c holds the lanes of
 /// m[c] only (the others neither read nor written). Inlined: one call per
@@ -195,30 +196,6 @@ BUDGETSVM_WIDE_TARGET BUDGETSVM_ALWAYS_INLINE inline void dots_tile(const E* con
       }
     }
   }
-}
-
-BUDGETSVM_WIDE_TARGET
-inline void dense_dots(const double* const* x, Index rows, Index d, const double* Zt, Index ld, Index B, double* G,
-                       Index ldg) {
-  // Tiles of 4 rows x 4 registers of columns (16 accumulators); the columns
-  // past the last full tile in one masked tile (AVX-512) or by dots (AVX2).
-  constexpr Index W = V::lanes;
-  const Index full = B - B % (4 * W);
-  Index r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    const double* xr[4] = {x[r], x[r + 1], x[r + 2], x[r + 3]};
-    for (Index j = 0; j < full; j += 4 * W) dots_tile<V, 4, false>(xr, d, Zt, ld, j, G + r * ldg, ldg);
-    if (full < B) {
-      if constexpr (V::masked_tail) {
-        const Index left = B - full;
-        const V::tail m[4] = {V::first(left), V::first(left - W), V::first(left - 2 * W), V::first(left - 3 * W)};
-        dots_tile<V, 4, true>(xr, d, Zt, ld, full, G + r * ldg, ldg, m);
-      } else {
-        for (Index t = 0; t < 4; ++t) dots(Zt + full, ld, B - full, nullptr, xr[t], d, G + (r + t) * ldg + full);
-      }
-    }
-  }
-  for (; r < rows; ++r) dots(Zt, ld, B, nullptr, x[r], d, G + r * ldg);
 }
 
 BUDGETSVM_WIDE_TARGET
