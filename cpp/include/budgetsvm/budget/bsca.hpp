@@ -90,6 +90,7 @@
 #include "../core/control.hpp"
 #include "../core/parallel.hpp"
 #include "../core/random.hpp"
+#include "block.hpp"
 #include "bsgd.hpp"
 #include "maintenance.hpp"
 #include "model.hpp"
@@ -122,7 +123,6 @@ class BscaMachine {
         alpha_(static_cast<std::size_t>(X.rows()), 0.0),
         label_(static_cast<std::size_t>(X.rows())),
         order_(static_cast<std::size_t>(X.rows())),
-        krow_(static_cast<std::size_t>(model_.capacity())),
         t0_(start.steps),
         n_problem_(start.n) {
     for (Index i = 0; i < X.rows(); ++i) label_[static_cast<std::size_t>(i)] = y[i] == positive ? 1.0 : -1.0;
@@ -144,8 +144,10 @@ class BscaMachine {
   /// The averaging window is at most the last kAverageWindow * B steps
   /// (see "Averaging").
   static constexpr Index kAverageWindow = 100;
+  /// The epoch runs in blocks (block.hpp) whose kernel tiles take up to
+  /// `tile_jobs` threads.
   void run_epoch(Counters& counters, RunControl& control,
-                 Window average = Window::none, bool first_pass = false) {
+                 Window average = Window::none, bool first_pass = false, int tile_jobs = 1) {
     rng_.shuffle(order_);
     const bool unit_diagonal = params_.kernel.type == KernelType::rbf;
     const double bias_q = params_.fit_intercept ? 1.0 : 0.0;
@@ -174,77 +176,94 @@ class BscaMachine {
     Index step_no = 0;
     loss_ = 0.0;
     const Index n_order = static_cast<Index>(order_.size());
-    for (Index at = 0; at < n_order; ++at) {
-      const Index i = order_[static_cast<std::size_t>(at)];
-      prefetch_ahead(X_, order_, at, [&](Index next) {
-        BUDGETSVM_PREFETCH(label_.data() + next);
-        BUDGETSVM_PREFETCH(alpha_.data() + next);
-      });
-      control.poll();
-      const double Ci = box(i);
-      if (!(Ci > 0.0)) continue;  // weight 0: the point is not part of the problem
-      if (step_no == average_from) {
-        // First pass: the state at the window's start enters the average
-        // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
-        begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
+    const Index block_size = block_rows_for(model_.capacity() - 1, params_.block_rows);
+    ids_.reserve(static_cast<std::size_t>(block_size));
+    // The tiles listen to their models for this epoch only.
+    struct Detach {
+      BscaMachine& m;
+      ~Detach() {
+        m.tile_.detach();
+        m.avg_tile_.detach();
       }
-      ++step_no;
-      ++counters.steps;
-      const double t = t0 + static_cast<double>(step_no);  // the growing pass's step (global)
-      if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
-      // The box of this step, and the factor from its units to the final ones.
-      double C = Ci, to_final = 1.0;
-      if (first_pass) {
-        // The problem on the first t points with the same lambda: the model
-        // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
-        if (t == 1.0) {
-          model_.clear();
-          maintenance_.on_clear();
-        } else {
-          model_.shrink((t - 1.0) / t);
+    } detach_at_end{*this};
+    for (Index at = 0; at < n_order;) {
+      // The next block: up to block_size rows of the problem (C_i > 0).
+      ids_.clear();
+      while (at < n_order && static_cast<Index>(ids_.size()) < block_size) {
+        const Index i = order_[static_cast<std::size_t>(at++)];
+        if (box(i) > 0.0) ids_.push_back(i);  // weight 0: the point is not part of the problem
+      }
+      block_.load(X_, ids_.data(), static_cast<Index>(ids_.size()));
+      tile_.compute(block_, 0, model_, tile_jobs, control);
+      if (avg_) avg_tile_.compute(block_, 0, *avg_, tile_jobs, control);
+      for (Index r = 0; r < block_.size(); ++r) {
+        control.poll();
+        const Index i = block_.id(r);
+        const SampleRow& row = block_.row(r);
+        const double Ci = box(i);
+        if (step_no == average_from) {
+          // First pass: the state at the window's start enters the average
+          // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
+          begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
+          avg_tile_.compute(block_, r, *avg_, tile_jobs, control);
         }
-        bias_ *= (t - 1.0) / t;
-        C = Ci * n_total / t;
-        to_final = t / n_total;
-      }
-      X_.load(i, row_);
-      model_.kernel_row(row_, krow_.data());
-      const double f = model_.margin(krow_.data()) + bias_;
-      const double yi = label_[static_cast<std::size_t>(i)];
-      loss_ += Ci * std::max(0.0, 1.0 - yi * f);
-      const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row_.sqnorm)) + bias_q;
-      if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
-      double& ai = alpha_[static_cast<std::size_t>(i)];
-      const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
-      if (delta == 0.0) continue;
-      ai += delta * to_final;
-      bias_ += bias_q * yi * delta;
-      if (avg_) {
-        const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
-                                    : static_cast<double>(n_steps - step_no + 1) / window;
-        average_step(i, yi * delta * w, qii - bias_q);
-      }
-      const Index slot = model_.slot_of(i);
-      if (slot >= 0) {
-        double& coef = model_.coef()[slot];
-        coef += yi * delta / model_.scale();
-        if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
-          // The copy's coefficient returned to 0: drop it exactly.
-          maintenance_.remove(model_, slot);
+        ++step_no;
+        ++counters.steps;
+        const double t = t0 + static_cast<double>(step_no);  // the growing pass's step (global)
+        if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
+        // The box of this step, and the factor from its units to the final ones.
+        double C = Ci, to_final = 1.0;
+        if (first_pass) {
+          // The problem on the first t points with the same lambda: the model
+          // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
+          if (t == 1.0) {
+            model_.clear();
+            maintenance_.on_clear();
+          } else {
+            model_.shrink((t - 1.0) / t);
+          }
+          bias_ *= (t - 1.0) / t;
+          C = Ci * n_total / t;
+          to_final = t / n_total;
         }
-        continue;
-      }
-      const double beta = yi * delta;
-      model_.add(row_, &beta, i);
-      ++counters.sv_added;
-      if (maintenance_.on_add(model_, krow_.data(), qii - bias_q)) {
-        // x_i lay in the span of the budget and was projected onto it
-        // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
-        ++counters.projections;
-        continue;
-      }
-      if (model_.size() > params_.budget) {
-        maintenance_.reduce(model_, counters, nullptr, krow_.data());  // krow_: the new SV's row
+        const double* krow = tile_.row(r);
+        const double f = model_.margin(krow) + bias_;
+        const double yi = label_[static_cast<std::size_t>(i)];
+        loss_ += Ci * std::max(0.0, 1.0 - yi * f);
+        const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row.sqnorm)) + bias_q;
+        if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
+        double& ai = alpha_[static_cast<std::size_t>(i)];
+        const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
+        if (delta == 0.0) continue;
+        ai += delta * to_final;
+        bias_ += bias_q * yi * delta;
+        if (avg_) {
+          const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
+                                      : static_cast<double>(n_steps - step_no + 1) / window;
+          average_step(i, r, yi * delta * w, qii - bias_q);
+        }
+        const Index slot = model_.slot_of(i);
+        if (slot >= 0) {
+          double& coef = model_.coef()[slot];
+          coef += yi * delta / model_.scale();
+          if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
+            // The copy's coefficient returned to 0: drop it exactly.
+            maintenance_.remove(model_, slot);
+          }
+          continue;
+        }
+        const double beta = yi * delta;
+        model_.add(row, &beta, i);
+        ++counters.sv_added;
+        if (maintenance_.on_add(model_, krow, qii - bias_q)) {
+          // x_i lay in the span of the budget and was projected onto it
+          // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
+          ++counters.projections;
+          continue;
+        }
+        if (model_.size() > params_.budget) {
+          maintenance_.reduce(model_, counters, nullptr, krow);  // krow: the new SV's row
+        }
       }
     }
     if (first_pass) model_.fold_scale();  // later epochs step in true units
@@ -403,6 +422,7 @@ class BscaMachine {
   /// Starts the average of the iterates (see "Averaging" above): a second
   /// budget model, a copy of the current one, with its own maintenance.
   void begin_average(double weight) {
+    avg_tile_.detach();  // from the average it replaces
     avg_ = std::make_unique<BudgetModel>(model_);
     avg_->shrink(weight);
     // A copy of the maintenance state too: projection keeps the inverse
@@ -411,8 +431,9 @@ class BscaMachine {
     avg_bias_ = bias_ * weight;
   }
 
-  /// Adds beta x_i to the averaged model (in place on x_i's copy there).
-  void average_step(Index i, double beta, double kself) {
+  /// Adds beta x_i (row r of the block) to the averaged model (in place on
+  /// x_i's copy there).
+  void average_step(Index i, Index r, double beta, double kself) {
     BudgetModel& A = *avg_;
     if (params_.fit_intercept) avg_bias_ += beta;
     const Index slot = A.slot_of(i);
@@ -420,11 +441,13 @@ class BscaMachine {
       A.coef()[slot] += beta / A.scale();
       return;
     }
-    A.add(row_, &beta, i);
-    // Only projection reads the new point's kernel row against the average.
-    if constexpr (Maintenance::reads_kernel_row) A.kernel_row(row_, krow_avg_.data());
-    if (avg_maintenance_->on_add(A, krow_avg_.data(), kself)) return;
-    if (A.size() > params_.budget) avg_maintenance_->reduce(A, avg_counters_, nullptr);
+    A.add(block_.row(r), &beta, i);
+    // The new point's kernel row against the average's other support
+    // vectors: projection borders its inverse with it, a merge of the new
+    // point (nearly always the one with the least weight) reads it.
+    const double* krow = avg_tile_.row(r);
+    if (avg_maintenance_->on_add(A, krow, kself)) return;
+    if (A.size() > params_.budget) avg_maintenance_->reduce(A, avg_counters_, nullptr, krow);
   }
 
   const Rows& X_;
@@ -435,8 +458,11 @@ class BscaMachine {
   Random rng_;
   std::vector<double> alpha_, label_;
   std::vector<Index> order_;
-  SampleRow row_;
-  std::vector<double> krow_;
+  // The epoch's block of rows and the kernel tiles of the iterate and of
+  // the average against it (block.hpp).
+  std::vector<Index> ids_;
+  RowBlock block_;
+  KernelTile tile_, avg_tile_;
   long long t0_ = 0, first_epoch_steps_ = 0;
   bool counted_ = false;
   double n_problem_ = 0.0;
@@ -445,7 +471,6 @@ class BscaMachine {
   std::unique_ptr<BudgetModel> avg_;
   std::unique_ptr<Maintenance> avg_maintenance_;
   double avg_bias_ = 0.0;
-  std::vector<double> krow_avg_ = std::vector<double>(krow_.size());
   Counters avg_counters_;
 };
 
@@ -471,6 +496,8 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   result.n_outputs = n_classes == 2 ? 1 : n_classes;
   const Stopwatch timer;
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
+  // The threads go to the machines, or to the one machine's kernel tiles.
+  const int tile_jobs = n_threads > 1 ? 1 : params.n_jobs;
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     // The averaging window: the last epoch; the second half of a single pass.
@@ -481,7 +508,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
     // Each machine is touched by exactly one thread per epoch.
     parallel_tasks(n_machines, n_threads, control, [&](Index c, RunControl& ctl) {
       machines[static_cast<std::size_t>(c)]->run_epoch(counters[static_cast<std::size_t>(c)], ctl, average,
-                                                       first_pass);
+                                                       first_pass, tile_jobs);
     });
     // The last epoch's average against its last iterate (see "Averaging").
     if (epoch == params.epochs)

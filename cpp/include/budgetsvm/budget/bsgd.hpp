@@ -38,6 +38,7 @@
 
 #include "../core/control.hpp"
 #include "../core/random.hpp"
+#include "block.hpp"
 #include "maintenance.hpp"
 #include "model.hpp"
 #include "params.hpp"
@@ -99,11 +100,12 @@ inline double primal_loss(const Rows& X, const int* y, const double* weight, dou
 /// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
 /// the binary machine (class 1 positive), more classes Crammer-Singer.
 /// `start` (start.hpp): the model and step count to continue from, its
-/// coefficients times `factor`.
+/// coefficients times `factor`. The epochs run in blocks (block.hpp) whose
+/// kernel tiles take up to `tile_jobs` threads (0: params.n_jobs).
 template <bool Multiclass, class Rate, class MakeMaintenance>
 Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params, Rate rate,
                   MakeMaintenance make_maintenance, const EpochCallback& callback,
-                  RunControl& control, const Start& start = Start{}, double factor = 1.0) {
+                  RunControl& control, const Start& start = Start{}, double factor = 1.0, int tile_jobs = 0) {
   const int n_outputs = Multiclass ? n_classes : 1;
   BudgetModel model(X.cols(), reachable_budget(params, X.rows(), start_size(start)), n_outputs, params.kernel);
   auto maintenance = make_maintenance(model);
@@ -113,8 +115,6 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   Random rng(params.seed);
   std::vector<Index> order(static_cast<std::size_t>(X.rows()));
   std::iota(order.begin(), order.end(), Index{0});
-  SampleRow row;
-  std::vector<double> krow(static_cast<std::size_t>(model.capacity()));
   std::vector<double> f(static_cast<std::size_t>(n_outputs)), beta(static_cast<std::size_t>(n_outputs));
   // The intercept in constant-feature form: b_c shrinks with the model and
   // takes beta_c on every update (a feature of value 1).
@@ -129,69 +129,86 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   double sq_norm = Rate::projects && model.size() > 0 ? model.squared_norm() : 0.0;  // tracked when projecting
   double* tracked = Rate::projects ? &sq_norm : nullptr;
 
+  const Index block_size = block_rows_for(model.capacity() - 1, params.block_rows);
+  std::vector<Index> ids;
+  ids.reserve(static_cast<std::size_t>(block_size));
+  RowBlock block;
+  KernelTile tile;
+  const int n_jobs = tile_jobs >= 1 ? tile_jobs : params.n_jobs;
+
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     rng.shuffle(order);
     double loss = 0.0;
-    for (Index at = 0; at < static_cast<Index>(order.size()); ++at) {
-      const Index i = order[static_cast<std::size_t>(at)];
-      prefetch_ahead(X, order, at, [&](Index next) { BUDGETSVM_PREFETCH(y + next); });
-      control.poll();
-      const double wi = weight ? weight[i] : 1.0;
-      if (!(wi > 0.0)) continue;  // weight 0: the point is not part of the problem
-      ++counters.steps;
-      const long long t = start.steps + counters.steps;
-      X.load(i, row);
-      model.kernel_row(row, krow.data());
-      const double eta = rate.eta(t);
-      double factor = rate.shrink(eta);
-      if (factor < 0.0) factor = 0.0;
-      bool violated;
-      if constexpr (Multiclass) {
-        for (int c = 0; c < n_outputs; ++c)
-          f[static_cast<std::size_t>(c)] = model.margin(krow.data(), c) + bias[static_cast<std::size_t>(c)];
-        const int yi = y[i];
-        int r = yi == 0 ? 1 : 0;
-        for (int c = 0; c < n_outputs; ++c)
-          if (c != yi && f[static_cast<std::size_t>(c)] > f[static_cast<std::size_t>(r)]) r = c;
-        const double hinge = 1.0 + f[static_cast<std::size_t>(r)] - f[static_cast<std::size_t>(yi)];
-        violated = hinge > 0.0;
-        loss += params.C * wi * std::max(0.0, hinge);
-        std::fill(beta.begin(), beta.end(), 0.0);
-        beta[static_cast<std::size_t>(yi)] = eta * wi;
-        beta[static_cast<std::size_t>(r)] = -eta * wi;
-      } else {
-        f[0] = model.margin(krow.data()) + bias[0];
-        const double yi = y[i] == 1 ? 1.0 : -1.0;
-        violated = yi * f[0] < 1.0;
-        loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
-        beta[0] = eta * wi * yi;
+    for (Index at = 0; at < static_cast<Index>(order.size());) {
+      // The next block: up to block_size rows of the problem (weight > 0).
+      ids.clear();
+      while (at < static_cast<Index>(order.size()) && static_cast<Index>(ids.size()) < block_size) {
+        const Index i = order[static_cast<std::size_t>(at++)];
+        if (!weight || weight[i] > 0.0) ids.push_back(i);  // weight 0: the point is not part of the problem
       }
-      if (factor != 1.0) {
-        model.shrink(factor);
-        if (model.size() == 0) maintenance.on_clear();
-        sq_norm *= factor * factor;
-        for (double& b : bias) b *= factor;
-      }
-      if (!violated) continue;
-      if (intercept)
-        for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
-      const double kself = model.self_kernel(row.sqnorm);
-      if constexpr (Rate::projects) {
-        // ||w + beta phi(x)||^2 = ||w||^2 + 2 beta . f(x) + |beta|^2 k(x, x)
-        for (int c = 0; c < n_outputs; ++c) {
-          const double b = beta[static_cast<std::size_t>(c)];
-          sq_norm += 2.0 * b * factor * f[static_cast<std::size_t>(c)] + b * b * kself;
+      block.load(X, ids.data(), static_cast<Index>(ids.size()));
+      tile.compute(block, 0, model, n_jobs, control);
+      for (Index r = 0; r < block.size(); ++r) {
+        control.poll();
+        const Index i = block.id(r);
+        const SampleRow& row = block.row(r);
+        const double wi = weight ? weight[i] : 1.0;
+        ++counters.steps;
+        const long long t = start.steps + counters.steps;
+        const double* krow = tile.row(r);
+        const double eta = rate.eta(t);
+        double factor = rate.shrink(eta);
+        if (factor < 0.0) factor = 0.0;
+        bool violated;
+        if constexpr (Multiclass) {
+          for (int c = 0; c < n_outputs; ++c)
+            f[static_cast<std::size_t>(c)] = model.margin(krow, c) + bias[static_cast<std::size_t>(c)];
+          const int yi = y[i];
+          int r_best = yi == 0 ? 1 : 0;
+          for (int c = 0; c < n_outputs; ++c)
+            if (c != yi && f[static_cast<std::size_t>(c)] > f[static_cast<std::size_t>(r_best)]) r_best = c;
+          const double hinge = 1.0 + f[static_cast<std::size_t>(r_best)] - f[static_cast<std::size_t>(yi)];
+          violated = hinge > 0.0;
+          loss += params.C * wi * std::max(0.0, hinge);
+          std::fill(beta.begin(), beta.end(), 0.0);
+          beta[static_cast<std::size_t>(yi)] = eta * wi;
+          beta[static_cast<std::size_t>(r_best)] = -eta * wi;
+        } else {
+          f[0] = model.margin(krow) + bias[0];
+          const double yi = y[i] == 1 ? 1.0 : -1.0;
+          violated = yi * f[0] < 1.0;
+          loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
+          beta[0] = eta * wi * yi;
         }
-      }
-      model.add(row, beta.data());
-      ++counters.sv_added;
-      if (maintenance.on_add(model, krow.data(), kself)) ++counters.projections;
-      if (model.size() > params.budget) maintenance.reduce(model, counters, tracked);
-      if constexpr (Rate::projects) {
-        if (sq_norm > radius2) {
-          const double s = params.radius / std::sqrt(sq_norm);
-          model.shrink(s);
-          sq_norm = radius2;
+        if (factor != 1.0) {
+          model.shrink(factor);
+          if (model.size() == 0) maintenance.on_clear();
+          sq_norm *= factor * factor;
+          for (double& b : bias) b *= factor;
+        }
+        if (!violated) continue;
+        if (intercept)
+          for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
+        const double kself = model.self_kernel(row.sqnorm);
+        if constexpr (Rate::projects) {
+          // ||w + beta phi(x)||^2 = ||w||^2 + 2 beta . f(x) + |beta|^2 k(x, x)
+          for (int c = 0; c < n_outputs; ++c) {
+            const double b = beta[static_cast<std::size_t>(c)];
+            sq_norm += 2.0 * b * factor * f[static_cast<std::size_t>(c)] + b * b * kself;
+          }
+        }
+        model.add(row, beta.data());
+        ++counters.sv_added;
+        if (maintenance.on_add(model, krow, kself)) ++counters.projections;
+        // krow: the new SV's kernel row against the others (a model the
+        // factor 0 cleared has no others)
+        if (model.size() > params.budget) maintenance.reduce(model, counters, tracked, krow);
+        if constexpr (Rate::projects) {
+          if (sq_norm > radius2) {
+            const double s = params.radius / std::sqrt(sq_norm);
+            model.shrink(s);
+            sq_norm = radius2;
+          }
         }
       }
     }

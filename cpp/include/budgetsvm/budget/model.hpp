@@ -17,6 +17,10 @@
 //   - optionally, for BSCA, which training point each support vector is
 //     still an unmerged copy of (and the inverse map, O(n) ints).
 // Memory: O(B d) for the model, plus O(n) for the copy map when used.
+//
+// A SlotObserver (block.hpp's kernel tiles) may listen to the slots'
+// changes: a slot that gets another point, and the last slot moving into a
+// removed one. A copy of the model has no observer.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +34,23 @@
 #include "rows.hpp"
 
 namespace budgetsvm::budget {
+
+/// Hears which slots of a BudgetModel change their point (block.hpp).
+class SlotObserver {
+ public:
+  virtual ~SlotObserver() = default;
+  /// Slot j holds another point (or none) from now on.
+  virtual void changed(Index j) = 0;
+  /// The point of slot `from` (the last) moved into slot `to`; `from` is empty.
+  virtual void moved(Index from, Index to) = 0;
+  /// Every slot is empty.
+  virtual void cleared() = 0;
+
+ protected:
+  SlotObserver() = default;
+  SlotObserver(const SlotObserver&) = default;
+  SlotObserver& operator=(const SlotObserver&) = default;
+};
 
 class BudgetModel {
  public:
@@ -109,6 +130,7 @@ class BudgetModel {
   Index add(const SampleRow& x, const double* beta, Index source = -1) {
     require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
     const Index j = size_++;
+    notify_changed(j);
     clear_features(j, x.dense ? x.nnz : 0);
     if (x.dense) {
       for (Index k = 0; k < x.nnz; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = x.val[static_cast<std::size_t>(k)];
@@ -132,6 +154,7 @@ class BudgetModel {
   Index append(const double* z, double sqnorm, const double* beta) {
     require(size_ < capacity_, "budget model full: maintenance must run before the next insertion");
     const Index j = size_++;
+    notify_changed(j);
     forget_pattern(j);
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + j)] = z[k];
     norms_[static_cast<std::size_t>(j)] = sqnorm;
@@ -143,6 +166,7 @@ class BudgetModel {
   /// Replaces support vector p by the dense point z (squared norm sqnorm)
   /// with true coefficients beta; it is no longer a copy of a training point.
   void replace(Index p, const double* z, double sqnorm, const double* beta) {
+    notify_changed(p);
     forget_pattern(p);
     for (Index k = 0; k < d_; ++k) Zt_[static_cast<std::size_t>(k * capacity_ + p)] = z[k];
     norms_[static_cast<std::size_t>(p)] = sqnorm;
@@ -154,6 +178,10 @@ class BudgetModel {
   void remove(Index p) {
     const Index last = size_ - 1;
     set_source(p, -1);
+    if (observer_.get) {
+      if (p != last) observer_.get->moved(last, p);
+      else observer_.get->changed(last);
+    }
     if (p != last) {
       forget_pattern(p);
       for (Index k = 0; k < d_; ++k)
@@ -189,10 +217,19 @@ class BudgetModel {
   }
 
   void clear() {
+    if (observer_.get) observer_.get->cleared();
     for (Index j = 0; j < size_; ++j) set_source(j, -1);
     size_ = 0;
     scale_ = 1.0;
   }
+
+  /// Tells `observer` (nullptr: nobody) of every slot change from now on.
+  void observe(SlotObserver* observer) { observer_.get = observer; }
+
+  /// The support vectors' features, feature-major: Zt()[k * capacity() + j]
+  /// is feature k of support vector j; their squared norms.
+  const double* Zt() const { return Zt_.data(); }
+  const double* sv_norms() const { return norms_.data(); }
 
   /// ||w||^2 = sum_{j,l} beta_j . beta_l k(z_j, z_l), O(B^2 d).
   double squared_norm() {
@@ -238,6 +275,10 @@ class BudgetModel {
     forget_pattern(j);
   }
 
+  void notify_changed(Index j) {
+    if (observer_.get) observer_.get->changed(j);
+  }
+
   void forget_pattern(Index j) {
     if (j == pattern_slot_) pattern_slot_ = -1;
   }
@@ -259,6 +300,14 @@ class BudgetModel {
   // Slot pattern_slot_ (or none, -1) is zero outside the features pattern_.
   Index pattern_slot_ = -1;
   std::vector<Index> pattern_;
+  /// The observer (a copy of the model starts without one; a model is not
+  /// assigned to, which would change every slot behind its observer's back).
+  struct Observer {
+    SlotObserver* get = nullptr;
+    Observer() = default;
+    Observer(const Observer&) {}
+    Observer& operator=(const Observer&) = delete;
+  } observer_;
 };
 
 }  // namespace budgetsvm::budget

@@ -37,6 +37,10 @@ struct Params {
   std::uint64_t seed = 0;
   int n_jobs = 1;
   Index shards = 1;
+  /// Rows per block of a blocked epoch (block.hpp); 0: chosen from the
+  /// budget. Not an option of the registry: the steps are the same for
+  /// every value (the tests set it).
+  Index block_rows = 0;
   /// Adds an offset b to f(x) = sum_j beta_j k(z_j, x) + b, in the
   /// constant-feature form (a feature of value 1 in every row, regularised
   /// with the rest: Q_ii = k(x_i, x_i) + 1).

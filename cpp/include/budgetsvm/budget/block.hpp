@@ -1,0 +1,269 @@
+// Blocked epochs of the budgeted solvers (docs/budgeted.md, "Blocked
+// epochs"): the same steps as one row at a time, with the kernel values
+// computed in tiles.
+//
+// A step of BSGD or BSCA needs the kernel row of its training point against
+// the model's support vectors: B kernel values, then the model changes. An
+// epoch therefore takes its rows in blocks of b (block_rows, chosen from the
+// budget alone). At a block's start, KernelTile computes the kernel values
+// of all b rows against the support vectors as they are then, as one tile
+// (simd.hpp's dense_dots, the register tiles prediction uses; sparse rows
+// one at a time), on up to n_jobs threads: a task is a fixed group of
+// kTileTaskRows rows, so each value is computed by the same code whatever
+// the number of threads, and the model does not depend on n_jobs.
+//
+// The steps then run in order. The model tells the tile (SlotObserver,
+// model.hpp) which slots change: a slot that gets another point (an
+// insertion, a merge's result) is stale and, for each later row of the
+// block, its value is computed when that row's step asks (KernelTile::row);
+// the last slot moving into a removed one takes its column along. So each
+// step sees the kernel values of its row against the model as it is at that
+// step: the steps, merges and removals of the unblocked epoch, up to the
+// order of the dot products' sums. A block of one row is the unblocked
+// epoch.
+//
+// Cost: b B kernel values per block in tiles, plus one value per stale slot
+// and later row, about b / (2 B) of the tile when every step merges: the
+// block size grows with the budget (b = B / 4, at most 256 rows and a tile
+// of at most 4 MB).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "../core/control.hpp"
+#include "../core/parallel.hpp"
+#include "model.hpp"
+#include "rows.hpp"
+
+namespace budgetsvm::budget {
+
+/// Rows per block for a budget B when the caller leaves it to us (0): B / 4
+/// rounded down to a multiple of 4, within [16, 256], and at most 2^19
+/// doubles (4 MB) of tile.
+inline Index block_rows_for(Index budget, Index requested = 0) {
+  if (requested > 0) return requested;
+  const Index width = budget + 1;
+  const Index by_memory = (Index{1} << 19) / std::max<Index>(width, 1);
+  const Index b = std::clamp<Index>(std::min(budget / 4, by_memory), 16, 256);
+  return b - b % 4;
+}
+
+/// The training rows of one block, loaded once.
+class RowBlock {
+ public:
+  /// Loads the rows ids[0..count) of X.
+  void load(const Rows& X, const Index* ids, Index count) {
+    if (static_cast<Index>(rows_.size()) < count) rows_.resize(static_cast<std::size_t>(count));
+    ids_.assign(ids, ids + count);
+    ptr_.resize(static_cast<std::size_t>(count));
+    norms_.resize(static_cast<std::size_t>(count));
+    for (Index r = 0; r < count; ++r) {
+      SampleRow& row = rows_[static_cast<std::size_t>(r)];
+      X.load(ids[r], row);
+      ptr_[static_cast<std::size_t>(r)] = row.val.data();
+      norms_[static_cast<std::size_t>(r)] = row.sqnorm;
+    }
+    count_ = count;
+    dense_ = count > 0 && rows_[0].dense;
+    if (dense_) {
+      // feature-major too: a support vector's values against the rows in
+      // one vectorised pass per feature (KernelTile::row)
+      const Index d = rows_[0].nnz;
+      ld_ = count;
+      Xt_.resize(static_cast<std::size_t>(d * ld_));
+      for (Index r = 0; r < count; ++r)
+        for (Index k = 0; k < d; ++k)
+          Xt_[static_cast<std::size_t>(k * ld_ + r)] = rows_[static_cast<std::size_t>(r)].val[static_cast<std::size_t>(k)];
+    }
+  }
+  Index size() const { return count_; }
+  Index id(Index r) const { return ids_[static_cast<std::size_t>(r)]; }
+  const SampleRow& row(Index r) const { return rows_[static_cast<std::size_t>(r)]; }
+  /// The rows' values (dense rows: d each).
+  const double* const* values() const { return ptr_.data(); }
+  /// Dense rows: true, and their values feature-major, Xt()[k * ld() + r]
+  /// feature k of row r.
+  bool dense() const { return dense_; }
+  const double* Xt() const { return Xt_.data(); }
+  Index ld() const { return ld_; }
+  /// The rows' squared norms.
+  const double* norms() const { return norms_.data(); }
+
+ private:
+  std::vector<SampleRow> rows_;
+  std::vector<Index> ids_;
+  std::vector<const double*> ptr_;
+  std::vector<double> norms_, Xt_;
+  Index count_ = 0, ld_ = 0;
+  bool dense_ = false;
+};
+
+/// The kernel values of a block's rows against one model, kept current
+/// through the model's changes (see the header comment). Attached to the
+/// model from compute() until detach(); one model at a time.
+class KernelTile final : public SlotObserver {
+ public:
+  /// Rows served per task of the tile's parallel loop: a multiple of
+  /// dense_dots' four rows, so that a row's values never depend on n_jobs.
+  static constexpr Index kTileTaskRows = 16;
+
+  KernelTile() = default;
+  KernelTile(const KernelTile&) = delete;
+  KernelTile& operator=(const KernelTile&) = delete;
+  ~KernelTile() override { detach(); }
+
+  /// Computes the kernel values of rows [from, block.size()) against the
+  /// support vectors of `model` as they are now, on up to n_jobs threads,
+  /// and listens to the model's changes from now on.
+  void compute(const RowBlock& block, Index from, BudgetModel& model, int n_jobs, RunControl& control) {
+    if (model_ != &model) {
+      detach();
+      model_ = &model;
+      model.observe(this);
+    }
+    block_ = &block;
+    ld_ = model.capacity();
+    const Index count = block.size(), size = model.size();
+    if (static_cast<Index>(values_.size()) < count * ld_) values_.resize(static_cast<std::size_t>(count * ld_));
+    fresh_.assign(static_cast<std::size_t>(ld_), 0);
+    std::fill(fresh_.begin(), fresh_.begin() + size, 1);
+    queued_.assign(static_cast<std::size_t>(ld_), 0);
+    stale_.clear();
+    from_ = from;
+    served_ = from - 1;
+    const Index rows = count - from;
+    if (rows <= 0 || size == 0) return;
+    const simd::Kernels& simd = model.simd();
+    const Kernel& kernel = model.kernel();
+    const Index d = model.dim();
+    const Index tasks = (rows + kTileTaskRows - 1) / kTileTaskRows;
+    const double work = static_cast<double>(rows) * static_cast<double>(size) * static_cast<double>(d + 8);
+    parallel_tasks(tasks, threads_for(n_jobs, work), control, [&](Index task, RunControl&) {
+      const Index r0 = from + task * kTileTaskRows, r1 = std::min(count, r0 + kTileTaskRows);
+      double* out = values_.data() + static_cast<std::size_t>(r0 * ld_);
+      if (block.row(r0).dense) {
+        simd.dense_dots(block.values() + r0, r1 - r0, d, model.Zt(), ld_, size, out, ld_);
+      } else {
+        for (Index r = r0; r < r1; ++r) {
+          const SampleRow& x = block.row(r);
+          simd.dots(model.Zt(), ld_, size, x.indices(), x.val.data(), x.nnz, out + (r - r0) * ld_);
+        }
+      }
+      for (Index r = r0; r < r1; ++r) {
+        double* v = out + (r - r0) * ld_;
+        kernel.row_from_dots(simd, v, block.row(r).sqnorm, model.sv_norms(), size, v);
+      }
+    });
+  }
+
+  /// The kernel row of block row r against the model as it is now (its
+  /// first model.size() values). Rows are asked for in increasing order.
+  const double* row(Index r) {
+    served_ = r;
+    double* v = values_.data() + static_cast<std::size_t>(r * ld_);
+    const BudgetModel& model = *model_;
+    const Index size = model.size();
+    const SampleRow& x = block_->row(r);
+    // The stale slots still in the model. Dense rows: each slot's values
+    // against this row and the rest of the block, in one vectorised pass
+    // (the slot is fresh again); sparse rows: its value for this row.
+    Index m = 0;
+    std::size_t keep = 0;
+    for (const Index j : stale_) {
+      if (j >= size || fresh_[static_cast<std::size_t>(j)]) {
+        queued_[static_cast<std::size_t>(j)] = 0;  // empty or fresh again: off the list
+        continue;
+      }
+      if (block_->dense()) {
+        fill_column(r, j);
+        queued_[static_cast<std::size_t>(j)] = 0;
+        continue;
+      }
+      stale_[keep++] = j;
+      if (static_cast<Index>(dots_.size()) <= m) dots_.resize(static_cast<std::size_t>(m + 1)), znorm_.resize(dots_.size());
+      dots_[static_cast<std::size_t>(m)] = dot_with_sv(x, model, j);
+      znorm_[static_cast<std::size_t>(m)] = model.sv_norm(j);
+      ++m;
+    }
+    stale_.resize(keep);
+    if (m > 0) {
+      model.kernel().row_from_dots(model.simd(), dots_.data(), x.sqnorm, znorm_.data(), m, dots_.data());
+      for (Index q = 0; q < m; ++q) v[stale_[static_cast<std::size_t>(q)]] = dots_[static_cast<std::size_t>(q)];
+    }
+    return v;
+  }
+
+  /// Stops listening to the model.
+  void detach() {
+    if (model_) model_->observe(nullptr);
+    model_ = nullptr;
+  }
+
+  void changed(Index j) override { stale(j); }
+
+  void moved(Index from, Index to) override {
+    if (fresh_[static_cast<std::size_t>(from)]) {
+      // The column goes along for the rows still to be served.
+      for (Index r = served_ + 1; r < block_->size(); ++r) {
+        double* v = values_.data() + static_cast<std::size_t>(r * ld_);
+        v[to] = v[from];
+      }
+      fresh_[static_cast<std::size_t>(to)] = 1;
+    } else {
+      stale(to);
+    }
+    fresh_[static_cast<std::size_t>(from)] = 0;
+  }
+
+  void cleared() override { std::fill(fresh_.begin(), fresh_.end(), 0); }
+
+ private:
+  void stale(Index j) {
+    fresh_[static_cast<std::size_t>(j)] = 0;
+    if (!queued_[static_cast<std::size_t>(j)]) {
+      queued_[static_cast<std::size_t>(j)] = 1;
+      stale_.push_back(j);
+    }
+  }
+
+  /// Slot j's kernel values against rows [r, block size) of a dense block
+  /// into its column; j is fresh from now on.
+  void fill_column(Index r, Index j) {
+    const BudgetModel& model = *model_;
+    const Index d = model.dim(), m = block_->size() - r, ld = model.capacity();
+    z_.resize(static_cast<std::size_t>(d));
+    column_.resize(static_cast<std::size_t>(block_->size()));
+    for (Index k = 0; k < d; ++k) z_[static_cast<std::size_t>(k)] = model.Zt()[k * ld + j];
+    model.simd().dots(block_->Xt() + r, block_->ld(), m, nullptr, z_.data(), d, column_.data());
+    model.kernel().row_from_dots(model.simd(), column_.data(), model.sv_norm(j), block_->norms() + r, m, column_.data());
+    double* out = values_.data() + static_cast<std::size_t>(r * ld_ + j);
+    for (Index q = 0; q < m; ++q) out[static_cast<std::size_t>(q * ld_)] = column_[static_cast<std::size_t>(q)];
+    fresh_[static_cast<std::size_t>(j)] = 1;
+  }
+
+  /// <x, z_j> over x's non-zeros, in the order of the features.
+  static double dot_with_sv(const SampleRow& x, const BudgetModel& model, Index j) {
+    const double* Zt = model.Zt() + j;
+    const Index ld = model.capacity();
+    double s = 0.0;
+    if (x.dense) {
+      for (Index k = 0; k < x.nnz; ++k) s += x.val[static_cast<std::size_t>(k)] * Zt[k * ld];
+    } else {
+      for (Index q = 0; q < x.nnz; ++q)
+        s += x.val[static_cast<std::size_t>(q)] * Zt[x.idx[static_cast<std::size_t>(q)] * ld];
+    }
+    return s;
+  }
+
+  BudgetModel* model_ = nullptr;
+  const RowBlock* block_ = nullptr;
+  Index ld_ = 0, from_ = 0, served_ = -1;
+  std::vector<double> values_;  // row-major, ld_ per row
+  std::vector<char> fresh_;     // per slot: its column is current for the rows still to be served
+  std::vector<char> queued_;    // per slot: on stale_
+  std::vector<Index> stale_;    // slots whose values row() computes
+  std::vector<double> dots_, znorm_, z_, column_;
+};
+
+}  // namespace budgetsvm::budget
