@@ -29,6 +29,8 @@
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "../core/control.hpp"
@@ -117,11 +119,8 @@ class KernelTile final : public SlotObserver {
   /// support vectors of `model` as they are now, on up to n_jobs threads,
   /// and listens to the model's changes from now on.
   void compute(const RowBlock& block, Index from, BudgetModel& model, int n_jobs, RunControl& control) {
-    if (model_ != &model) {
-      detach();
-      model_ = &model;
-      model.observe(this);
-    }
+    attach(model);
+    pending_ = false;
     block_ = &block;
     ld_ = model.capacity();
     const Index count = block.size(), size = model.size();
@@ -130,31 +129,90 @@ class KernelTile final : public SlotObserver {
     std::fill(fresh_.begin(), fresh_.begin() + size, 1);
     queued_.assign(static_cast<std::size_t>(ld_), 0);
     stale_.clear();
-    from_ = from;
     served_ = from - 1;
     const Index rows = count - from;
     if (rows <= 0 || size == 0) return;
-    const simd::Kernels& simd = model.simd();
-    const Kernel& kernel = model.kernel();
-    const Index d = model.dim();
     const Index tasks = (rows + kTileTaskRows - 1) / kTileTaskRows;
-    const double work = static_cast<double>(rows) * static_cast<double>(size) * static_cast<double>(d + 8);
+    const double work = static_cast<double>(rows) * static_cast<double>(size) * static_cast<double>(model.dim() + 8);
     parallel_tasks(tasks, threads_for(n_jobs, work), control, [&](Index task, RunControl&) {
       const Index r0 = from + task * kTileTaskRows, r1 = std::min(count, r0 + kTileTaskRows);
-      double* out = values_.data() + static_cast<std::size_t>(r0 * ld_);
-      if (block.row(r0).dense) {
-        simd.dense_dots(block.values() + r0, r1 - r0, d, model.Zt(), ld_, size, out, ld_);
-      } else {
-        for (Index r = r0; r < r1; ++r) {
-          const SampleRow& x = block.row(r);
-          simd.dots(model.Zt(), ld_, size, x.indices(), x.val.data(), x.nnz, out + (r - r0) * ld_);
-        }
-      }
-      for (Index r = r0; r < r1; ++r) {
-        double* v = out + (r - r0) * ld_;
-        kernel.row_from_dots(simd, v, block.row(r).sqnorm, model.sv_norms(), size, v);
-      }
+      tile_rows(block, r0, r1, model.Zt(), ld_, model.sv_norms(), size, values_.data());
     });
+  }
+
+  // ---- Pipelining: the next block's tile while this block's steps run ----
+  //
+  // snapshot() copies the support vectors as they are at this block's start;
+  // the next block's tile is computed from that copy (compute_next, tasks of
+  // kTileTaskRows rows, on any thread: it reads only the copy) while the
+  // steps change the model, whose slot changes are tracked against the copy
+  // as well. adopt() makes it the current tile: slots unchanged since the
+  // copy keep their values, moved ones take their column, changed ones are
+  // stale (row() recomputes them). Which values come from which path
+  // depends on the rows and the steps only, never on the threads.
+
+  /// Copies the model's support vectors for the next block's tile and
+  /// tracks the slot changes from now on.
+  void snapshot(BudgetModel& model) {
+    attach(model);
+    const Index size = model.size(), d = model.dim(), ld = model.capacity();
+    snap_size_ = size;
+    snap_Zt_.resize(static_cast<std::size_t>(std::max<Index>(d * size, 1)));
+    for (Index k = 0; k < d; ++k)
+      std::copy(model.Zt() + k * ld, model.Zt() + k * ld + size, snap_Zt_.begin() + k * size);
+    snap_norms_.assign(model.sv_norms(), model.sv_norms() + size);
+    origin_.assign(static_cast<std::size_t>(ld), -1);
+    for (Index j = 0; j < size; ++j) origin_[static_cast<std::size_t>(j)] = j;
+    pending_ = true;
+  }
+
+  /// The tasks of the next block's tile.
+  static Index next_tasks(const RowBlock& next) { return (next.size() + kTileTaskRows - 1) / kTileTaskRows; }
+
+  /// Task `task` of the next block's tile (rows [task, task + 1) *
+  /// kTileTaskRows of `next`), from the snapshot.
+  void compute_next(const RowBlock& next, Index task) {
+    const Index r0 = task * kTileTaskRows, r1 = std::min(next.size(), r0 + kTileTaskRows);
+    if (snap_size_ == 0 || r0 >= r1) return;
+    tile_rows(next, r0, r1, snap_Zt_.data(), snap_size_, snap_norms_.data(), snap_size_, next_values_.data());
+  }
+
+  /// Storage for the next block's tile (before its compute_next tasks run).
+  void prepare_next(const RowBlock& next) {
+    const Index need = next.size() * model_->capacity();
+    if (static_cast<Index>(next_values_.size()) < need) next_values_.resize(static_cast<std::size_t>(need));
+  }
+
+  /// The next block's tile becomes the current one (see above).
+  void adopt(const RowBlock& next) {
+    const BudgetModel& model = *model_;
+    values_.swap(next_values_);
+    block_ = &next;
+    ld_ = model.capacity();
+    served_ = -1;
+    pending_ = false;
+    const Index size = model.size();
+    fresh_.assign(static_cast<std::size_t>(ld_), 0);
+    queued_.assign(static_cast<std::size_t>(ld_), 0);
+    stale_.clear();
+    moves_.clear();
+    for (Index j = 0; j < size; ++j) {
+      const Index c = origin_[static_cast<std::size_t>(j)];
+      if (c < 0) {
+        stale(j);
+        continue;
+      }
+      fresh_[static_cast<std::size_t>(j)] = 1;
+      if (c != j) moves_.push_back({j, c});
+    }
+    if (moves_.empty()) return;
+    // Slot j takes column c (a partial permutation): gather, then scatter.
+    moved_.resize(moves_.size());
+    for (Index r = 0; r < next.size(); ++r) {
+      double* v = values_.data() + static_cast<std::size_t>(r * ld_);
+      for (std::size_t q = 0; q < moves_.size(); ++q) moved_[q] = v[moves_[q].second];
+      for (std::size_t q = 0; q < moves_.size(); ++q) v[moves_[q].first] = moved_[q];
+    }
   }
 
   /// The kernel row of block row r against the model as it is now (its
@@ -198,11 +256,19 @@ class KernelTile final : public SlotObserver {
   void detach() {
     if (model_) model_->observe(nullptr);
     model_ = nullptr;
+    pending_ = false;
   }
 
-  void changed(Index j) override { stale(j); }
+  void changed(Index j) override {
+    stale(j);
+    if (pending_) origin_[static_cast<std::size_t>(j)] = -1;
+  }
 
   void moved(Index from, Index to) override {
+    if (pending_) {
+      origin_[static_cast<std::size_t>(to)] = origin_[static_cast<std::size_t>(from)];
+      origin_[static_cast<std::size_t>(from)] = -1;
+    }
     if (fresh_[static_cast<std::size_t>(from)]) {
       // The column goes along for the rows still to be served.
       for (Index r = served_ + 1; r < block_->size(); ++r) {
@@ -216,7 +282,10 @@ class KernelTile final : public SlotObserver {
     fresh_[static_cast<std::size_t>(from)] = 0;
   }
 
-  void cleared() override { std::fill(fresh_.begin(), fresh_.end(), 0); }
+  void cleared() override {
+    std::fill(fresh_.begin(), fresh_.end(), 0);
+    if (pending_) std::fill(origin_.begin(), origin_.end(), -1);
+  }
 
  private:
   void stale(Index j) {
@@ -224,6 +293,36 @@ class KernelTile final : public SlotObserver {
     if (!queued_[static_cast<std::size_t>(j)]) {
       queued_[static_cast<std::size_t>(j)] = 1;
       stale_.push_back(j);
+    }
+  }
+
+  void attach(BudgetModel& model) {
+    if (model_ == &model) return;
+    detach();
+    model_ = &model;
+    model.observe(this);
+  }
+
+  /// Rows [r0, r1) of `block` against the n support vectors of Zt (ld
+  /// columns per feature; squared norms `norms`) into rows r0.. of `out`
+  /// (model.capacity() values per row).
+  void tile_rows(const RowBlock& block, Index r0, Index r1, const double* Zt, Index ld, const double* norms, Index n,
+                 double* out) const {
+    const BudgetModel& model = *model_;
+    const simd::Kernels& simd = model.simd();
+    const Index d = model.dim(), ldo = model.capacity();
+    out += static_cast<std::size_t>(r0 * ldo);
+    if (block.dense()) {
+      simd.dense_dots(block.values() + r0, r1 - r0, d, Zt, ld, n, out, ldo);
+    } else {
+      for (Index r = r0; r < r1; ++r) {
+        const SampleRow& x = block.row(r);
+        simd.dots(Zt, ld, n, x.indices(), x.val.data(), x.nnz, out + (r - r0) * ldo);
+      }
+    }
+    for (Index r = r0; r < r1; ++r) {
+      double* v = out + (r - r0) * ldo;
+      model.kernel().row_from_dots(simd, v, block.row(r).sqnorm, norms, n, v);
     }
   }
 
@@ -258,12 +357,48 @@ class KernelTile final : public SlotObserver {
 
   BudgetModel* model_ = nullptr;
   const RowBlock* block_ = nullptr;
-  Index ld_ = 0, from_ = 0, served_ = -1;
+  Index ld_ = 0, served_ = -1;
   std::vector<double> values_;  // row-major, ld_ per row
+  // pipelining: the snapshot, the next block's tile, each slot's column
+  // there (-1: changed since), and adopt()'s column moves
+  bool pending_ = false;
+  Index snap_size_ = 0;
+  std::vector<double> snap_Zt_, snap_norms_, next_values_, moved_;
+  std::vector<Index> origin_;
+  std::vector<std::pair<Index, Index>> moves_;
   std::vector<char> fresh_;     // per slot: its column is current for the rows still to be served
   std::vector<char> queued_;    // per slot: on stale_
   std::vector<Index> stale_;    // slots whose values row() computes
   std::vector<double> dots_, znorm_, z_, column_;
 };
+
+/// The multiply-adds of a block's tile against a model (threads_for's
+/// measure).
+inline double tile_work(const RowBlock& block, const BudgetModel& model) {
+  return static_cast<double>(block.size()) * static_cast<double>(model.size()) * static_cast<double>(model.dim() + 8);
+}
+
+/// Runs steps(control) beside the next block's tiles: the tasks of every
+/// tile in `tiles` (each with its snapshot taken; nullptr entries skipped)
+/// for the rows of `next`, on up to n_jobs threads when `work` pays for
+/// them (threads_for). The steps are task 0, the tiles' rows the rest: one
+/// thread runs everything in that order.
+template <class Steps>
+void steps_beside_tiles(Steps&& steps, const RowBlock& next, std::initializer_list<KernelTile*> tiles, int n_jobs,
+                        double work, RunControl& control) {
+  KernelTile* list[4];
+  std::size_t n = 0;
+  for (KernelTile* t : tiles)
+    if (t && n < 4) t->prepare_next(next), list[n++] = t;
+  const Index per = KernelTile::next_tasks(next);
+  parallel_tasks(1 + per * static_cast<Index>(n), threads_for(n_jobs, work), control,
+                 [&](Index task, RunControl& ctl) {
+                   if (task == 0) {
+                     steps(ctl);
+                     return;
+                   }
+                   list[static_cast<std::size_t>((task - 1) / per)]->compute_next(next, (task - 1) % per);
+                 });
+}
 
 }  // namespace budgetsvm::budget

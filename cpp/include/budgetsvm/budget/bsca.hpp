@@ -177,7 +177,6 @@ class BscaMachine {
     loss_ = 0.0;
     const Index n_order = static_cast<Index>(order_.size());
     const Index block_size = block_rows_for(model_.capacity() - 1, params_.block_rows);
-    ids_.reserve(static_cast<std::size_t>(block_size));
     // The tiles listen to their models for this epoch only.
     struct Detach {
       BscaMachine& m;
@@ -186,84 +185,112 @@ class BscaMachine {
         m.avg_tile_.detach();
       }
     } detach_at_end{*this};
-    for (Index at = 0; at < n_order;) {
-      // The next block: up to block_size rows of the problem (C_i > 0).
-      ids_.clear();
-      while (at < n_order && static_cast<Index>(ids_.size()) < block_size) {
+    // Blocks of up to block_size rows of the problem (C_i > 0).
+    Index at = 0;
+    auto load_block = [&](int k) {
+      std::vector<Index>& out = ids_[k];
+      out.clear();
+      while (at < n_order && static_cast<Index>(out.size()) < block_size) {
         const Index i = order_[static_cast<std::size_t>(at++)];
-        if (box(i) > 0.0) ids_.push_back(i);  // weight 0: the point is not part of the problem
+        if (box(i) > 0.0) out.push_back(i);  // weight 0: the point is not part of the problem
       }
-      block_.load(X_, ids_.data(), static_cast<Index>(ids_.size()));
-      tile_.compute(block_, 0, model_, tile_jobs, control);
-      if (avg_) avg_tile_.compute(block_, 0, *avg_, tile_jobs, control);
-      for (Index r = 0; r < block_.size(); ++r) {
-        control.poll();
-        const Index i = block_.id(r);
-        const SampleRow& row = block_.row(r);
-        const double Ci = box(i);
-        if (step_no == average_from) {
-          // First pass: the state at the window's start enters the average
-          // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
-          begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
-          avg_tile_.compute(block_, r, *avg_, tile_jobs, control);
-        }
-        ++step_no;
-        ++counters.steps;
-        const double t = t0 + static_cast<double>(step_no);  // the growing pass's step (global)
-        if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
-        // The box of this step, and the factor from its units to the final ones.
-        double C = Ci, to_final = 1.0;
-        if (first_pass) {
-          // The problem on the first t points with the same lambda: the model
-          // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
-          if (t == 1.0) {
-            model_.clear();
-            maintenance_.on_clear();
-          } else {
-            model_.shrink((t - 1.0) / t);
+      blocks_[k].load(X_, out.data(), static_cast<Index>(out.size()));
+    };
+    load_block(0);
+    tile_.compute(blocks_[0], 0, model_, tile_jobs, control);
+    if (avg_) avg_tile_.compute(blocks_[0], 0, *avg_, tile_jobs, control);
+    for (int cur = 0; blocks_[cur].size() > 0; cur ^= 1) {
+      const RowBlock& block = blocks_[cur];
+      const bool had_average = static_cast<bool>(avg_);
+      auto steps = [&](RunControl& ctl) {
+        for (Index r = 0; r < block.size(); ++r) {
+          ctl.poll();
+          const Index i = block.id(r);
+          const SampleRow& row = block.row(r);
+          const double Ci = box(i);
+          if (step_no == average_from) {
+            // First pass: the state at the window's start enters the average
+            // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
+            begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
+            avg_tile_.compute(block, r, *avg_, 1, ctl);  // the rest of this block
           }
-          bias_ *= (t - 1.0) / t;
-          C = Ci * n_total / t;
-          to_final = t / n_total;
-        }
-        const double* krow = tile_.row(r);
-        const double f = model_.margin(krow) + bias_;
-        const double yi = label_[static_cast<std::size_t>(i)];
-        loss_ += Ci * std::max(0.0, 1.0 - yi * f);
-        const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row.sqnorm)) + bias_q;
-        if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
-        double& ai = alpha_[static_cast<std::size_t>(i)];
-        const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
-        if (delta == 0.0) continue;
-        ai += delta * to_final;
-        bias_ += bias_q * yi * delta;
-        if (avg_) {
-          const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
-                                      : static_cast<double>(n_steps - step_no + 1) / window;
-          average_step(i, r, yi * delta * w, qii - bias_q);
-        }
-        const Index slot = model_.slot_of(i);
-        if (slot >= 0) {
-          double& coef = model_.coef()[slot];
-          coef += yi * delta / model_.scale();
-          if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
-            // The copy's coefficient returned to 0: drop it exactly.
-            maintenance_.remove(model_, slot);
+          ++step_no;
+          ++counters.steps;
+          const double t = t0 + static_cast<double>(step_no);  // the growing pass's step (global)
+          if (first_pass && average_from >= 0 && step_no > window_start) harmonic_tail -= 1.0 / t;
+          // The box of this step, and the factor from its units to the final ones.
+          double C = Ci, to_final = 1.0;
+          if (first_pass) {
+            // The problem on the first t points with the same lambda: the model
+            // shrinks by (t - 1) / t (t = 1 clears it) and the box is C n / t.
+            if (t == 1.0) {
+              model_.clear();
+              maintenance_.on_clear();
+            } else {
+              model_.shrink((t - 1.0) / t);
+            }
+            bias_ *= (t - 1.0) / t;
+            C = Ci * n_total / t;
+            to_final = t / n_total;
           }
-          continue;
+          const double* krow = tile_.row(r);
+          const double f = model_.margin(krow) + bias_;
+          const double yi = label_[static_cast<std::size_t>(i)];
+          loss_ += Ci * std::max(0.0, 1.0 - yi * f);
+          const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row.sqnorm)) + bias_q;
+          if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
+          double& ai = alpha_[static_cast<std::size_t>(i)];
+          const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
+          if (delta == 0.0) continue;
+          ai += delta * to_final;
+          bias_ += bias_q * yi * delta;
+          if (avg_) {
+            const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
+                                        : static_cast<double>(n_steps - step_no + 1) / window;
+            average_step(block, i, r, yi * delta * w, qii - bias_q);
+          }
+          const Index slot = model_.slot_of(i);
+          if (slot >= 0) {
+            double& coef = model_.coef()[slot];
+            coef += yi * delta / model_.scale();
+            if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
+              // The copy's coefficient returned to 0: drop it exactly.
+              maintenance_.remove(model_, slot);
+            }
+            continue;
+          }
+          const double beta = yi * delta;
+          model_.add(row, &beta, i);
+          ++counters.sv_added;
+          if (maintenance_.on_add(model_, krow, qii - bias_q)) {
+            // x_i lay in the span of the budget and was projected onto it
+            // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
+            ++counters.projections;
+            continue;
+          }
+          if (model_.size() > params_.budget) {
+            maintenance_.reduce(model_, counters, nullptr, krow);  // krow: the new SV's row
+          }
         }
-        const double beta = yi * delta;
-        model_.add(row, &beta, i);
-        ++counters.sv_added;
-        if (maintenance_.on_add(model_, krow, qii - bias_q)) {
-          // x_i lay in the span of the budget and was projected onto it
-          // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
-          ++counters.projections;
-          continue;
-        }
-        if (model_.size() > params_.budget) {
-          maintenance_.reduce(model_, counters, nullptr, krow);  // krow: the new SV's row
-        }
+      };
+      load_block(cur ^ 1);
+      const RowBlock& next = blocks_[cur ^ 1];
+      if (next.size() == 0) {
+        steps(control);
+        continue;
+      }
+      // The next block's tiles beside this block's steps (block.hpp); an
+      // average that begins in this block gets its next tile at the block
+      // after (computed at that block's start).
+      tile_.snapshot(model_);
+      if (had_average) avg_tile_.snapshot(*avg_);
+      steps_beside_tiles(steps, next, {&tile_, had_average ? &avg_tile_ : nullptr}, tile_jobs,
+                         tile_work(next, model_) * (had_average ? 2.0 : 1.0), control);
+      tile_.adopt(next);
+      if (had_average) {
+        avg_tile_.adopt(next);
+      } else if (avg_) {
+        avg_tile_.compute(next, 0, *avg_, tile_jobs, control);
       }
     }
     if (first_pass) model_.fold_scale();  // later epochs step in true units
@@ -433,7 +460,7 @@ class BscaMachine {
 
   /// Adds beta x_i (row r of the block) to the averaged model (in place on
   /// x_i's copy there).
-  void average_step(Index i, Index r, double beta, double kself) {
+  void average_step(const RowBlock& block, Index i, Index r, double beta, double kself) {
     BudgetModel& A = *avg_;
     if (params_.fit_intercept) avg_bias_ += beta;
     const Index slot = A.slot_of(i);
@@ -441,7 +468,7 @@ class BscaMachine {
       A.coef()[slot] += beta / A.scale();
       return;
     }
-    A.add(block_.row(r), &beta, i);
+    A.add(block.row(r), &beta, i);
     // The new point's kernel row against the average's other support
     // vectors: projection borders its inverse with it, a merge of the new
     // point (nearly always the one with the least weight) reads it.
@@ -460,8 +487,8 @@ class BscaMachine {
   std::vector<Index> order_;
   // The epoch's block of rows and the kernel tiles of the iterate and of
   // the average against it (block.hpp).
-  std::vector<Index> ids_;
-  RowBlock block_;
+  std::vector<Index> ids_[2];
+  RowBlock blocks_[2];
   KernelTile tile_, avg_tile_;
   long long t0_ = 0, first_epoch_steps_ = 0;
   bool counted_ = false;

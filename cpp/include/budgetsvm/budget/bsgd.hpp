@@ -130,88 +130,105 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   double* tracked = Rate::projects ? &sq_norm : nullptr;
 
   const Index block_size = block_rows_for(model.capacity() - 1, params.block_rows);
-  std::vector<Index> ids;
-  ids.reserve(static_cast<std::size_t>(block_size));
-  RowBlock block;
+  std::vector<Index> ids[2];
+  RowBlock blocks[2];
   KernelTile tile;
   const int n_jobs = tile_jobs >= 1 ? tile_jobs : params.n_jobs;
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     rng.shuffle(order);
     double loss = 0.0;
-    for (Index at = 0; at < static_cast<Index>(order.size());) {
-      // The next block: up to block_size rows of the problem (weight > 0).
-      ids.clear();
-      while (at < static_cast<Index>(order.size()) && static_cast<Index>(ids.size()) < block_size) {
+    // Blocks of up to block_size rows of the problem (weight > 0).
+    Index at = 0;
+    auto load_block = [&](int k) {
+      std::vector<Index>& out = ids[k];
+      out.clear();
+      while (at < static_cast<Index>(order.size()) && static_cast<Index>(out.size()) < block_size) {
         const Index i = order[static_cast<std::size_t>(at++)];
-        if (!weight || weight[i] > 0.0) ids.push_back(i);  // weight 0: the point is not part of the problem
+        if (!weight || weight[i] > 0.0) out.push_back(i);  // weight 0: the point is not part of the problem
       }
-      block.load(X, ids.data(), static_cast<Index>(ids.size()));
-      tile.compute(block, 0, model, n_jobs, control);
-      for (Index r = 0; r < block.size(); ++r) {
-        control.poll();
-        const Index i = block.id(r);
-        const SampleRow& row = block.row(r);
-        const double wi = weight ? weight[i] : 1.0;
-        ++counters.steps;
-        const long long t = start.steps + counters.steps;
-        const double* krow = tile.row(r);
-        const double eta = rate.eta(t);
-        double factor = rate.shrink(eta);
-        if (factor < 0.0) factor = 0.0;
-        bool violated;
-        if constexpr (Multiclass) {
-          for (int c = 0; c < n_outputs; ++c)
-            f[static_cast<std::size_t>(c)] = model.margin(krow, c) + bias[static_cast<std::size_t>(c)];
-          const int yi = y[i];
-          int r_best = yi == 0 ? 1 : 0;
-          for (int c = 0; c < n_outputs; ++c)
-            if (c != yi && f[static_cast<std::size_t>(c)] > f[static_cast<std::size_t>(r_best)]) r_best = c;
-          const double hinge = 1.0 + f[static_cast<std::size_t>(r_best)] - f[static_cast<std::size_t>(yi)];
-          violated = hinge > 0.0;
-          loss += params.C * wi * std::max(0.0, hinge);
-          std::fill(beta.begin(), beta.end(), 0.0);
-          beta[static_cast<std::size_t>(yi)] = eta * wi;
-          beta[static_cast<std::size_t>(r_best)] = -eta * wi;
-        } else {
-          f[0] = model.margin(krow) + bias[0];
-          const double yi = y[i] == 1 ? 1.0 : -1.0;
-          violated = yi * f[0] < 1.0;
-          loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
-          beta[0] = eta * wi * yi;
-        }
-        if (factor != 1.0) {
-          model.shrink(factor);
-          if (model.size() == 0) maintenance.on_clear();
-          sq_norm *= factor * factor;
-          for (double& b : bias) b *= factor;
-        }
-        if (!violated) continue;
-        if (intercept)
-          for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
-        const double kself = model.self_kernel(row.sqnorm);
-        if constexpr (Rate::projects) {
-          // ||w + beta phi(x)||^2 = ||w||^2 + 2 beta . f(x) + |beta|^2 k(x, x)
-          for (int c = 0; c < n_outputs; ++c) {
-            const double b = beta[static_cast<std::size_t>(c)];
-            sq_norm += 2.0 * b * factor * f[static_cast<std::size_t>(c)] + b * b * kself;
+      blocks[k].load(X, out.data(), static_cast<Index>(out.size()));
+    };
+    load_block(0);
+    tile.compute(blocks[0], 0, model, n_jobs, control);
+    for (int cur = 0; blocks[cur].size() > 0; cur ^= 1) {
+      const RowBlock& block = blocks[cur];
+      auto steps = [&](RunControl& ctl) {
+        for (Index r = 0; r < block.size(); ++r) {
+          ctl.poll();
+          const Index i = block.id(r);
+          const SampleRow& row = block.row(r);
+          const double wi = weight ? weight[i] : 1.0;
+          ++counters.steps;
+          const long long t = start.steps + counters.steps;
+          const double* krow = tile.row(r);
+          const double eta = rate.eta(t);
+          double factor = rate.shrink(eta);
+          if (factor < 0.0) factor = 0.0;
+          bool violated;
+          if constexpr (Multiclass) {
+            for (int c = 0; c < n_outputs; ++c)
+              f[static_cast<std::size_t>(c)] = model.margin(krow, c) + bias[static_cast<std::size_t>(c)];
+            const int yi = y[i];
+            int r_best = yi == 0 ? 1 : 0;
+            for (int c = 0; c < n_outputs; ++c)
+              if (c != yi && f[static_cast<std::size_t>(c)] > f[static_cast<std::size_t>(r_best)]) r_best = c;
+            const double hinge = 1.0 + f[static_cast<std::size_t>(r_best)] - f[static_cast<std::size_t>(yi)];
+            violated = hinge > 0.0;
+            loss += params.C * wi * std::max(0.0, hinge);
+            std::fill(beta.begin(), beta.end(), 0.0);
+            beta[static_cast<std::size_t>(yi)] = eta * wi;
+            beta[static_cast<std::size_t>(r_best)] = -eta * wi;
+          } else {
+            f[0] = model.margin(krow) + bias[0];
+            const double yi = y[i] == 1 ? 1.0 : -1.0;
+            violated = yi * f[0] < 1.0;
+            loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
+            beta[0] = eta * wi * yi;
+          }
+          if (factor != 1.0) {
+            model.shrink(factor);
+            if (model.size() == 0) maintenance.on_clear();
+            sq_norm *= factor * factor;
+            for (double& b : bias) b *= factor;
+          }
+          if (!violated) continue;
+          if (intercept)
+            for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
+          const double kself = model.self_kernel(row.sqnorm);
+          if constexpr (Rate::projects) {
+            // ||w + beta phi(x)||^2 = ||w||^2 + 2 beta . f(x) + |beta|^2 k(x, x)
+            for (int c = 0; c < n_outputs; ++c) {
+              const double b = beta[static_cast<std::size_t>(c)];
+              sq_norm += 2.0 * b * factor * f[static_cast<std::size_t>(c)] + b * b * kself;
+            }
+          }
+          model.add(row, beta.data());
+          ++counters.sv_added;
+          if (maintenance.on_add(model, krow, kself)) ++counters.projections;
+          // krow: the new SV's kernel row against the others (a model the
+          // factor 0 cleared has no others)
+          if (model.size() > params.budget) maintenance.reduce(model, counters, tracked, krow);
+          if constexpr (Rate::projects) {
+            if (sq_norm > radius2) {
+              const double s = params.radius / std::sqrt(sq_norm);
+              model.shrink(s);
+              sq_norm = radius2;
+            }
           }
         }
-        model.add(row, beta.data());
-        ++counters.sv_added;
-        if (maintenance.on_add(model, krow, kself)) ++counters.projections;
-        // krow: the new SV's kernel row against the others (a model the
-        // factor 0 cleared has no others)
-        if (model.size() > params.budget) maintenance.reduce(model, counters, tracked, krow);
-        if constexpr (Rate::projects) {
-          if (sq_norm > radius2) {
-            const double s = params.radius / std::sqrt(sq_norm);
-            model.shrink(s);
-            sq_norm = radius2;
-          }
-        }
+      };
+      load_block(cur ^ 1);
+      if (blocks[cur ^ 1].size() == 0) {
+        steps(control);
+        continue;
       }
+      // the next block's tile beside this block's steps (block.hpp)
+      tile.snapshot(model);
+      steps_beside_tiles(steps, blocks[cur ^ 1], {&tile}, n_jobs, tile_work(blocks[cur ^ 1], model), control);
+      tile.adopt(blocks[cur ^ 1]);
     }
+    tile.detach();
     if constexpr (Rate::projects) sq_norm = model.squared_norm();  // no drift across epochs
     EpochStats stats;
     stats.epoch = epoch;
