@@ -29,6 +29,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -378,27 +379,42 @@ inline double tile_work(const RowBlock& block, const BudgetModel& model) {
   return static_cast<double>(block.size()) * static_cast<double>(model.size()) * static_cast<double>(model.dim() + 8);
 }
 
-/// Runs steps(control) beside the next block's tiles: the tasks of every
-/// tile in `tiles` (each with its snapshot taken; nullptr entries skipped)
-/// for the rows of `next`, on up to n_jobs threads when `work` pays for
-/// them (threads_for). The steps are task 0, the tiles' rows the rest: one
-/// thread runs everything in that order.
+/// A task beside the steps (BSCA's averaged model), or none.
+using AverageTask = std::function<void(RunControl&)>;
+
+/// Runs steps(control), then `also` (if set), beside the next block's tiles:
+/// the tasks of every tile in `tiles` (each with its snapshot taken;
+/// nullptr entries skipped) for the rows of `next`, on up to n_jobs threads
+/// when `work` pays for them (threads_for). The steps are task 0, `also`
+/// task 1, the tiles' rows the rest: one thread runs everything in that
+/// order.
 template <class Steps>
-void steps_beside_tiles(Steps&& steps, const RowBlock& next, std::initializer_list<KernelTile*> tiles, int n_jobs,
-                        double work, RunControl& control) {
+void steps_beside_tiles(Steps&& steps, const AverageTask& also, const RowBlock& next,
+                        std::initializer_list<KernelTile*> tiles, int n_jobs, double work, RunControl& control) {
   KernelTile* list[4];
   std::size_t n = 0;
   for (KernelTile* t : tiles)
     if (t && n < 4) t->prepare_next(next), list[n++] = t;
   const Index per = KernelTile::next_tasks(next);
-  parallel_tasks(1 + per * static_cast<Index>(n), threads_for(n_jobs, work), control,
+  const Index first_tile = also ? 2 : 1;
+  parallel_tasks(first_tile + per * static_cast<Index>(n), threads_for(n_jobs, work), control,
                  [&](Index task, RunControl& ctl) {
                    if (task == 0) {
                      steps(ctl);
-                     return;
+                   } else if (task < first_tile) {
+                     also(ctl);
+                   } else {
+                     const Index q = task - first_tile;
+                     list[static_cast<std::size_t>(q / per)]->compute_next(next, q % per);
                    }
-                   list[static_cast<std::size_t>((task - 1) / per)]->compute_next(next, (task - 1) % per);
                  });
+}
+
+/// steps(control) beside the next block's tiles (no other task).
+template <class Steps>
+void steps_beside_tiles(Steps&& steps, const RowBlock& next, std::initializer_list<KernelTile*> tiles, int n_jobs,
+                        double work, RunControl& control) {
+  steps_beside_tiles(std::forward<Steps>(steps), AverageTask(), next, tiles, n_jobs, work, control);
 }
 
 }  // namespace budgetsvm::budget

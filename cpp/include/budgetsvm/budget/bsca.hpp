@@ -81,6 +81,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -141,6 +142,13 @@ class BscaMachine {
   /// iterates over the whole epoch (Window::epoch) or its second half.
   /// `first_pass`: the growing-problem first epoch (see "The first pass").
   enum class Window { none, epoch, second_half };
+  /// One step of the averaged model: row r of its block (training point
+  /// i) with coefficient beta (the step times its averaging weight).
+  struct AverageEvent {
+    Index i, r;
+    double beta, kself;
+  };
+
   /// The averaging window is at most the last kAverageWindow * B steps
   /// (see "Averaging").
   static constexpr Index kAverageWindow = 100;
@@ -196,12 +204,17 @@ class BscaMachine {
       }
       blocks_[k].load(X_, out.data(), static_cast<Index>(out.size()));
     };
+    // The averaged model takes each block's steps one block later (the
+    // block's events), beside the iterate's next block: see "Averaging".
+    for (auto& events : avg_events_) events.clear();
     load_block(0);
     tile_.compute(blocks_[0], 0, model_, tile_jobs, control);
-    if (avg_) avg_tile_.compute(blocks_[0], 0, *avg_, tile_jobs, control);
-    for (int cur = 0; blocks_[cur].size() > 0; cur ^= 1) {
+    int cur = 0;
+    for (; blocks_[cur].size() > 0; cur = (cur + 1) % 3) {
+      const int next_k = (cur + 1) % 3, prev_k = (cur + 2) % 3;
       const RowBlock& block = blocks_[cur];
-      const bool had_average = static_cast<bool>(avg_);
+      std::vector<AverageEvent>& events = avg_events_[cur];
+      events.clear();
       auto steps = [&](RunControl& ctl) {
         for (Index r = 0; r < block.size(); ++r) {
           ctl.poll();
@@ -212,7 +225,6 @@ class BscaMachine {
             // First pass: the state at the window's start enters the average
             // with weight (T0 / W) sum_{t>T0} 1/t (see "The first pass").
             begin_average(first_pass ? (t0 + static_cast<double>(window_start)) / window * harmonic_tail : 1.0);
-            avg_tile_.compute(block, r, *avg_, 1, ctl);  // the rest of this block
           }
           ++step_no;
           ++counters.steps;
@@ -247,7 +259,7 @@ class BscaMachine {
           if (avg_) {
             const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
                                         : static_cast<double>(n_steps - step_no + 1) / window;
-            average_step(block, i, r, yi * delta * w, qii - bias_q);
+            events.push_back({i, r, yi * delta * w, qii - bias_q});
           }
           const Index slot = model_.slot_of(i);
           if (slot >= 0) {
@@ -273,26 +285,20 @@ class BscaMachine {
           }
         }
       };
-      load_block(cur ^ 1);
-      const RowBlock& next = blocks_[cur ^ 1];
-      if (next.size() == 0) {
-        steps(control);
-        continue;
-      }
-      // The next block's tiles beside this block's steps (block.hpp); an
-      // average that begins in this block gets its next tile at the block
-      // after (computed at that block's start).
-      tile_.snapshot(model_);
-      if (had_average) avg_tile_.snapshot(*avg_);
-      steps_beside_tiles(steps, next, {&tile_, had_average ? &avg_tile_ : nullptr}, tile_jobs,
-                         tile_work(next, model_) * (had_average ? 2.0 : 1.0), control);
-      tile_.adopt(next);
-      if (had_average) {
-        avg_tile_.adopt(next);
-      } else if (avg_) {
-        avg_tile_.compute(next, 0, *avg_, tile_jobs, control);
-      }
+      load_block(next_k);
+      const RowBlock& next = blocks_[next_k];
+      // The previous block's steps of the average beside this block's steps
+      // and the next block's tile (block.hpp).
+      auto average = [&](RunControl& ctl) { average_block(blocks_[prev_k], avg_events_[prev_k], ctl); };
+      const bool averaging = !avg_events_[prev_k].empty();
+      if (next.size() > 0) tile_.snapshot(model_);
+      steps_beside_tiles(steps, averaging ? AverageTask(average) : AverageTask(), next,
+                         {next.size() > 0 ? &tile_ : nullptr}, tile_jobs,
+                         tile_work(next, model_) + (averaging ? tile_work(block, *avg_) : 0.0), control);
+      if (next.size() > 0) tile_.adopt(next);
     }
+    // The last block's steps of the average.
+    average_block(blocks_[(cur + 2) % 3], avg_events_[(cur + 2) % 3], control);
     if (first_pass) model_.fold_scale();  // later epochs step in true units
     // The settle's scale of the mean per-row loss: the rows of X, or after
     // the growing pass its problem's n_total points (X's rows are n_steps
@@ -458,9 +464,20 @@ class BscaMachine {
     avg_bias_ = bias_ * weight;
   }
 
+  /// The averaged model's steps of one block, in order, on its own tile of
+  /// the block's rows from the first step's on (one thread: the tile of the
+  /// average depends on the rows and the steps only).
+  void average_block(const RowBlock& block, std::vector<AverageEvent>& events, RunControl& control) {
+    if (events.empty()) return;
+    avg_tile_.compute(block, events.front().r, *avg_, 1, control);
+    for (const AverageEvent& e : events) average_step(block, e.i, e.r, e.beta, e.kself);
+    events.clear();
+  }
+
   /// Adds beta x_i (row r of the block) to the averaged model (in place on
   /// x_i's copy there).
   void average_step(const RowBlock& block, Index i, Index r, double beta, double kself) {
+    // (called by average_block only)
     BudgetModel& A = *avg_;
     if (params_.fit_intercept) avg_bias_ += beta;
     const Index slot = A.slot_of(i);
@@ -487,9 +504,10 @@ class BscaMachine {
   std::vector<Index> order_;
   // The epoch's block of rows and the kernel tiles of the iterate and of
   // the average against it (block.hpp).
-  std::vector<Index> ids_[2];
-  RowBlock blocks_[2];
+  std::vector<Index> ids_[3];
+  RowBlock blocks_[3];
   KernelTile tile_, avg_tile_;
+  std::vector<AverageEvent> avg_events_[3];  // per block buffer
   long long t0_ = 0, first_epoch_steps_ = 0;
   bool counted_ = false;
   double n_problem_ = 0.0;
