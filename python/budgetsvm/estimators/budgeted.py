@@ -177,6 +177,8 @@ class BudgetedSVC(BudgetModel):
         ``shards`` shards trained in parallel (on up to ``n_jobs`` threads)
         and mixed after every epoch (``docs/scale.md``). The model depends on
         ``shards`` (and ``random_state``), never on ``n_jobs`` or the machine.
+        A binary problem and BSGD's multi-class model are sharded;
+        one-vs-rest BSCA is not (its classes are trained in parallel instead).
         Shards learn less per epoch than one machine, so reaching the same
         accuracy may take one more epoch. The default 1 trains one machine.
     verbose : int, default=0
