@@ -305,7 +305,7 @@ def test_rounds_and_warm_start(client):
         DaskBudgetedSVC(rounds=2, **PARAMS).fit(Xd, yd)
     with pytest.raises(ValueError, match="rounds must be >= 1"):
         DaskBudgetedSVC(rounds=0, **PARAMS).fit(Xd, yd)
-    with pytest.raises(ValueError, match="shards=2 is not supported .* the partitions"):  # the partitions are the shards
+    with pytest.raises(ValueError, match="shards=2 is not supported .* the partitions"):
         DaskBudgetedSVC(shards=2, **PARAMS).fit(Xd, yd)
     with pytest.raises(ValueError, match="shards must be >= 1"):
         DaskBudgetedSVC(shards=0, **PARAMS).fit(Xd, yd)

@@ -215,8 +215,8 @@ class BudgetedSVC(_LocalBudgetedSVC):
         if self.instruments:
             raise ValueError("instruments=True is not supported by budgetsvm.dask.BudgetedSVC.")
         if params["shards"] != 1:
-            raise ValueError(f"shards={params['shards']} is not supported by budgetsvm.dask.BudgetedSVC.fit: its shards "
-                             "are the partitions of X (rechunk X to change them).")
+            raise ValueError(f"shards={params['shards']} is not supported by budgetsvm.dask.BudgetedSVC.fit: its "
+                             "shards are the partitions of X (rechunk X to change them).")
         rounds, per_round = self._round_plan(params)
         verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
         verbose = check_number("verbose", verbose, integer=True, low=0)
