@@ -975,7 +975,7 @@ def main():
     parser.add_argument("--test-rows", type=int, help="test rows of the generated problems (default 50,000; smoke 10,000)")
     parser.add_argument("--exact-seconds", type=float, help="time budget per exact SVC fit (default: full 120, core 45, smoke 15)")
     parser.add_argument("--no-exact", action="store_true", help="skip the exact SVM")
-    parser.add_argument("--n-jobs", type=int, default=None, help="BudgetedSVC n_jobs (default None: one thread)")
+    parser.add_argument("--n-jobs", type=int, default=None, help="BudgetedSVC n_jobs: threads, the same model for any (default None: one thread)")
     parser.add_argument("--resume", action="store_true", help="keep the JSON's fits and skip the cells already present")
     parser.add_argument("--estimate", action="store_true", help="print the plan and its estimated time; fit nothing")
     parser.add_argument("--report-only", action="store_true", help="rewrite the .md and .png from the .json")

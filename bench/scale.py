@@ -9,9 +9,11 @@ record per measurement to stdout and appending it to ``--out`` (JSON lines):
              a fresh subprocess; memory is the process's peak RSS during
              ``fit`` minus its RSS before it (Linux: the peak is reset through
              /proc/self/clear_refs after the data are made).
-``threads``  ``n_jobs=1`` against ``n_jobs=2`` (two data shards) on ijcnn1,
-             a9a and a generated 1M set: interleaved runs, the minimum time
-             of ``--repeats``, test accuracy of every run.
+``threads``  one thread against two (``n_jobs=2``, with ``--shards 2``, the
+             default, on two data shards: ``shards=2``; with ``--shards 1``
+             the same model as one thread's) on ijcnn1, a9a and a generated
+             1M set: interleaved runs, the minimum time of ``--repeats``,
+             test accuracy of every run.
 ``curve``    the same pairs at every epoch count from 1 to ``--epochs``: the
              minimum time and median test accuracy of each, and the speed-up
              to equal accuracy: each side's fastest epoch count whose median
@@ -136,12 +138,13 @@ def part_threads(args: argparse.Namespace) -> None:
             for r in range(args.repeats):
                 for jobs in (1, 2) if r % 2 == 0 else (2, 1):  # interleaved, alternating order
                     clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=args.epochs,
-                                      n_jobs=jobs, random_state=r)
+                                      n_jobs=jobs, shards=args.shards if jobs == 2 else 1, random_state=r)
                     t = time.perf_counter()
                     clf.fit(X, y)
                     times[jobs].append(time.perf_counter() - t)
                     accs[jobs].append(float(clf.score(Xt, yt)))
             emit({"part": "threads", "problem": name, "solver": solver, "budget": args.budget, "epochs": args.epochs,
+                  "shards_2": args.shards,
                   "min_seconds_1": min(times[1]), "min_seconds_2": min(times[2]),
                   "speedup": min(times[1]) / min(times[2]), "accuracy_1": float(np.median(accs[1])),
                   "accuracy_2": float(np.median(accs[2])), "repeats": args.repeats}, args.out)
@@ -158,7 +161,7 @@ def part_curve(args: argparse.Namespace) -> None:
                 for e in range(1, args.epochs + 1):
                     for jobs in (1, 2) if (r + e) % 2 == 0 else (2, 1):  # interleaved, alternating order
                         clf = BudgetedSVC(solver=solver, budget=args.budget, C=C, gamma=gamma, epochs=e,
-                                          n_jobs=jobs, random_state=r)
+                                          n_jobs=jobs, shards=args.shards if jobs == 2 else 1, random_state=r)
                         t = time.perf_counter()
                         clf.fit(X, y)
                         times.setdefault((jobs, e), []).append(time.perf_counter() - t)
@@ -170,6 +173,7 @@ def part_curve(args: argparse.Namespace) -> None:
                                 if k.startswith(f"{jobs}:") and v["accuracy"] >= target), default=(None, None))
                      for jobs in (1, 2)}  # (None, None): two threads never reach it within --epochs
             emit({"part": "curve", "problem": name, "solver": solver, "budget": args.budget, "epochs": args.epochs,
+                  "shards_2": args.shards,
                   "curve": curve, "target_accuracy": target, "epochs_to_target_1": reach[1][1],
                   "epochs_to_target_2": reach[2][1], "speedup_same_epochs": curve[f"1:{args.epochs}"]["min_seconds"]
                   / curve[f"2:{args.epochs}"]["min_seconds"], "speedup_to_target": reach[1][0] / reach[2][0] if reach[2][0] else None,
@@ -349,6 +353,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--shards", type=int, choices=[1, 2], default=2,
+                    help="threads, curve: the shards of the two-thread fits (2: two data shards, the runs of "
+                         "bench/results/scale.md; 1: one machine, the same model as one thread's)")
     ap.add_argument("--out", default=None, help="append the JSON records to this file")
     args = ap.parse_args()
     if args.part == "_one":

@@ -181,13 +181,16 @@ def test_threads_are_capped_at_the_cores(monkeypatch):
     assert effective_n_jobs(-1) == cores
     assert effective_n_jobs(None) == 1
     X, y = noisy_xor(400, 3)
-    # n_jobs=1000 splits a binary problem into 1000 shards (as given: at most one per row), run by
-    # as many threads as there are cores; the model does not depend on the number of cores
-    a = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1000).fit(X, y)
+    # shards=1000 splits a binary problem into 1000 shards (as given: at most one per row), run by
+    # n_jobs=1000 threads, as many as there are cores; the model depends on neither n_jobs nor the cores
+    a = BudgetedSVC(budget=20, epochs=2, random_state=0, shards=1000, n_jobs=1000).fit(X, y)
+    a1 = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1000).fit(X, y)
     monkeypatch.setattr(budgetsvm._params.joblib, "cpu_count", lambda: 1)
     assert effective_n_jobs(1000) == 1
-    b = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1000).fit(X, y)
+    b = BudgetedSVC(budget=20, epochs=2, random_state=0, shards=1000, n_jobs=1000).fit(X, y)
+    b1 = BudgetedSVC(budget=20, epochs=2, random_state=0, n_jobs=1).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a1.decision_function(X), b1.decision_function(X))
 
 
 def _machine_seed(random_state):

@@ -53,6 +53,20 @@ def test_hyperparameters_reach_the_estimator(files):
     assert clf.n_support_ <= 17
 
 
+def test_shards_and_threads_flags(files):
+    # --shards is the registry's option (the sharding, an algorithmic choice); --n-jobs the threads only (#60)
+    models = {}
+    for flags in (["--n-jobs", "1"], ["--n-jobs", "2"], ["--shards", "2", "--n-jobs", "2"]):
+        model = files / f"shards{'_'.join(flags)}.model"
+        args = ["train", "-q", "--budget", "20", "-g", "2", "--random-state", "0", *flags, str(files / "train.svm"),
+                str(model)]
+        assert main(args) == 0
+        models[" ".join(flags)] = load_model(model)
+    assert models["--shards 2 --n-jobs 2"].shards == 2 and models["--n-jobs 2"].shards == 1
+    assert np.array_equal(models["--n-jobs 1"].dual_coef_, models["--n-jobs 2"].dual_coef_)
+    assert not np.array_equal(models["--n-jobs 2"].dual_coef_, models["--shards 2 --n-jobs 2"].dual_coef_)
+
+
 def test_probability_flag_as_in_svm_train(files, capsys):
     # -b 1 is svm-train's option: no FutureWarning about SVC's Python parameter (warnings are errors here)
     model = files / "b1.model"
@@ -107,6 +121,8 @@ def test_cross_validation(files, capsys):
     [
         (["train", "--solver", "smo", "--budget", "5", "{train}", "{d}/x.model"], "--budget does not apply to"),
         (["train", "-c", "-1", "{train}", "{d}/x.model"], "C must be > 0.0"),
+        (["train", "--shards", "0", "{train}", "{d}/x.model"], "shards must be >= 1"),
+        (["train", "--solver", "linear", "--shards", "2", "{train}", "{d}/x.model"], "--shards does not apply to"),
         (["train", "--stream", "{train}", "{d}/x.model"], "--stream needs --n-features"),
         (["train", "--stream", "--n-features", "3", "--solver", "linear", "{train}", "{d}/x.model"], "--stream trains"),
         (["train", "{train}"], "train needs MODEL"),

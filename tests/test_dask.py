@@ -216,7 +216,7 @@ def test_tasks_that_mix_their_start_themselves_with_a_partition_left_out(client,
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_accuracy_as_in_process_shards(client, solver):
-    """Two partitions on two workers against the in-process run with n_jobs=2
+    """Two partitions on two workers against the in-process run with shards=2
     (two shards, another split of the rows and other random streams; the same
     algorithm: BSCA's shards keep their dual variables from round to round in
     both, docs/dask.md): mean test accuracy over four seeds within one point
@@ -229,7 +229,7 @@ def test_accuracy_as_in_process_shards(client, solver):
         params = dict(PARAMS, solver=solver, random_state=seed)
         clf = DaskBudgetedSVC(**params).fit(Xd, yd)
         assert clf.n_support_ <= PARAMS["budget"] and clf.n_iter_ == len(clf.history_) == PARAMS["epochs"]
-        shards = BudgetedSVC(n_jobs=2, **params).fit(X, y)
+        shards = BudgetedSVC(shards=2, n_jobs=2, **params).fit(X, y)
         assert clf.n_samples_seen_ == shards.n_samples_seen_ == 12000
         assert clf.t_ == shards.t_ or solver == "bsca"
         dist.append(clf.score(Xt, yt))
@@ -305,6 +305,10 @@ def test_rounds_and_warm_start(client):
         DaskBudgetedSVC(rounds=2, **PARAMS).fit(Xd, yd)
     with pytest.raises(ValueError, match="rounds must be >= 1"):
         DaskBudgetedSVC(rounds=0, **PARAMS).fit(Xd, yd)
+    with pytest.raises(ValueError, match="shards=2 is not supported .* the partitions"):
+        DaskBudgetedSVC(shards=2, **PARAMS).fit(Xd, yd)
+    with pytest.raises(ValueError, match="shards must be >= 1"):
+        DaskBudgetedSVC(shards=0, **PARAMS).fit(Xd, yd)
     clf = DaskBudgetedSVC(warm_start=True, solver="bsgd", **PARAMS).fit(Xd, yd)
     t = clf.t_
     clf.fit(Xd, yd)

@@ -27,7 +27,6 @@ TRANSLATED = {
         "gamma": "'scale' / 'auto' resolved from the data",
         "seed": "drawn from random_state",
         "n_jobs": "None / -1 -> threads",
-        "shards": "n_jobs as given (the work split)",
         "radius": "None -> inf",
     },
     SVC: {"gamma": "'scale' / 'auto'", "n_jobs": "None / -1 -> threads"},

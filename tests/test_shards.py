@@ -1,5 +1,6 @@
 """Model mixing (mix.hpp) and multi-core training of one problem on data
-shards (shards.hpp, ``n_jobs`` of BudgetedSVC); docs/scale.md."""
+shards (shards.hpp, ``shards`` of BudgetedSVC, run on ``n_jobs`` threads);
+docs/scale.md."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def blobs(n=300, seed=0, d=3):
 
 
 def params(budget, **extra):
-    p = core_params(BudgetedSVC(budget=budget), "budgeted", later=("gamma",), radius=np.inf, n_jobs=1, shards=1)
+    p = core_params(BudgetedSVC(budget=budget), "budgeted", later=("gamma",), radius=np.inf, n_jobs=1)
     p.update({"gamma": 0.5, "seed": 0, **extra})
     return p
 
@@ -87,8 +88,8 @@ def test_shards_learn_like_one_thread(solver):
     X, y = blobs(8000, seed=1)
     Xt, yt = blobs(4000, seed=2)
     kw = dict(solver=solver, budget=60, C=10.0, gamma=0.5, epochs=4, random_state=0)
-    one = BudgetedSVC(n_jobs=1, **kw).fit(X, y)
-    two = BudgetedSVC(n_jobs=2, **kw).fit(X, y)
+    one = BudgetedSVC(shards=1, **kw).fit(X, y)
+    two = BudgetedSVC(shards=2, n_jobs=2, **kw).fit(X, y)
     assert two.n_support_ <= 60 and two.n_iter_ == 4 and len(two.history_) == 4
     assert two.fit_stats_["steps"] == 4 * 8000
     assert abs(two.score(Xt, yt) - one.score(Xt, yt)) < 0.02
@@ -106,8 +107,8 @@ def test_shards_with_kernels_that_are_not_shift_invariant(kernel):
     X = X + 3.0
     kw = dict(kernel=kernel, degree=2, gamma=0.1, maintenance="project", solver="bsgd", budget=15, epochs=3,
               random_state=0)
-    one = BudgetedSVC(n_jobs=1, **kw).fit(X[:4000], y[:4000]).score(X[4000:], y[4000:])
-    two = BudgetedSVC(n_jobs=2, **kw).fit(X[:4000], y[:4000]).score(X[4000:], y[4000:])
+    one = BudgetedSVC(shards=1, **kw).fit(X[:4000], y[:4000]).score(X[4000:], y[4000:])
+    two = BudgetedSVC(shards=2, **kw).fit(X[:4000], y[:4000]).score(X[4000:], y[4000:])
     assert two > one - 0.02, (one, two)
 
 
@@ -137,7 +138,7 @@ def test_bsca_shards_keep_their_dual_variables():
     one, _ = bsca_dual(BudgetedSVC(epochs=20, **kw).fit(X, y), 2.0)
     dual = {}
     for epochs in (2, 20):
-        clf = BudgetedSVC(epochs=epochs, n_jobs=2, **kw).fit(X, y)
+        clf = BudgetedSVC(epochs=epochs, shards=2, **kw).fit(X, y)
         assert clf.fit_stats_["merges"] == 0
         dual[epochs], top = bsca_dual(clf, 2.0)
         assert top <= 1.0 + 1e-9
@@ -149,13 +150,13 @@ def test_bsca_shards_with_weights_and_intercept():
     Xt, yt = blobs(2000, seed=6)
     w = np.where(np.arange(4000) % 3 == 0, 0.0, 1.5)  # a third of the rows left out
     kw = dict(solver="bsca", budget=50, C=5.0, gamma=0.5, epochs=3, fit_intercept=True, random_state=0)
-    one = BudgetedSVC(n_jobs=1, **kw).fit(X, y, sample_weight=w)
-    two = BudgetedSVC(n_jobs=2, **kw).fit(X, y, sample_weight=w)
+    one = BudgetedSVC(shards=1, **kw).fit(X, y, sample_weight=w)
+    two = BudgetedSVC(shards=2, n_jobs=2, **kw).fit(X, y, sample_weight=w)
     assert two.n_support_ <= 50 and two.t_ == int((w > 0).sum())
     assert two.score(Xt, yt) >= one.score(Xt, yt) - 0.02
 
 
-def test_sharded_model_depends_on_n_jobs_not_on_threads():
+def test_sharded_model_depends_on_shards_not_on_threads():
     X, y = blobs(3000, seed=3)
     p = params(budget=40, shards=3, epochs=2, seed=7)
     y_index = (y > 0).astype(np.int32)
@@ -163,10 +164,14 @@ def test_sharded_model_depends_on_n_jobs_not_on_threads():
     for r in runs[1:]:
         np.testing.assert_array_equal(r["dual_coef"], runs[0]["dual_coef"])
         np.testing.assert_array_equal(r["support_vectors"], runs[0]["support_vectors"])
-    # the estimator passes n_jobs as given as the split (threads capped at the cores)
-    clf = BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, n_jobs=3).fit(X, y)
-    again = BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, n_jobs=3).fit(X, y)
-    np.testing.assert_array_equal(clf.dual_coef_, again.dual_coef_)
+    # the estimator passes shards as given (the split) and n_jobs as the threads running them
+    fits = [BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, shards=3, n_jobs=jobs).fit(X, y)
+            for jobs in (1, 2, 3, None)]
+    for clf in fits[1:]:
+        np.testing.assert_array_equal(clf.dual_coef_, fits[0].dual_coef_)
+        np.testing.assert_array_equal(clf.support_vectors_, fits[0].support_vectors_)
+    one = BudgetedSVC(budget=40, gamma=0.5, epochs=2, random_state=0, n_jobs=3).fit(X, y)
+    assert not np.array_equal(one.dual_coef_, fits[0].dual_coef_)  # shards=1: one machine
 
 
 def test_sharded_crammer_singer_and_callback():
@@ -174,8 +179,8 @@ def test_sharded_crammer_singer_and_callback():
     X = rng.normal(size=(3000, 2))
     y = np.digitize(X[:, 0] + X[:, 1], [-0.7, 0.7])
     seen = []
-    clf = BudgetedSVC(solver="bsgd", budget=50, gamma=1.0, C=10.0, epochs=3, n_jobs=2, random_state=0,
-                      callback=lambda s: seen.append(s["epoch"]) or s["epoch"] == 2).fit(X, y)
+    clf = BudgetedSVC(solver="bsgd", budget=50, gamma=1.0, C=10.0, epochs=3, shards=2, n_jobs=2,
+                      random_state=0, callback=lambda s: seen.append(s["epoch"]) or s["epoch"] == 2).fit(X, y)
     assert seen == [1, 2] and clf.n_iter_ == 2 and clf.fit_stats_["stopped_early"]
     assert clf.dual_coef_.shape == (3, clf.n_support_) and clf.n_support_ <= 50
     assert clf.score(X, y) > 0.85
@@ -184,7 +189,7 @@ def test_sharded_crammer_singer_and_callback():
 def test_shards_on_tiny_data():
     X, y = blobs(3)
     y = np.array([-1, 1, 1])
-    clf = BudgetedSVC(budget=2, gamma=0.5, epochs=2, random_state=0, n_jobs=8).fit(X, y)
+    clf = BudgetedSVC(budget=2, gamma=0.5, epochs=2, random_state=0, shards=8).fit(X, y)
     assert clf.n_support_ <= 2
     assert np.all(np.isfinite(clf.decision_function(X)))
 
@@ -237,8 +242,8 @@ def test_fit_stats_count_the_mixes_that_kept_a_part():
     X = rng.normal(size=(20000, 20))
     y = np.where(X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) > 0, 1, -1)
     stats = [
-        BudgetedSVC(solver="bsca", budget=50, gamma=0.05, epochs=1, random_state=0, n_jobs=jobs).fit(X, y).fit_stats_
-        for jobs in (1, 2)
+        BudgetedSVC(solver="bsca", budget=50, gamma=0.05, epochs=1, random_state=0, shards=k).fit(X, y).fit_stats_
+        for k in (1, 2)
     ]
     assert stats[0]["mix_fallbacks"] == 0 and stats[1]["mix_fallbacks"] == 1
 

@@ -113,18 +113,6 @@ def effective_n_jobs(n_jobs: Optional[int]) -> int:
     return min(n_jobs, cores)
 
 
-def requested_jobs(n_jobs: Optional[int]) -> int:
-    """The work split ``n_jobs`` asks for (data shards): ``None`` means 1,
-    ``-1`` all cores, ``-2`` all but one; positive values as given, never
-    capped, so that a model depends on ``n_jobs`` and not on the machine."""
-    if n_jobs is None:
-        return 1
-    n_jobs = check_number("n_jobs", n_jobs, integer=True)
-    if n_jobs > 0:
-        return int(n_jobs)
-    return effective_n_jobs(n_jobs)
-
-
 def check_sample_weight(
     sample_weight: Any, n_samples: int, allow_negative: bool = True, allow_all_zero: bool = False
 ) -> np.ndarray:

@@ -92,6 +92,7 @@ PARAMS = {
         "radius": (st.sampled_from([None, 0.5, 10.0]), st.sampled_from([0.0, -1.0] + NOT_A_NUMBER)),
         "gss_eps": (st.sampled_from([1e-12, 0.01, 0.5]), st.sampled_from([0.0, 1.0, 1e-13] + NOT_A_NUMBER)),
         "lookup_grid": (st.sampled_from([2, 10, 400]), st.sampled_from([0, 3, 10**6] + NOT_AN_INT)),
+        "shards": (st.sampled_from([1, 2, 3, 1000]), st.sampled_from([0, -1, 2**63, 2.5, "2", None, True])),
         "instruments": (st.booleans(), st.sampled_from(["yes", 1])),
         "callback": (st.sampled_from([None, lambda s: False, lambda s: True]), st.sampled_from(["f", 3])),
         "kernel": (st.sampled_from(["rbf", "linear", "poly", "sigmoid"]), st.sampled_from(["foo", None])),

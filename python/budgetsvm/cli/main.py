@@ -101,7 +101,8 @@ def _add_demo(commands: "argparse._SubParsersAction") -> None:
     demo.add_argument("--gamma", type=_gamma, default="scale", help="RBF gamma for --data (default 'scale')")
     demo.add_argument("--seed", type=_seed, default=0, help="seed of data, splits and training (default 0)")
     demo.add_argument("--svc-seconds", type=_positive_float, help="time budget of the exact SVC (default 10)")
-    demo.add_argument("--n-jobs", type=_n_jobs, default=1, help="threads for BudgetedSVC (default 1; -1 all cores)")
+    demo.add_argument("--n-jobs", type=_n_jobs, default=1,
+                      help="threads for BudgetedSVC (default 1; -1 all cores); the models are the same for any")
     demo.add_argument("--quick", action="store_true", help="small sizes: a few seconds in all")
     demo.set_defaults(handler=_run_demo)
 

@@ -112,13 +112,18 @@ class BudgetedSVC(_LocalBudgetedSVC):
     rounds : int or None, default=None
         Rounds of training and mixing. ``None``: ``epochs`` rounds, each one
         epoch over every partition (the in-process ``BudgetedSVC`` with
-        ``n_jobs`` = the number of partitions runs the same rounds). An int
+        ``shards`` = the number of partitions runs the same rounds). An int
         must divide ``epochs``: each round then runs ``epochs // rounds``
         epochs per partition before mixing (fewer mixes, less traffic), so
         ``epochs`` stays the number of passes over the data.
     n_jobs : int or None, default=None
-        Threads of one task (one-vs-rest BSCA's classes; prediction of numpy
-        input). The shards are the partitions, never split further.
+        Threads of one task (the kernel tiles of its blocked epochs,
+        one-vs-rest BSCA's classes; prediction of numpy input); the model is
+        the same for every ``n_jobs``.
+    shards : int, default=1
+        Must be 1 for ``fit``: the shards are the partitions, never split
+        further. (:meth:`~budgetsvm.BudgetedSVC.partial_fit`, the in-process
+        one, uses it as :class:`budgetsvm.BudgetedSVC` does.)
     others
         As :class:`budgetsvm.BudgetedSVC`. ``callback`` and ``verbose`` are
         served after every round. ``instruments`` is not supported.
@@ -209,6 +214,9 @@ class BudgetedSVC(_LocalBudgetedSVC):
         params = self._solver_params()
         if self.instruments:
             raise ValueError("instruments=True is not supported by budgetsvm.dask.BudgetedSVC.")
+        if params["shards"] != 1:
+            raise ValueError(f"shards={params['shards']} is not supported by budgetsvm.dask.BudgetedSVC.fit: its "
+                             "shards are the partitions of X (rechunk X to change them).")
         rounds, per_round = self._round_plan(params)
         verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
         verbose = check_number("verbose", verbose, integer=True, low=0)
