@@ -30,7 +30,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -57,27 +56,34 @@ class RowBlock {
  public:
   /// Loads the rows ids[0..count) of X.
   void load(const Rows& X, const Index* ids, Index count) {
+    assign(X, ids, count);
+    load_rows(X, 0, count);
+  }
+
+  /// The block's rows ids[0..count) of X, to be loaded by load_rows.
+  void assign(const Rows& X, const Index* ids, Index count) {
     if (static_cast<Index>(rows_.size()) < count) rows_.resize(static_cast<std::size_t>(count));
     ids_.assign(ids, ids + count);
     ptr_.resize(static_cast<std::size_t>(count));
     norms_.resize(static_cast<std::size_t>(count));
-    for (Index r = 0; r < count; ++r) {
+    count_ = count;
+    dense_ = !X.sparse();
+    ld_ = count;
+    // dense rows also feature-major: a support vector's values against the
+    // rows in one vectorised pass per feature (KernelTile::row)
+    if (dense_) Xt_.resize(static_cast<std::size_t>(X.cols() * ld_));
+  }
+
+  /// Loads rows [r0, r1) of the assigned ones (disjoint ranges may load on
+  /// different threads).
+  void load_rows(const Rows& X, Index r0, Index r1) {
+    for (Index r = r0; r < r1; ++r) {
       SampleRow& row = rows_[static_cast<std::size_t>(r)];
-      X.load(ids[r], row);
+      X.load(ids_[static_cast<std::size_t>(r)], row);
       ptr_[static_cast<std::size_t>(r)] = row.val.data();
       norms_[static_cast<std::size_t>(r)] = row.sqnorm;
-    }
-    count_ = count;
-    dense_ = count > 0 && rows_[0].dense;
-    if (dense_) {
-      // feature-major too: a support vector's values against the rows in
-      // one vectorised pass per feature (KernelTile::row)
-      const Index d = rows_[0].nnz;
-      ld_ = count;
-      Xt_.resize(static_cast<std::size_t>(d * ld_));
-      for (Index r = 0; r < count; ++r)
-        for (Index k = 0; k < d; ++k)
-          Xt_[static_cast<std::size_t>(k * ld_ + r)] = rows_[static_cast<std::size_t>(r)].val[static_cast<std::size_t>(k)];
+      if (dense_)
+        for (Index k = 0; k < row.nnz; ++k) Xt_[static_cast<std::size_t>(k * ld_ + r)] = row.val[static_cast<std::size_t>(k)];
     }
   }
   Index size() const { return count_; }
@@ -382,39 +388,29 @@ inline double tile_work(const RowBlock& block, const BudgetModel& model) {
 /// A task beside the steps (BSCA's averaged model), or none.
 using AverageTask = std::function<void(RunControl&)>;
 
-/// Runs steps(control), then `also` (if set), beside the next block's tiles:
-/// the tasks of every tile in `tiles` (each with its snapshot taken;
-/// nullptr entries skipped) for the rows of `next`, on up to n_jobs threads
-/// when `work` pays for them (threads_for). The steps are task 0, `also`
-/// task 1, the tiles' rows the rest: one thread runs everything in that
-/// order.
+/// Runs steps(control), then `also` (if set), beside the next block: its
+/// rows (assigned, not loaded) are loaded from X and, when `tile` is set
+/// (its snapshot taken), their tile computed, in tasks of kTileTaskRows
+/// rows, on up to n_jobs threads when `work` pays for them (threads_for).
+/// The steps are task 0, `also` task 1, the next block's rows the rest: one
+/// thread runs everything in that order.
 template <class Steps>
-void steps_beside_tiles(Steps&& steps, const AverageTask& also, const RowBlock& next,
-                        std::initializer_list<KernelTile*> tiles, int n_jobs, double work, RunControl& control) {
-  KernelTile* list[4];
-  std::size_t n = 0;
-  for (KernelTile* t : tiles)
-    if (t && n < 4) t->prepare_next(next), list[n++] = t;
-  const Index per = KernelTile::next_tasks(next);
-  const Index first_tile = also ? 2 : 1;
-  parallel_tasks(first_tile + per * static_cast<Index>(n), threads_for(n_jobs, work), control,
+void steps_beside_next(Steps&& steps, const AverageTask& also, const Rows& X, RowBlock& next, KernelTile* tile,
+                       int n_jobs, double work, RunControl& control) {
+  if (tile) tile->prepare_next(next);
+  const Index first = also ? 2 : 1;
+  parallel_tasks(first + KernelTile::next_tasks(next), threads_for(n_jobs, work), control,
                  [&](Index task, RunControl& ctl) {
                    if (task == 0) {
                      steps(ctl);
-                   } else if (task < first_tile) {
+                   } else if (task < first) {
                      also(ctl);
                    } else {
-                     const Index q = task - first_tile;
-                     list[static_cast<std::size_t>(q / per)]->compute_next(next, q % per);
+                     const Index q = task - first, r0 = q * KernelTile::kTileTaskRows;
+                     next.load_rows(X, r0, std::min(next.size(), r0 + KernelTile::kTileTaskRows));
+                     if (tile) tile->compute_next(next, q);
                    }
                  });
-}
-
-/// steps(control) beside the next block's tiles (no other task).
-template <class Steps>
-void steps_beside_tiles(Steps&& steps, const RowBlock& next, std::initializer_list<KernelTile*> tiles, int n_jobs,
-                        double work, RunControl& control) {
-  steps_beside_tiles(std::forward<Steps>(steps), AverageTask(), next, tiles, n_jobs, work, control);
 }
 
 }  // namespace budgetsvm::budget

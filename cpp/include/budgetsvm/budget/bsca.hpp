@@ -202,12 +202,13 @@ class BscaMachine {
         const Index i = order_[static_cast<std::size_t>(at++)];
         if (box(i) > 0.0) out.push_back(i);  // weight 0: the point is not part of the problem
       }
-      blocks_[k].load(X_, out.data(), static_cast<Index>(out.size()));
+      blocks_[k].assign(X_, out.data(), static_cast<Index>(out.size()));
     };
     // The averaged model takes each block's steps one block later (the
     // block's events), beside the iterate's next block: see "Averaging".
     for (auto& events : avg_events_) events.clear();
     load_block(0);
+    blocks_[0].load_rows(X_, 0, blocks_[0].size());
     tile_.compute(blocks_[0], 0, model_, tile_jobs, control);
     int cur = 0;
     for (; blocks_[cur].size() > 0; cur = (cur + 1) % 3) {
@@ -218,6 +219,13 @@ class BscaMachine {
       auto steps = [&](RunControl& ctl) {
         for (Index r = 0; r < block.size(); ++r) {
           ctl.poll();
+          if (r + 2 < block.size()) {
+            // the per-point values of a step two ahead: random visits miss the cache
+            const Index ahead = block.id(r + 2);
+            BUDGETSVM_PREFETCH(label_.data() + ahead);
+            BUDGETSVM_PREFETCH(alpha_.data() + ahead);
+            model_.prefetch_slot_of(ahead);
+          }
           const Index i = block.id(r);
           const SampleRow& row = block.row(r);
           const double Ci = box(i);
@@ -286,15 +294,15 @@ class BscaMachine {
         }
       };
       load_block(next_k);
-      const RowBlock& next = blocks_[next_k];
-      // The previous block's steps of the average beside this block's steps
-      // and the next block's tile (block.hpp).
+      RowBlock& next = blocks_[next_k];
+      // The previous block's steps of the average, the next block's rows
+      // and tile beside this block's steps (block.hpp).
       auto average = [&](RunControl& ctl) { average_block(blocks_[prev_k], avg_events_[prev_k], ctl); };
       const bool averaging = !avg_events_[prev_k].empty();
       if (next.size() > 0) tile_.snapshot(model_);
-      steps_beside_tiles(steps, averaging ? AverageTask(average) : AverageTask(), next,
-                         {next.size() > 0 ? &tile_ : nullptr}, tile_jobs,
-                         tile_work(next, model_) + (averaging ? tile_work(block, *avg_) : 0.0), control);
+      steps_beside_next(steps, averaging ? AverageTask(average) : AverageTask(), X_, next,
+                        next.size() > 0 ? &tile_ : nullptr, tile_jobs,
+                        tile_work(next, model_) + (averaging ? tile_work(block, *avg_) : 0.0), control);
       if (next.size() > 0) tile_.adopt(next);
     }
     // The last block's steps of the average.

@@ -147,15 +147,17 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
         const Index i = order[static_cast<std::size_t>(at++)];
         if (!weight || weight[i] > 0.0) out.push_back(i);  // weight 0: the point is not part of the problem
       }
-      blocks[k].load(X, out.data(), static_cast<Index>(out.size()));
+      blocks[k].assign(X, out.data(), static_cast<Index>(out.size()));
     };
     load_block(0);
+    blocks[0].load_rows(X, 0, blocks[0].size());
     tile.compute(blocks[0], 0, model, n_jobs, control);
     for (int cur = 0; blocks[cur].size() > 0; cur ^= 1) {
       const RowBlock& block = blocks[cur];
       auto steps = [&](RunControl& ctl) {
         for (Index r = 0; r < block.size(); ++r) {
           ctl.poll();
+          if (r + 2 < block.size()) BUDGETSVM_PREFETCH(y + block.id(r + 2));  // a random visit misses the cache
           const Index i = block.id(r);
           const SampleRow& row = block.row(r);
           const double wi = weight ? weight[i] : 1.0;
@@ -223,9 +225,10 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
         steps(control);
         continue;
       }
-      // the next block's tile beside this block's steps (block.hpp)
+      // the next block's rows and tile beside this block's steps (block.hpp)
       tile.snapshot(model);
-      steps_beside_tiles(steps, blocks[cur ^ 1], {&tile}, n_jobs, tile_work(blocks[cur ^ 1], model), control);
+      steps_beside_next(steps, AverageTask(), X, blocks[cur ^ 1], &tile, n_jobs, tile_work(blocks[cur ^ 1], model),
+                        control);
       tile.adopt(blocks[cur ^ 1]);
     }
     tile.detach();

@@ -197,6 +197,10 @@ class BudgetModel {
 
   /// The slot holding an unmerged copy of training point i, or -1.
   Index slot_of(Index i) const { return slot_of_[static_cast<std::size_t>(i)]; }
+  /// A memory hint for slot_of(i) (the copy map is O(n): a random visit misses the cache).
+  void prefetch_slot_of(Index i) const {
+    if (!slot_of_.empty()) BUDGETSVM_PREFETCH(slot_of_.data() + i);
+  }
   Index source_of(Index j) const { return source_[static_cast<std::size_t>(j)]; }
 
   /// beta <- factor * beta for all support vectors, in O(1).

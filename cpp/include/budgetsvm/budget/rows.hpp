@@ -42,9 +42,12 @@ class Rows {
   Index cols() const { return cols_; }
   double sqnorm(Index i) const { return sqnorms_[static_cast<std::size_t>(i)]; }
   const Centre& centre() const { return centre_; }
+  /// Whether load() serves sparse rows (index, value pairs) or dense ones.
+  bool sparse() const { return sparse_; }
 
  protected:
   Index rows_ = 0, cols_ = 0;
+  bool sparse_ = false;
   std::vector<double> sqnorms_;
   Centre centre_;
 };
@@ -72,6 +75,7 @@ class ViewRows final : public Rows {
   explicit ViewRows(const View& X, bool centred = false) : X_(X) {
     rows_ = X.rows();
     cols_ = X.cols();
+    sparse_ = View::is_sparse;
     if (centred) centre_ = choose_centre(X);
     sqnorms_.resize(static_cast<std::size_t>(rows_));
     std::vector<char> mark;

@@ -69,6 +69,7 @@ class SubsetRows final : public Rows {
   SubsetRows(const Rows& base, std::vector<Index> index) : base_(base), index_(std::move(index)) {
     rows_ = static_cast<Index>(index_.size());
     cols_ = base.cols();
+    sparse_ = base.sparse();
     sqnorms_.resize(index_.size());
     for (std::size_t t = 0; t < index_.size(); ++t) sqnorms_[t] = base.sqnorm(index_[t]);
     centre_ = base.centre();
