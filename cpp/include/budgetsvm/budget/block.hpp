@@ -14,18 +14,25 @@
 //
 // The steps then run in order. The model tells the tile (SlotObserver,
 // model.hpp) which slots change: a slot that gets another point (an
-// insertion, a merge's result) is stale and, for each later row of the
-// block, its value is computed when that row's step asks (KernelTile::row);
-// the last slot moving into a removed one takes its column along. So each
-// step sees the kernel values of its row against the model as it is at that
-// step: the steps, merges and removals of the unblocked epoch, up to the
-// order of the dot products' sums. A block of one row is the unblocked
-// epoch.
+// insertion, a merge's result) is stale, and the next step that asks
+// (KernelTile::row) recomputes it: for dense rows its values against the
+// rest of the block in one vectorised pass, for sparse rows its value for
+// that row. The last slot moving into a removed one takes its column along.
+// So each step sees the kernel values of its row against the model as it is
+// at that step: the steps, merges and removals of the unblocked epoch, up
+// to the order of the dot products' sums. A block of one row is the
+// unblocked epoch.
 //
-// Cost: b B kernel values per block in tiles, plus one value per stale slot
-// and later row, about b / (2 B) of the tile when every step merges: the
-// block size grows with the budget (b = B / 4, at most 256 rows and a tile
-// of at most 4 MB).
+// With threads, the next block's rows and tile are computed beside this
+// block's steps, from a copy of the support vectors taken at this block's
+// start (KernelTile::snapshot / adopt); one thread runs the same schedule,
+// so which values come from a tile and which are recomputed never depends
+// on n_jobs.
+//
+// Cost: b B kernel values per block in tiles, plus about one recomputed
+// value per stale slot and later row, about b / (2 B) of the tile when
+// every step merges: the block size grows with the budget (b = B / 4, at
+// most 256 rows and a tile of at most 4 MB).
 #pragma once
 
 #include <algorithm>
