@@ -14,6 +14,7 @@
 #include "budgetsvm/core/random.hpp"
 #include "budget_params.hpp"
 #include "check.hpp"
+#include "csr_copy.hpp"
 #include "labelled_points.hpp"
 
 using namespace budgetsvm;
@@ -38,17 +39,7 @@ struct Noisy : test::LabelledPoints {
         }) {}
 };
 
-struct CsrCopy {
-  std::vector<double> values;
-  std::vector<std::int32_t> indices, indptr{0};
-  explicit CsrCopy(const MatrixXd& X) {
-    for (Index i = 0; i < X.rows(); ++i) {
-      for (Index k = 0; k < X.cols(); ++k)
-        if (X(i, k) != 0) values.push_back(X(i, k)), indices.push_back(static_cast<std::int32_t>(k));
-      indptr.push_back(static_cast<std::int32_t>(values.size()));
-    }
-  }
-};
+using test::CsrCopy;
 
 /// The decision values of a result on the rows of X (float64 brute force).
 MatrixXd decision(const Result& r, const MatrixXd& X, double gamma) {
@@ -68,7 +59,7 @@ Result train(const Noisy& data, int classes, const Params& p, bool sparse, const
   const double* w = weight ? weight->data() : nullptr;
   if (sparse) {
     const CsrCopy csr(data.X);
-    ViewRows<Csr> rows(Csr(csr.values.data(), csr.indices.data(), csr.indptr.data(), data.X.rows(), data.X.cols()), true);
+    ViewRows<Csr> rows(csr.view(data.X.rows(), data.X.cols()), true);
     return fit(rows, data.y.data(), w, classes, p, {}, control);
   }
   ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()), true);

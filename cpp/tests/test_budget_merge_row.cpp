@@ -13,6 +13,7 @@
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "check.hpp"
+#include "csr_copy.hpp"
 
 using namespace budgetsvm;
 using namespace budgetsvm::budget;
@@ -30,18 +31,7 @@ MatrixXd random_matrix(Index n, Index d, std::uint64_t seed, double density) {
   return X;
 }
 
-struct CsrCopy {
-  std::vector<double> values;
-  std::vector<std::int32_t> indices, indptr{0};
-  explicit CsrCopy(const MatrixXd& X) {
-    for (Index i = 0; i < X.rows(); ++i) {
-      for (Index k = 0; k < X.cols(); ++k)
-        if (X(i, k) != 0) values.push_back(X(i, k)), indices.push_back(static_cast<std::int32_t>(k));
-      indptr.push_back(static_cast<std::int32_t>(values.size()));
-    }
-  }
-  Csr view(Index n, Index d) const { return Csr(values.data(), indices.data(), indptr.data(), n, d); }
-};
+using test::CsrCopy;
 
 double gauss(const MatrixXd& X, Index i, Index j, double gamma) {
   return std::exp(-gamma * (X.row(i) - X.row(j)).squaredNorm());

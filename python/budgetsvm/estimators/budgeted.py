@@ -170,8 +170,7 @@ class BudgetedSVC(BudgetModel):
         spread over the threads (``docs/budgeted.md``, "Blocked epochs").
         One-vs-rest BSCA trains its classes in parallel; with ``shards`` > 1
         the shards run on the threads. Threads are capped at the cores
-        available. Measured: about 1.3-1.6x faster on two cores at budgets of
-        500-2000 (BSGD and BSCA, 200k rows of an 18-feature problem).
+        available. The speed-up on two cores: ``docs/benchmarks.md``.
     shards : int, default=1
         An algorithmic choice that changes the model: the rows are split into
         ``shards`` shards trained in parallel (on up to ``n_jobs`` threads)

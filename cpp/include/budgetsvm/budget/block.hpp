@@ -58,15 +58,9 @@ inline Index block_rows_for(Index budget, Index requested = 0) {
   return b - b % 4;
 }
 
-/// The training rows of one block, loaded once.
+/// The training rows of one block: assigned, then loaded in ranges.
 class RowBlock {
  public:
-  /// Loads the rows ids[0..count) of X.
-  void load(const Rows& X, const Index* ids, Index count) {
-    assign(X, ids, count);
-    load_rows(X, 0, count);
-  }
-
   /// The block's rows ids[0..count) of X, to be loaded by load_rows.
   void assign(const Rows& X, const Index* ids, Index count) {
     if (static_cast<Index>(rows_.size()) < count) rows_.resize(static_cast<std::size_t>(count));
