@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "budgetsvm/budget/block.hpp"
-#include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budget_params.hpp"
 #include "check.hpp"
+#include "fit_once.hpp"
 #include "csr_copy.hpp"
 #include "labelled_points.hpp"
 
@@ -60,10 +60,10 @@ Result train(const Noisy& data, int classes, const Params& p, bool sparse, const
   if (sparse) {
     const CsrCopy csr(data.X);
     ViewRows<Csr> rows(csr.view(data.X.rows(), data.X.cols()), true);
-    return fit(rows, data.y.data(), w, classes, p, {}, control);
+    return test::fit_once(rows, data.y.data(), w, classes, p, {}, control);
   }
   ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()), true);
-  return fit(rows, data.y.data(), w, classes, p, {}, control);
+  return test::fit_once(rows, data.y.data(), w, classes, p, {}, control);
 }
 
 /// A failed check with what it was about.

@@ -5,11 +5,12 @@
 #include <utility>
 #include <vector>
 
-#include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/budget/mix.hpp"
+#include "budgetsvm/budget/shards.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budget_params.hpp"
 #include "check.hpp"
+#include "fit_once.hpp"
 #include "labelled_points.hpp"
 
 using namespace budgetsvm;
@@ -64,7 +65,7 @@ std::pair<double, double> brute_inner(const MatrixXd& Z1, const MatrixXd& B1, co
 Result train(const Problem& P, const Params& p, const Start& start = Start{}) {
   ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
   RunControl control;
-  return fit(rows, P.y.data(), nullptr, 2, p, EpochCallback{}, control, start);
+  return test::fit_once(rows, P.y.data(), nullptr, 2, p, EpochCallback{}, control, start);
 }
 
 }  // namespace
@@ -486,7 +487,7 @@ TEST_CASE("a shard round over every row and epoch is the sequential BSCA run") {
   for (const double* weight : {static_cast<const double*>(nullptr), static_cast<const double*>(w.data())}) {
     ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
     RunControl control;
-    const Result seq = fit(rows, P.y.data(), weight, 2, p, EpochCallback{}, control);
+    const Result seq = test::fit_once(rows, P.y.data(), weight, 2, p, EpochCallback{}, control);
     Params q = p;
     Random seeder(p.seed);
     q.seed = seeder.next();
@@ -495,7 +496,7 @@ TEST_CASE("a shard round over every row and epoch is the sequential BSCA run") {
     for (Index i = 0; i < 3000; ++i) round.n += !weight || weight[i] > 0.0 ? 1.0 : 0.0;
     round.total_epochs = 3;
     std::vector<double> alpha(3000, 0.0);
-    const Result one = bsca_shard_round(rows, P.y.data(), weight, q, Start{}, round, alpha.data(), control);
+    const Result one = test::bsca_shard_round_once(rows, P.y.data(), weight, q, Start{}, round, alpha.data(), control);
     CHECK(one.support_vectors == seq.support_vectors && one.dual_coef == seq.dual_coef);
     CHECK(one.averaged == seq.averaged && one.n_ref == round.n && one.epochs_run == 3);
     double held = 0.0;
@@ -519,7 +520,7 @@ TEST_CASE("shard rounds continue from the dual variables they are given") {
   round.n = 4000.0;  // this shard is half of the problem: box C n / n_k = 2 C
   round.total_epochs = 2;
   std::vector<double> alpha(2000, 0.0);
-  const Result first = bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, alpha.data(), control);
+  const Result first = test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, Start{}, round, alpha.data(), control);
   bool in_box = true;
   for (double a : alpha) in_box = in_box && a >= 0.0 && a <= 2.0 * p.C;
   CHECK(in_box);
@@ -529,25 +530,25 @@ TEST_CASE("shard rounds continue from the dual variables they are given") {
   start.intercept = first.intercept;
   round.first_epoch = 2;
   std::vector<double> kept = alpha, fresh(2000, 0.0);
-  const Result a = bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, kept.data(), control);
-  const Result b = bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, fresh.data(), control);
+  const Result a = test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, start, round, kept.data(), control);
+  const Result b = test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, start, round, fresh.data(), control);
   CHECK(!(a.dual_coef == b.dual_coef));  // the kept dual variables change the steps
   CHECK(a.totals.steps == 2000 && a.epochs_run == 2);
   // Bad calls: a dual variable outside its box, a class index not 0 / 1, a
   // later epoch from a cold start, a problem smaller than the shard.
   std::vector<double> bad = alpha;
   bad[5] = 2.0 * p.C * 1.01;
-  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, start, round, bad.data(), control),
+  CHECK_THROWS(test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, start, round, bad.data(), control),
                std::invalid_argument);
   std::vector<int> y2 = P.y;
   y2[3] = 2;
-  CHECK_THROWS(bsca_shard_round(rows, y2.data(), nullptr, p, start, round, kept.data(), control),
+  CHECK_THROWS(test::bsca_shard_round_once(rows, y2.data(), nullptr, p, start, round, kept.data(), control),
                std::invalid_argument);
-  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, kept.data(), control),
+  CHECK_THROWS(test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, Start{}, round, kept.data(), control),
                std::invalid_argument);
   round.first_epoch = 1;
   round.n = 1000.0;
-  CHECK_THROWS(bsca_shard_round(rows, P.y.data(), nullptr, p, Start{}, round, fresh.data(), control),
+  CHECK_THROWS(test::bsca_shard_round_once(rows, P.y.data(), nullptr, p, Start{}, round, fresh.data(), control),
                std::invalid_argument);
 }
 

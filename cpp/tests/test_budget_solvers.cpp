@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budget_params.hpp"
 #include "check.hpp"
+#include "fit_once.hpp"
 #include "field_tables.hpp"
 #include "labelled_points.hpp"
 
@@ -83,7 +83,7 @@ Result train(const MatrixXd& X, const std::vector<int>& y, int classes, const Pa
              const EpochCallback& cb = {}) {
   ViewRows<Dense> rows(Dense(X.data(), X.rows(), X.cols()));
   RunControl control;
-  return fit(rows, y.data(), classes, p, cb, control);
+  return test::fit_once(rows, y.data(), classes, p, cb, control);
 }
 
 // The largest violation of the dual's KKT conditions by a BSCA result
@@ -455,7 +455,7 @@ TEST_CASE("BSCA per-sample boxes: KKT conditions with C_i = C w_i; weight 0 leav
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0 : (i % 3 == 0 ? 0.05 : 2.0);
   ViewRows<Dense> rows(Dense(data.X.data(), data.X.rows(), data.X.cols()));
   RunControl control;
-  const Result r = fit(rows, data.y.data(), w.data(), 2, p, {}, control);
+  const Result r = test::fit_once(rows, data.y.data(), w.data(), 2, p, {}, control);
   std::vector<double> box(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) box[i] = p.C * w[i];
   const double worst = kkt_violation(r, data.X, data.y, box);
@@ -463,7 +463,7 @@ TEST_CASE("BSCA per-sample boxes: KKT conditions with C_i = C w_i; weight 0 leav
   CHECK(worst < 1e-2);
   std::vector<double> bad = w;
   bad[2] = -1.0;
-  CHECK_THROWS(fit(rows, data.y.data(), bad.data(), 2, p, {}, control), std::invalid_argument);
+  CHECK_THROWS(test::fit_once(rows, data.y.data(), bad.data(), 2, p, {}, control), std::invalid_argument);
 }
 
 TEST_CASE("instruments: the primal objective and the alpha counts are reported only when asked") {

@@ -20,11 +20,11 @@
 #include <sys/stat.h>
 #endif
 
-#include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/core/random.hpp"
 #include "budgetsvm/linear/fit.hpp"
 #include "budgetsvm/model/from_fit.hpp"
 #include "check.hpp"
+#include "fit_once.hpp"
 #include "labelled_points.hpp"
 
 #ifndef BUDGETSVM_TEST_OUTPUT_DIR
@@ -57,7 +57,7 @@ budget::Result budget_fit(const Blobs& data, int classes) {
   p.seed = 3;
   budget::ViewRows<Dense> rows(data.view());
   RunControl control;
-  return budget::fit(rows, data.y.data(), classes, p, {}, control);
+  return test::fit_once(rows, data.y.data(), classes, p, {}, control);
 }
 
 // f(x) by the definition, one kernel value at a time.
