@@ -178,8 +178,10 @@ class BudgetedSVC(BudgetModel):
         ``shards`` (and ``random_state``), never on ``n_jobs`` or the machine.
         A binary problem and BSGD's multi-class model are sharded;
         one-vs-rest BSCA is not (its classes are trained in parallel instead).
-        Shards learn less per epoch than one machine, so reaching the same
-        accuracy may take one more epoch. The default 1 trains one machine.
+        Shards learn less per epoch than one machine and cost accuracy (one
+        pass over 1M generated rows: 8 shards 1.2-4.1 points below one
+        machine at its best ``C``; ``docs/scale.md``); on one machine use
+        ``n_jobs``, which costs none. The default 1 trains one machine.
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     instruments : bool, default=False
