@@ -301,6 +301,38 @@ def test_more_partitions_than_rows_of_a_class(client):
     assert set(clf.predict(np.array([[0.0, 0.0], [3.0, 3.0]]))) == {0, 1}
 
 
+def test_a_worker_lost_mid_fit_gives_the_same_model():
+    """A worker killed (SIGKILL) after the first of three rounds, with the
+    partitions and BSCA's dual variables of its partitions on it: the
+    scheduler computes them again from their tasks and the fit ends with the
+    model of an undisturbed fit, bit for bit."""
+    import os
+    import signal
+
+    X, y = checkerboard(8000, 21)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as c:
+        Xd, yd = da.from_array(X, chunks=(2000, 2)), da.from_array(y, chunks=2000)
+        # a callback: the rounds go one at a time, so the kill falls between rounds 1 and 2
+        reference = DaskBudgetedSVC(solver="bsca", callback=lambda stats: False, **PARAMS).fit(Xd, yd)
+        killed = []
+
+        def kill_a_worker(stats):
+            if stats["epoch"] == 1 and not killed:
+                victim = sorted(c.scheduler_info()["workers"])[0]
+                os.kill(c.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+                killed.append(victim)
+            return False
+
+        got = DaskBudgetedSVC(solver="bsca", callback=kill_a_worker, **PARAMS).fit(Xd, yd)
+    assert killed
+    assert got.n_iter_ == 3
+    np.testing.assert_array_equal(got.support_vectors_, reference.support_vectors_)
+    np.testing.assert_array_equal(got.dual_coef_, reference.dual_coef_)
+    np.testing.assert_array_equal(got.intercept_, reference.intercept_)
+
+
 def test_multiclass_dataframe_and_dask_output(client):
     X, y = blobs(6000, 6)
     Xt, yt = blobs(2000, 7)
