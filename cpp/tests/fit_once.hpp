@@ -8,7 +8,6 @@
 
 #include "budgetsvm/budget/params.hpp"
 #include "budgetsvm/budget/rows.hpp"
-#include "budgetsvm/budget/start.hpp"
 #include "budgetsvm/core/control.hpp"
 
 namespace budgetsvm::budget {
