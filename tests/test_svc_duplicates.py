@@ -11,6 +11,8 @@ scikit-learn's SVC (LIBSVM).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from sklearn.svm import SVC as SkSVC
@@ -109,7 +111,8 @@ def test_coincident_points_any_C(solver, sparse, kernel, case):
     for C in [1.0, 1e3, 1e300]:
         start = time.perf_counter()
         clf = SVC(C=C, kernel=kernel, cache_size=0.5, **kw).fit(Xf, y)
-        assert time.perf_counter() - start < 1.0
+        # the bound is the normal build's (instrumented code runs many times slower)
+        assert time.perf_counter() - start < (1.0 if "ASAN_OPTIONS" not in os.environ else 20.0)
         dc = np.asarray(clf.dual_coef_.todense() if sp.issparse(clf.dual_coef_) else clf.dual_coef_).ravel()
         assert np.abs(dc).sum() == pytest.approx(2 * C * counts.min(), rel=1e-12)
         assert dc.sum() == pytest.approx(0.0, abs=1e-12 * C)
