@@ -98,6 +98,43 @@ def test_rounds_are_the_written_out_algorithm(client, solver):
 
 
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_union_is_the_written_out_partitions_apart(client, solver):
+    """shard_mix="union": one round in which every partition runs all epochs
+    apart (BSCA: from zero dual variables with the box C n / n_k), then the
+    partitions' average with every support vector kept (the mix's budget is
+    the union's size: nothing merged); rounds other than None or 1 refused."""
+    from budgetsvm import _core
+
+    X, y = checkerboard(4000, 2)
+    parts = [(X[:2000], y[:2000]), (X[2000:], y[2000:])]
+    est = DaskBudgetedSVC(solver=solver, shard_mix="union", **PARAMS)
+    est.fit(da.from_array(X, chunks=2000), da.from_array(y, chunks=2000))
+    params = est._solver_params()
+    params.update(gamma=est.gamma, shards=1)
+    seeds = np.random.RandomState(est.random_state).randint(np.iinfo(np.int64).max, size=2, dtype=np.int64)
+    models = []
+    for (Xk, yk), seed in zip(parts, seeds):
+        p = dict(params, seed=int(seed))
+        yi = (yk > 0).astype(np.int32)
+        if solver == "bsca":
+            out = _core.bsca_shard_round(Xk, yi, p, None, np.zeros(len(yk)), 4000.0, 1, PARAMS["epochs"])
+            models.append(dict(out, weight=float(out["n_ref"]), steps=out["steps_total"]))
+        else:
+            start = dict(support_vectors=np.zeros((0, 2)), dual_coef=np.zeros((0, 1)), intercept=np.zeros(1),
+                         steps=0, n_ref=0.0, n=4000.0)
+            out = _core.fit_budgeted(Xk, yi, 2, p, None, None, start)
+            models.append(dict(out, weight=float(len(yk)), steps=out["steps_total"]))
+    held = sum(m["support_vectors"].shape[0] for m in models)
+    want = _core.mix_budgeted(models, dict(params, budget=held))
+    assert want["merges"] == 0 and est.n_support_ == held > PARAMS["budget"] and est.n_iter_ == 1
+    np.testing.assert_array_equal(est.support_vectors_, want["support_vectors"])
+    np.testing.assert_array_equal(est.dual_coef_, want["dual_coef"].T)
+    with pytest.raises(ValueError, match="rounds must be None or 1"):
+        DaskBudgetedSVC(solver=solver, shard_mix="union", rounds=3, **PARAMS).fit(
+            da.from_array(X, chunks=2000), da.from_array(y, chunks=2000))
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_rounds_with_a_callback(client, solver):
     """Without a callback a round is submitted before the previous one is
     read; with one the rounds go one at a time: the same model, and a stop

@@ -341,3 +341,51 @@ def test_bsca_shard_round_checks_its_arguments():
         _core.bsca_shard_round(X, labels, p, None, alpha, 200.0, 1, 1, np.ones((200, 1)))
     with pytest.raises(ValueError, match="sample_weight has 3 entries but y has 200"):
         _core.bsca_shard_round(X, labels, p, None, alpha, 200.0, 1, 1, np.ones(3))
+
+
+# ------------------------------------------------ shard_mix="union": trained apart, every support vector kept
+
+
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_union_keeps_every_shard_support_vector(solver):
+    """Shards trained apart and combined once by their average, nothing
+    merged (shards.hpp, "shard_mix = union"): up to shards x budget support
+    vectors, the same model for every n_jobs, one history entry per epoch,
+    and as accurate as one machine of the same budget."""
+    X, y = blobs(6000, seed=8)
+    Xt, yt = blobs(3000, seed=9)
+    kw = dict(solver=solver, budget=30, gamma=0.5, C=1.0, epochs=2, random_state=0)
+    fits = [BudgetedSVC(shards=4, shard_mix="union", n_jobs=jobs, **kw).fit(X, y) for jobs in (1, 2)]
+    np.testing.assert_array_equal(fits[0].dual_coef_, fits[1].dual_coef_)
+    np.testing.assert_array_equal(fits[0].support_vectors_, fits[1].support_vectors_)
+    union = fits[0]
+    assert 30 < union.n_support_ <= 4 * 30
+    assert union.fit_stats_["mix_fallbacks"] == 0 and union.n_iter_ == len(union.history_) == 2
+    assert union.history_[-1]["n_support"] == union.n_support_
+    one = BudgetedSVC(**kw).fit(X, y)
+    assert union.score(Xt, yt) >= one.score(Xt, yt) - 0.02
+    merged = BudgetedSVC(shards=4, **kw).fit(X, y)
+    assert merged.n_support_ <= 30 and not np.array_equal(merged.dual_coef_, union.dual_coef_)
+
+
+def test_union_stopped_early_is_the_shards_as_they_are(tmp_path):
+    """A callback that stops after the first of three epochs: the union of the
+    shards' models at that point; the model saves, loads and continues as any."""
+    X, y = blobs(4000, seed=10)
+    clf = BudgetedSVC(budget=20, gamma=0.5, epochs=3, shards=3, shard_mix="union", random_state=0,
+                      callback=lambda s: s["epoch"] == 1).fit(X, y)
+    assert clf.n_iter_ == 1 and clf.fit_stats_["stopped_early"] and 20 < clf.n_support_ <= 60
+    assert clf.score(X, y) > 0.85
+    from budgetsvm import load_model, save_model
+
+    save_model(clf, tmp_path / "union.bsvm")
+    np.testing.assert_array_equal(load_model(tmp_path / "union.bsvm").decision_function(X), clf.decision_function(X))
+    # continued on one machine: the start is merged down to the budget first
+    clf.set_params(callback=None, shards=1, shard_mix="merge", warm_start=True, epochs=1).fit(X, y)
+    assert clf.n_support_ <= 20 and clf.score(X, y) > 0.85
+
+
+def test_shard_mix_is_checked():
+    X, y = blobs(200)
+    with pytest.raises(ValueError, match="shard_mix"):
+        BudgetedSVC(shards=2, shard_mix="average").fit(X, y)

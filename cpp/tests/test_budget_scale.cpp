@@ -1,5 +1,6 @@
 // Tests of continuing a model (budget/start.hpp), mixing models
 // (budget/mix.hpp) and sharded training (budget/shards.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -508,6 +509,52 @@ TEST_CASE("a shard round over every row and epoch is the sequential BSCA run") {
     }
     CHECK(in_box && held > 0.0);
   }
+}
+
+TEST_CASE("shards trained apart: the union is the average of independent shard rounds") {
+  // shard_mix = union against its definition: each shard's run alone
+  // (bsca_shard_round over all epochs, the split and the machines' seeds
+  // drawn as fit draws them), averaged with weights n_k / n by hand. The
+  // fit's model is that average, with every support vector kept.
+  const Problem P(4000, 12), T(500, 13);
+  Params p = params(Solver::bsca);
+  p.shards = 3;
+  p.shard_mix = ShardMix::union_;
+  ViewRows<Dense> rows(Dense(P.X.data(), P.X.rows(), P.X.cols()));
+  RunControl control;
+  const Result fitted = test::fit_once(rows, P.y.data(), nullptr, 2, p, EpochCallback{}, control);
+  Random seeder(p.seed);
+  std::vector<budget::detail::Shard> shards =
+      budget::detail::split_shards(rows, P.y.data(), nullptr, 3, seeder.next());
+  Random machines(seeder.next());
+  std::vector<Result> alone;
+  Index held = 0;
+  for (budget::detail::Shard& s : shards) {
+    Params q = p;
+    q.seed = machines.next();
+    ShardRound round;
+    round.n = 4000.0;
+    round.total_epochs = p.epochs;
+    std::vector<double> alpha(static_cast<std::size_t>(s.rows->rows()), 0.0);
+    alone.push_back(
+        test::bsca_shard_round_once(*s.rows, s.y.data(), nullptr, q, Start{}, round, alpha.data(), control));
+    held += alone.back().support_vectors.rows();
+    CHECK(alone.back().support_vectors.rows() <= p.budget);
+  }
+  CHECK(fitted.support_vectors.rows() == held && held > p.budget && fitted.mix_fallbacks == 0);
+  CHECK(fitted.epochs_run == p.epochs && fitted.history.size() == static_cast<std::size_t>(p.epochs));
+  double worst = 0.0;
+  for (Index i = 0; i < T.X.rows(); ++i) {
+    const double* x = T.X.row(i).data();
+    double average = 0.0;
+    for (std::size_t k = 0; k < shards.size(); ++k)
+      average += static_cast<double>(shards[k].rows->rows()) / 4000.0 * f(alone[k], x, 2.0);
+    worst = std::max(worst, std::fabs(f(fitted, x, 2.0) - average) / (1.0 + std::fabs(average)));
+  }
+  CHECK(worst < 1e-10);
+  p.n_jobs = 3;  // the threads change nothing
+  const Result threaded = test::fit_once(rows, P.y.data(), nullptr, 2, p, EpochCallback{}, control);
+  CHECK(threaded.support_vectors == fitted.support_vectors && threaded.dual_coef == fitted.dual_coef);
 }
 
 TEST_CASE("shard rounds continue from the dual variables they are given") {

@@ -254,6 +254,8 @@ def _mix_pair(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]], params: 
         return b if a is None else a
     if _not_binary(a) or _not_binary(b):
         return NOT_BINARY
+    if params.get("shard_mix") == "union":  # every support vector kept: the union's size as the budget
+        params = dict(params, budget=max(2, a["support_vectors"].shape[0] + b["support_vectors"].shape[0]))
     mixed = _core.mix_budgeted([a, b], params, one_vs_rest=ovr)
     out = {key: mixed[key] for key in MODEL_KEYS}
     out["weight"] = a["weight"] + b["weight"]

@@ -178,10 +178,21 @@ class BudgetedSVC(BudgetModel):
         ``shards`` (and ``random_state``), never on ``n_jobs`` or the machine.
         A binary problem and BSGD's multi-class model are sharded;
         one-vs-rest BSCA is not (its classes are trained in parallel instead).
-        Shards learn less per epoch than one machine and cost accuracy (one
-        pass over 1M generated rows: 8 shards 1.2-4.1 points below one
-        machine at its best ``C``; ``docs/scale.md``); on one machine use
-        ``n_jobs``, which costs none. The default 1 trains one machine.
+        Shards mixed every epoch (``shard_mix="merge"``) learn less per epoch
+        than one machine and cost accuracy (one pass over 1M generated rows:
+        8 shards 1.2-4.1 points below one machine at its best ``C``;
+        ``docs/scale.md``); on one machine use ``n_jobs``, which costs none.
+        The default 1 trains one machine.
+    shard_mix : {"merge", "union"}, default="merge"
+        How ``shards`` > 1 combine. ``"merge"``: their models are averaged
+        after every epoch and merged back to ``budget`` support vectors.
+        ``"union"``: the shards train apart for all epochs and the model is
+        their average with every support vector kept, up to ``shards x
+        budget`` of them (prediction costs that many kernel values per row).
+        In one pass over 1M generated rows of five families, 8 shards'
+        union scored as well as one machine at the same ``budget`` or better
+        (-0.05 to +1.1 points at each family's best ``C``); 32 shards' from
+        -2.9 to +1.1 (``docs/scale.md``).
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     instruments : bool, default=False
@@ -297,6 +308,7 @@ class BudgetedSVC(BudgetModel):
         random_state: Any = None,
         n_jobs: Optional[int] = None,
         shards: int = 1,
+        shard_mix: str = "merge",
         verbose: int = 0,
         callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
         instruments: bool = False,
@@ -322,6 +334,7 @@ class BudgetedSVC(BudgetModel):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.shards = shards
+        self.shard_mix = shard_mix
         self.verbose = verbose
         self.callback = callback
         self.instruments = instruments

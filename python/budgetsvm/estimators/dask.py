@@ -120,6 +120,12 @@ class BudgetedSVC(_LocalBudgetedSVC):
         Threads of one task (the kernel tiles of its blocked epochs,
         one-vs-rest BSCA's classes; prediction of numpy input); the model is
         the same for every ``n_jobs``.
+    shard_mix : {"merge", "union"}, default="merge"
+        ``"merge"``: the rounds above, each mix merged back to ``budget``.
+        ``"union"``: one round; every partition trains all ``epochs`` apart
+        and the model is the partitions' average with every support vector
+        kept (up to partitions x ``budget``), as the in-process
+        ``shard_mix="union"`` (``docs/scale.md``).
     shards : int, default=1
         Must be 1 for ``fit``: the shards are the partitions, never split
         further. (:meth:`~budgetsvm.BudgetedSVC.partial_fit`, the in-process
@@ -169,6 +175,11 @@ class BudgetedSVC(_LocalBudgetedSVC):
     def _round_plan(self, params: Dict[str, Any]) -> Tuple[int, int]:
         """(rounds, epochs per round)."""
         epochs = params["epochs"]
+        if params["shard_mix"] == "union":  # the partitions train apart, combined once
+            if self.rounds not in (None, 1):
+                raise ValueError(f"shard_mix='union' trains the partitions apart and combines them once: rounds "
+                                 f"must be None or 1; got rounds={self.rounds!r}.")
+            return 1, epochs
         if self.rounds is None:
             return epochs, 1
         rounds = check_number("rounds", self.rounds, integer=True, low=1)

@@ -20,6 +20,10 @@ namespace budgetsvm::budget {
 enum class Solver { bsgd, bsca };
 enum class Maintenance { merge, remove, project };
 enum class LearningRate { pegasos, norma, perceptron };
+/// How shard models combine (shards.hpp): averaged and merged back to the
+/// budget after every epoch, or trained apart and averaged once, keeping
+/// the union of their support vectors (up to shards x budget).
+enum class ShardMix { merge, union_ };
 
 struct Params {
   Solver solver = Solver::bsca;
@@ -37,6 +41,7 @@ struct Params {
   std::uint64_t seed = 0;
   int n_jobs = 1;
   Index shards = 1;
+  ShardMix shard_mix = ShardMix::merge;
   /// Rows per block of a blocked epoch (block.hpp); 0: chosen from the
   /// budget. Not an option of the registry: the steps are the same for
   /// every value (the tests set it).
@@ -98,7 +103,11 @@ inline const std::vector<Option<Params>>& params_options() {
     r.push_back(int_option<P>("seed", &P::seed, 0, "seed of the visiting order"));
     r.push_back(int_option<P>("n_jobs", &P::n_jobs, 1, "threads (one-vs-rest machines or shards in parallel)"));
     r.push_back(int_option<P>("shards", &P::shards, 1,
-                              "data shards trained in parallel and mixed every epoch (one machine's problem)"));
+                              "data shards trained in parallel, combined by shard_mix (one machine's problem)"));
+    r.push_back(choice_option<P>("shard_mix", &P::shard_mix,
+                                 NameTable<ShardMix>{{"merge", ShardMix::merge}, {"union", ShardMix::union_}},
+                                 "shard models averaged and merged to the budget every epoch, or trained apart "
+                                 "and their union kept (up to shards x budget support vectors)"));
     r.push_back(bool_option<P>("fit_intercept", &P::fit_intercept, "add an offset b (a constant feature)"));
     r.push_back(bool_option<P>("instruments", &P::instruments,
                                "per-epoch primal objective, ||w||^2 and BSCA's alpha counts (costs a pass)"));

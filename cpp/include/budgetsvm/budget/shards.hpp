@@ -35,6 +35,15 @@
 // variables live for one round (docs/scale.md says what
 // that cost).
 //
+// shard_mix = union: the shards train apart for all their epochs (BSCA with
+// its box C n / n_k and kept dual variables, the other solvers each
+// continuing its own model with n = all rows) and are combined once, at the
+// end (or where the callback stops), by their average with every support
+// vector kept: up to shards x B of them, no merge. Mixing every epoch loses
+// accuracy in the merges back to B (docs/scale.md, "Why shards lose
+// accuracy"); the union of models trained apart does not, at K times the
+// prediction cost.
+//
 // The split follows `shards` as given, never the machine: the model depends
 // on (seed, shards) only; `n_jobs` threads run the shards. A shard's
 // classes may be one only; its solver handles that. The callback and
@@ -160,6 +169,24 @@ void bsca_shard_epoch(Machine& m, Counters& counters, RunControl& control, int e
     m.settle_average(static_cast<Index>(std::ceil(static_cast<double>(Machine::kSettleSample) * points / n)));
 }
 
+/// The shard models' average with every support vector kept (shard_mix =
+/// union): one mix whose budget is the union's size, so nothing is merged
+/// and no guard runs; equal points are combined exactly.
+inline Result mix_union(const std::vector<MixPart>& parts, const Params& params, MixBuffers* buffers) {
+  Index rows = 0;
+  for (const MixPart& p : parts) rows += p.support_vectors->rows();
+  Params all = params;
+  all.budget = std::max<Index>(2, rows);
+  return mix(parts, all, false, GuardPath::automatic, buffers);
+}
+
+/// The shards' combination: merged back to the budget up the tree, or
+/// their union (see "shard_mix" in the header comment).
+inline Result combine_shards(const std::vector<MixPart>& parts, const Params& params, MixBuffers* buffers) {
+  return params.shard_mix == ShardMix::union_ ? mix_union(parts, params, buffers)
+                                               : mix_tree(parts, params, false, buffers);
+}
+
 /// Binary BSCA from a cold start, on shards that keep their dual variables
 /// from round to round (see "BSCA" in the header comment). Shard k of n_k
 /// (weighted) points out of n trains with box C n / n_k; the mix weights it
@@ -189,6 +216,8 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
     const Shard& s = shards[k];
     machines[k] = std::make_unique<Machine>(*s.rows, s.y.data(), s.weight.empty() ? nullptr : s.weight.data(), 1, p,
                                             seeder.next(), make_maintenance, Start{}, -1, 1.0, held);
+    // Apart, the shards average as many steps together as one machine would.
+    if (params.shard_mix == ShardMix::union_) machines[k]->set_window_share(points[k] / n);
   }
   Result result;
   result.n_outputs = 1;
@@ -199,38 +228,51 @@ Result fit_sharded_bsca(const Rows& X, std::vector<Shard>& shards, const Params&
   Start mixed;
   MixBuffers buffers;  // one set for every round's mix
   const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
-  for (int epoch = 1; epoch <= params.epochs; ++epoch) {
-    parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
-      Machine& m = *machines[static_cast<std::size_t>(k)];
-      Counters& c = counters[static_cast<std::size_t>(k)];
-      if (epoch > 1) m.replace_model(mixed, c);
-      bsca_shard_epoch(m, c, ctl, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
-    });
-    control.poll_now();
-    // The shards' models in the data's coordinates, mixed up the tree.
+  const bool apart = params.shard_mix == ShardMix::union_;  // no mix until the end
+  // The shards' models in the data's coordinates, combined.
+  auto combine = [&] {
     std::vector<MatrixXd> part_sv(shards.size()), part_coef(shards.size());
     std::vector<MixPart> parts;
-    EpochStats stats;
-    stats.epoch = epoch;
     for (std::size_t k = 0; k < shards.size(); ++k) {
       Machine& m = *machines[k];
       m.final_model().export_to(part_sv[k], part_coef[k]);
       X.centre().unshift_rows(part_sv[k]);
       parts.push_back({&part_sv[k], &part_coef[k], {m.final_bias()}, points[k], 0});
-      stats.progressive_loss += m.progressive_loss() * points[k] / n;  // in units of the box C
-      totals += counters[k];
-      counters[k] = Counters{};
     }
-    Result r = mix_tree(parts, params, false, &buffers);
+    Result r = combine_shards(parts, params, &buffers);
     totals += r.totals;
     result.mix_fallbacks += r.mix_fallbacks;
     sv = std::move(r.support_vectors);
     coef = std::move(r.dual_coef);
     mixed.support_vectors = &sv, mixed.dual_coef = &coef, mixed.intercept = r.intercept;
+  };
+  for (int epoch = 1; epoch <= params.epochs; ++epoch) {
+    parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
+      Machine& m = *machines[static_cast<std::size_t>(k)];
+      Counters& c = counters[static_cast<std::size_t>(k)];
+      if (epoch > 1 && !apart) m.replace_model(mixed, c);
+      bsca_shard_epoch(m, c, ctl, epoch, params.epochs, points[static_cast<std::size_t>(k)], n);
+    });
+    control.poll_now();
+    EpochStats stats;
+    stats.epoch = epoch;
+    Index shard_svs = 0;  // the shards' support vectors (before an end's union combines equal ones)
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      Machine& m = *machines[k];
+      stats.progressive_loss += m.progressive_loss() * points[k] / n;  // in units of the box C
+      shard_svs += m.final_model().size();
+      totals += counters[k];
+      counters[k] = Counters{};
+    }
+    const bool combined = !apart || epoch == params.epochs;
+    if (combined) combine();
     stats.totals = totals;
-    stats.n_support = sv.rows();
+    stats.n_support = combined ? sv.rows() : shard_svs;
     stats.seconds = timer.seconds();
-    if (end_epoch(result, stats, callback, control)) break;
+    if (end_epoch(result, stats, callback, control)) {
+      if (!combined) combine();  // stopped early: the union of the shards as they are
+      break;
+    }
   }
   for (auto& m : machines) result.averaged += m->has_average() ? 1 : 0;
   result.support_vectors = sv;
@@ -274,8 +316,27 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
   std::vector<Result> parts(static_cast<std::size_t>(n_shards));
   MixBuffers buffers;  // one set for every round's mix
   const int threads = static_cast<int>(std::max<Index>(1, std::min<Index>(params.n_jobs, n_shards)));
+  const bool apart = params.shard_mix == ShardMix::union_;  // each shard continues its own model
+  std::vector<Result> before;                               // apart: the shards' models of the epoch before
+  // The shards' models, combined into the next common model.
+  auto combine = [&] {
+    std::vector<MixPart> mixing;
+    for (Index k = 0; k < n_shards; ++k) {
+      const Result& r = parts[static_cast<std::size_t>(k)];
+      mixing.push_back({&r.support_vectors, &r.dual_coef, r.intercept,
+                        static_cast<double>(shards[static_cast<std::size_t>(k)].rows->rows()), r.steps_total});
+    }
+    Result mixed = combine_shards(mixing, params, &buffers);
+    totals += mixed.totals;
+    sv = std::move(mixed.support_vectors);
+    coef = std::move(mixed.dual_coef);
+    cur.intercept = mixed.intercept;
+    cur.steps = mixed.steps_total;
+    cur.n_ref = n;
+  };
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
-    if (epoch > 1 || start.warm()) cur.support_vectors = &sv, cur.dual_coef = &coef;
+    if (!apart && (epoch > 1 || start.warm())) cur.support_vectors = &sv, cur.dual_coef = &coef;
+    if (apart && epoch > 1) before = std::move(parts), parts.assign(static_cast<std::size_t>(n_shards), Result{});
     std::vector<std::uint64_t> seeds(static_cast<std::size_t>(n_shards));
     for (auto& s : seeds) s = seeder.next() >> 1;  // the registry holds seeds in [0, 2^63)
     parallel_tasks(n_shards, threads, control, [&](Index k, RunControl& ctl) {
@@ -283,32 +344,35 @@ inline Result fit_sharded(const Rows& X, const int* y, const double* weight, int
       Params p = one;
       p.seed = seeds[static_cast<std::size_t>(k)];
       const double* w = s.weight.empty() ? nullptr : s.weight.data();
-      check_fit(*s.rows, s.y.data(), w, n_classes, p, cur);
+      Start from = cur;
+      if (apart && epoch > 1) {
+        const Result& own = before[static_cast<std::size_t>(k)];
+        from.support_vectors = &own.support_vectors, from.dual_coef = &own.dual_coef;
+        from.intercept = own.intercept, from.steps = own.steps_total, from.n_ref = n;
+      }
+      check_fit(*s.rows, s.y.data(), w, n_classes, p, from);
       parts[static_cast<std::size_t>(k)] =
-          fit_sequential(*s.rows, s.y.data(), w, n_classes, p, EpochCallback{}, ctl, cur);
+          fit_sequential(*s.rows, s.y.data(), w, n_classes, p, EpochCallback{}, ctl, from);
     });
-    std::vector<MixPart> mixing;
     EpochStats stats;
     stats.epoch = epoch;
+    Index shard_svs = 0;  // the shards' support vectors (apart, before the end's union)
     for (Index k = 0; k < n_shards; ++k) {
       const Result& r = parts[static_cast<std::size_t>(k)];
-      mixing.push_back({&r.support_vectors, &r.dual_coef, r.intercept,
-                        static_cast<double>(shards[static_cast<std::size_t>(k)].rows->rows()), r.steps_total});
       totals += r.totals;
       stats.progressive_loss += r.history.empty() ? 0.0 : r.history.back().progressive_loss;
+      shard_svs += r.support_vectors.rows();
     }
     control.poll_now();
-    Result mixed = mix_tree(mixing, params, false, &buffers);
-    totals += mixed.totals;
-    sv = std::move(mixed.support_vectors);
-    coef = std::move(mixed.dual_coef);
-    cur.intercept = mixed.intercept;
-    cur.steps = mixed.steps_total;
-    cur.n_ref = n;
+    const bool combined = !apart || epoch == params.epochs;
+    if (combined) combine();
     stats.totals = totals;
-    stats.n_support = sv.rows();
+    stats.n_support = combined ? sv.rows() : shard_svs;
     stats.seconds = timer.seconds();
-    if (end_epoch(result, stats, callback, control)) break;
+    if (end_epoch(result, stats, callback, control)) {
+      if (!combined) combine();  // stopped early: the union of the shards as they are
+      break;
+    }
   }
   result.support_vectors = sv;
   result.dual_coef = coef;
@@ -364,6 +428,7 @@ inline Result bsca_shard_round(const Rows& X, const int* y, const double* weight
     using Maintenance = decltype(make(std::declval<BudgetModel&>()));
     BscaMachine<Maintenance> m(X, y, weight, 1, p, p.seed, make, Start{}, -1, 1.0, start_size(start));
     m.set_alpha(alpha);
+    if (p.shard_mix == ShardMix::union_) m.set_window_share(points / round.n);  // as fit_sharded_bsca's
     Result result;
     result.n_outputs = 1;
     const Stopwatch timer;
