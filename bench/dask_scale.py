@@ -1,5 +1,6 @@
-"""Distributed budgeted training on Dask: 1 vs 2 worker processes, against
-the in-process BudgetedSVC with the same parameters.
+"""Distributed budgeted training on Dask: 1 vs 2 worker processes, the
+partitions mixed every epoch and trained apart (``shard_mix="union"``),
+against the in-process BudgetedSVC with the same parameters.
 
 Data sets: ijcnn1 (read from $BUDGETSVM_DATA or ../shared/datasets, never
 copied; "ijcnn1-shuffled": its rows once in a random order) and two generated
@@ -9,7 +10,7 @@ workers themselves. Both are split
 into 2 partitions; the distributed model depends on the partitions, not on
 the workers, so 1 and 2 workers train the same model and their time ratio
 is the speed-up alone. Runs are interleaved (in-process sequential,
-in-process 2 shards, 1 worker, 2 workers; then again, each repeat with the
+in-process 2 shards, 1 worker, 2 workers, the same two with union; then again, each repeat with the
 seed of its index); each cluster is started for its own fit (after a
 one-epoch warm-up fit) and closed after it, so that no idle cluster (its
 scheduler's and workers' periodic work) shares the two cores with the fit
@@ -123,7 +124,7 @@ def run_set(name, repeats):
     cluster shares the cores with the run being timed."""
     X, y, Xt, yt = load(name)
     params = SETS[name]
-    rows = {k: [] for k in ("sequential", "shards2", "1 worker", "2 workers")}
+    rows = {k: [] for k in ("sequential", "shards2", "1 worker", "2 workers", "1 worker, union", "2 workers, union")}
     loads = []
     for r in range(repeats):
         loads.append(os.getloadavg()[0])
@@ -135,21 +136,24 @@ def run_set(name, repeats):
             t, m = timed(fit)
             rows[label].append((t, m.score(Xt, yt)))
             print(f"{name} r{r} {label}: {t:.2f}s acc {rows[label][-1][1]:.4f}", flush=True)
-        coefs = []
-        for label, workers in (("1 worker", 1), ("2 workers", 2)):
-            cluster, client = started(workers)
-            try:
-                Xd, yd = on_cluster(name, client, X, y)
-                with client.as_current():
-                    DaskBudgetedSVC(**dict(p, epochs=1)).fit(Xd, yd)  # warm-up: imports, first transfers
-                    t, m = timed(lambda: DaskBudgetedSVC(**p).fit(Xd, yd))
-            finally:
-                client.close()
-                cluster.close()
-            coefs.append(m.dual_coef_)
-            rows[label].append((t, m.score(Xt, yt)))
-            print(f"{name} r{r} {label}: {t:.2f}s acc {rows[label][-1][1]:.4f}", flush=True)
-        assert np.array_equal(coefs[0], coefs[1]), "1 and 2 workers must train the same model"
+        for mix in ("merge", "union"):
+            coefs = []
+            q = dict(p, shard_mix=mix)
+            for workers in (1, 2):
+                label = f"{workers} worker{'s' if workers > 1 else ''}" + (", union" if mix == "union" else "")
+                cluster, client = started(workers)
+                try:
+                    Xd, yd = on_cluster(name, client, X, y)
+                    with client.as_current():
+                        DaskBudgetedSVC(**dict(p, epochs=1)).fit(Xd, yd)  # warm-up: imports, first transfers
+                        t, m = timed(lambda: DaskBudgetedSVC(**q).fit(Xd, yd))
+                finally:
+                    client.close()
+                    cluster.close()
+                coefs.append(m.dual_coef_)
+                rows[label].append((t, m.score(Xt, yt)))
+                print(f"{name} r{r} {label}: {t:.2f}s acc {rows[label][-1][1]:.4f}", flush=True)
+            assert np.array_equal(coefs[0], coefs[1]), "1 and 2 workers must train the same model"
     return params, X.shape, rows, loads
 
 
@@ -163,6 +167,9 @@ def table(name, params, shape, rows, loads):
     out += ["", f"- speed-up 2 workers vs 1: {best['1 worker'] / best['2 workers']:.2f}x (target >= 1.6x)",
             f"- accuracy, 2 workers minus in-process sequential: {acc['2 workers'] - acc['sequential']:+.2f} points; "
             f"minus in-process 2 shards: {acc['2 workers'] - acc['shards2']:+.2f} points (target: within 0.5)",
+            f"- shard_mix='union': 2 workers vs 1 {best['1 worker, union'] / best['2 workers, union']:.2f}x, "
+            f"vs the in-process sequential fit {best['sequential'] / best['2 workers, union']:.2f}x, accuracy "
+            f"{acc['2 workers, union'] - acc['sequential']:+.2f} points",
             f"- 1-minute load average before each repeat: {', '.join(f'{x:.2f}' for x in loads)}", ""]
     return out
 
