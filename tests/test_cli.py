@@ -67,6 +67,21 @@ def test_shards_and_threads_flags(files):
     assert not np.array_equal(models["--n-jobs 2"].dual_coef_, models["--shards 2 --n-jobs 2"].dual_coef_)
 
 
+def test_svm_type_as_in_svm_train(files, capsys):
+    # -s 0 (C-SVC) is what every solver trains; the other svm types are named and refused, never a silent C-SVC
+    model = files / "s0.model"
+    assert main(["train", "-q", "-s", "0", "--budget", "20", str(files / "train.svm"), str(model)]) == 0
+    assert model.exists()
+    for value, name in [("1", "nu-SVC"), ("2", "one-class SVM"), ("3", "epsilon-SVR"), ("4", "nu-SVR"),
+                        ("7", "not an svm_type"), ("x", "must be an integer")]:
+        with pytest.raises(SystemExit) as exit_:
+            main(["train", "-s", value, str(files / "train.svm"), str(files / "never.model")])
+        assert exit_.value.code == 1
+        err = capsys.readouterr().err
+        assert name in err and err.count("\n") == 1, err
+    assert not (files / "never.model").exists()
+
+
 def test_probability_flag_as_in_svm_train(files, capsys):
     # -b 1 is svm-train's option: no FutureWarning about SVC's Python parameter (warnings are errors here)
     model = files / "b1.model"

@@ -69,6 +69,23 @@ def _weigh(args: argparse.Namespace, kwargs: Dict[str, Any], classes: Any) -> No
         kwargs["class_weight"] = class_weight(args.label_weights, list(classes), args.data)
 
 
+_SVM_TYPES = {1: "nu-SVC", 2: "one-class SVM", 3: "epsilon-SVR", 4: "nu-SVR"}
+
+
+def _svm_type(text: str) -> int:
+    """svm-train's ``-s``: 0 (C-SVC) is what every solver here trains; the
+    others are named and refused (a usage error, not a silent C-SVC)."""
+    try:
+        value = parse_int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer; got {text}") from None
+    if value != 0:
+        what = _SVM_TYPES.get(value, "not an svm_type of svm-train")
+        raise argparse.ArgumentTypeError(
+            f"svm_type {value} ({what}) is not available: budgetsvm trains C-SVC classifiers (-s 0)")
+    return value
+
+
 def _run_train(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         # -b is svm-train's option; the deprecation of SVC's probability
@@ -227,7 +244,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
             "  budgetsvm train -w1 5 -w-1 0.5 -c 4 a9a a9a.model          (C x 5 for label 1, x 0.5 for -1)\n"
             "  budgetsvm train --stream --n-features 18 big.svm.gz big.model\n"
             "  budgetsvm train --solver bsgd --help                       (only the flags of bsgd)\n"
-            "LIBSVM's -c -g -b -m -e -d -r -wi -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
+            "LIBSVM's -s 0 -c -g -b -m -e -d -r -wi -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
             "(budgetedsvm-train's -B, -e, -m, ...) mean other things there and are not mirrored.\n"
             "Progress goes to stderr: a bar with the ETA on a terminal, else a line per epoch (or fold) and\n"
             "at most one every 10 s; a mistake is one line on stderr and exit code 1."
@@ -241,6 +258,9 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                        "with that solver (default bsca)")
     train.add_argument("--format", choices=list(FORMATS), default="budgetsvm",
                        help="model file format (default budgetsvm)")
+    train.add_argument("-s", dest="svm_type", type=_svm_type, default=0, metavar="TYPE",
+                       help="svm-train's svm_type: 0 (C-SVC), the only one; nu-SVC (1), one-class (2) and the "
+                       "regression SVMs (3, 4) are not available")
     train.add_argument("-v", dest="cross_validation", type=parse_int, metavar="K",
                        help="K-fold cross-validation only: print the accuracy and each fold's (folds drawn by "
                        "--random-state, default 0; with --stream one pass per fold and epoch)")
