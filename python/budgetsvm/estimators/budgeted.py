@@ -189,10 +189,10 @@ class BudgetedSVC(BudgetModel):
         ``"union"``: the shards train apart for all epochs and the model is
         their average with every support vector kept, up to ``shards x
         budget`` of them (prediction costs that many kernel values per row).
-        In one pass over 1M generated rows of five families, 8 shards'
-        union scored as well as one machine at the same ``budget`` or better
-        (-0.05 to +1.1 points at each family's best ``C``); 32 shards' from
-        -2.9 to +1.1 (``docs/scale.md``).
+        In one pass over 1M generated rows of five families, at each
+        family's best ``C``, 8 shards' union scored -0.18 to +0.58 points
+        against one machine of the same ``budget``, 32 shards' -1.51 to
+        +0.60 (``python bench/shards.py``; ``docs/scale.md``).
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     instruments : bool, default=False
