@@ -81,3 +81,10 @@ def write_lines(path, lines: list) -> None:
     """A results file: the lines, then an empty one."""
     with open(path, "w") as f:
         f.write("\n".join(list(lines) + [""]))
+
+
+def report(lines: list, out=None) -> None:
+    """Prints a results table's lines and, given ``out``, writes them there too."""
+    print("\n".join(lines))
+    if out:
+        write_lines(out, lines)

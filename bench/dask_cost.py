@@ -63,8 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dask  # noqa: E402
 import dask.array as da  # noqa: E402
-import distributed  # noqa: E402
-from _common import machine_line  # noqa: E402
+from _common import machine_line, report  # noqa: E402
+from dask_scale import started  # noqa: E402
 from datagen import FAMILIES, make  # noqa: E402
 
 import budgetsvm  # noqa: E402
@@ -119,12 +119,6 @@ def on_cluster(client, X, y, parts):
         xs.append(da.from_delayed(dask.delayed(fx), (hi - lo, X.shape[1]), X.dtype))
         ys.append(da.from_delayed(dask.delayed(fy), (hi - lo,), y.dtype))
     return da.concatenate(xs), da.concatenate(ys)
-
-
-def started(workers):
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=":0")
-    return cluster, distributed.Client(cluster, set_as_default=False)
 
 
 def predicted(P, n, E, union, c_row, mix, o_0, o_task, cores, budget, model_bytes, network=True):
@@ -263,10 +257,7 @@ def main():
     lines += ["", "The speed-up is at the same number of epochs; the accuracy of P partitions is measured by "
               "bench/shards.py (docs/scale.md)."
               + (" The union model holds up to P x B support vectors." if union else ""), ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    report(lines, args.out)
 
 
 if __name__ == "__main__":

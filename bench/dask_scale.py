@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 import distributed  # noqa: E402
-from _common import data_dir, machine_line  # noqa: E402
+from _common import data_dir, machine_line, report  # noqa: E402
 from datagen import _BLOCK, make_block  # noqa: E402
 
 import budgetsvm  # noqa: E402
@@ -189,10 +189,7 @@ def main():
              f"budgetsvm imported from `{Path(budgetsvm.__file__).parent}` (here and on every worker).", ""]
     for name in args.sets.split(","):
         lines += table(name, *run_set(name, args.repeats))
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    report(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine_line  # noqa: E402
+from _common import machine_line, report  # noqa: E402
 from datagen import FAMILIES, make  # noqa: E402
 
 import budgetsvm  # noqa: E402
@@ -82,10 +82,7 @@ def main():
                 print(family, C, k, mix, cells[-1], flush=True)
         lines.append(f"| {family} | {C:g} | " + " | ".join(cells) + " |")
     lines += ["", "Speed-ups are against one machine on one thread; accuracy differences in points against it.", ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    report(lines, args.out)
 
 
 if __name__ == "__main__":
