@@ -2,7 +2,9 @@
 
 Budgeted kernel SVMs (BSGD, BSCA with lookup merging), linear SVMs by dual
 coordinate descent with adaptive variable selection, and an exact kernel SVM
-(ALFPGM), implemented in a header-only C++17 core with scikit-learn estimators.
+(ALFPGM), implemented in a header-only C++17 core with scikit-learn estimators;
+:class:`AutoSVC` (:func:`tune`) chooses the solver and its settings within a
+time budget.
 
 The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
 ``budgetsvm.io`` (svmlight data: reading, streaming, shuffling),
@@ -12,7 +14,7 @@ The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
-from .estimators import SVC, BudgetedSVC, LinearSVC, merge_solution
+from .estimators import SVC, AutoSVC, BudgetedSVC, LinearSVC, merge_solution, tune
 from .io import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
 from .kernels import kernel_matrix
 from .model_files import load_model, save_model
@@ -21,6 +23,8 @@ from .model_files import load_model, save_model
 from . import external_shuffle, shuffle, streaming  # noqa: F401
 
 __all__ = [
+    "AutoSVC",
+    "tune",
     "BudgetedSVC",
     "merge_solution",
     "SVC",

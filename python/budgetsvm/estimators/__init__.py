@@ -5,6 +5,8 @@
   :func:`~budgetsvm.merge_solution` (the budgeted model's steps:
   ``_budget_model``);
 * ``linear``: :class:`~budgetsvm.LinearSVC`;
+* ``auto``: :class:`~budgetsvm.AutoSVC` and :func:`~budgetsvm.tune`, the
+  settings chosen within a time budget (a meta-estimator over the others);
 * ``dask``: the budgeted SVM on dask, public as ``budgetsvm.dask`` (its
   tasks: ``_dask_tasks``, its input and rounds: ``_dask_rounds``; imported
   only with dask installed, never by this package's ``__init__``).
@@ -13,8 +15,9 @@
 and ``predict`` goes through, and says how a new estimator plugs in.
 """
 
+from .auto import AutoSVC, tune
 from .budgeted import BudgetedSVC, merge_solution
 from .exact import SVC
 from .linear import LinearSVC
 
-__all__ = ["BudgetedSVC", "LinearSVC", "SVC", "merge_solution"]
+__all__ = ["AutoSVC", "BudgetedSVC", "LinearSVC", "SVC", "merge_solution", "tune"]

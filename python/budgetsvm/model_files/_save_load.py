@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._atomic import replacing
 from .._limits import MAX_LINE_BYTES, check_max_line_bytes
+from ..estimators.auto import AutoSVC
 from . import _container as container
 from . import _estimator_state as state
 from . import _libsvm_text
@@ -63,8 +64,10 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
 
     Parameters
     ----------
-    estimator : SVC, LinearSVC or BudgetedSVC
-        A fitted estimator.
+    estimator : SVC, LinearSVC, BudgetedSVC or AutoSVC
+        A fitted estimator (of an :class:`~budgetsvm.AutoSVC`, its
+        ``best_estimator_``: the file holds the model, not the search's
+        report).
     path : str or path-like
         The file to write. It is replaced all at once (a temporary file in
         the same folder, synced to the disk, then renamed over it): if the
@@ -93,6 +96,8 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}; got {format!r}")
     check_is_fitted(estimator)
+    if isinstance(estimator, AutoSVC):
+        estimator = estimator.best_estimator_
     if format == "budgetsvm":
         container.write_container(path, _budgetsvm_sections(estimator))
         return

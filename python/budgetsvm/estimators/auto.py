@@ -1,0 +1,743 @@
+"""Settings chosen for the user within a time budget: :class:`AutoSVC` and :func:`tune`.
+
+The search is successive halving over growing random subsamples of the
+training part, scored on a stratified held-out part:
+
+1. ``gamma`` is started from the distance heuristic ``1 / median ||x - x'||^2``
+   (over random pairs of rows) and searched on a factor-2 ladder around it;
+   ``C`` on a decade ladder at the first (small) subsample.
+2. Each rung keeps the best cells and carries their ``C`` to the next, four
+   times larger, subsample at fixed ``lambda = 1 / (C n)`` (``C n_prev / n``),
+   at fixed ``C``, and half-way between (``C sqrt(n_prev / n)``): the best
+   ``C`` at the larger size lay in that range in every measurement
+   (docs/development/decisions.md, "How the best C and gamma move with n").
+3. On the largest subsample the search reaches, BSGD and (when the exact
+   SVM can finish on all rows in the time left) the exact :class:`SVC` are
+   tried with the best cell's settings; the best of the solvers is kept.
+4. The final fit runs on all rows, ``C`` carried from the last rung to ``n``
+   with the exponent the rungs measured, with the largest budget and the
+   most epochs that the measured cost per row and support vector lets end
+   within the time left.
+
+Every fit is one call into the C++ core; this module only plans, times and
+compares. docs/auto.md describes it for users.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from time import perf_counter
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._params import check_number
+from .budgeted import BudgetedSVC
+from .exact import SVC
+
+__all__ = ["AutoSVC", "TuningReport", "tune"]
+
+#: The budgets the final fit chooses from, and the largest by default.
+BUDGET_LADDER = (250, 500, 1000, 2000, 4000, 8000, 16000)
+#: The subsamples grow by this factor from rung to rung.
+GROWTH = 4
+#: At most this many held-out rows score the candidates (2.0e-3 standard error at 80%).
+MAX_VALIDATION_ROWS = 40_000
+#: The exact SVM's fit time is extrapolated as n ** EXACT_EXPONENT (at least).
+EXACT_EXPONENT = 2.0
+#: The exact SVM is tried on subsamples of at most this many rows.
+EXACT_TRIAL_ROWS = 20_000
+SOLVERS = ("bsca", "bsgd", "exact")
+
+
+class TuningReport:
+    """What :class:`AutoSVC` tried, what each try scored and cost, and what it chose.
+
+    Attributes
+    ----------
+    trials : list of dict
+        One entry per fit, in the order run: ``stage`` (``"probe"``: the
+        first fit, which times the first rung; ``"search"``; ``"solver"``: the
+        other solvers on the largest subsample; ``"final"``), ``rung``, ``rows`` (the
+        subsample's size), ``solver``, ``C``, ``gamma``, ``budget``,
+        ``epochs``, ``validation_accuracy`` (on the held-out rows; NaN for the
+        final fit, which trains on them too), ``seconds`` (the fit and its
+        scoring) and ``n_support`` (the model's support vectors).
+    stages : list of dict
+        ``name`` and ``seconds`` of each stage: ``prepare`` (input checks,
+        the split, the distance heuristic), ``search``, ``solver``, ``final``.
+    chosen : dict
+        The final model's settings (``solver``, ``C``, ``gamma``, ``budget``,
+        ``epochs``, ``rows``) and ``validation_accuracy``: the held-out score
+        of the same settings on the largest subsample searched.
+    time_budget : float
+        The budget in seconds.
+    seconds : float
+        The whole call's wall time.
+    warnings : list of str
+        What did not go as planned (the time budget too small for the whole
+        plan, the final fit on a subsample), also issued as warnings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm import tune
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(3000, 4))
+    >>> y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    >>> report = tune(X, y, time=10, random_state=0).report_
+    >>> report.chosen["solver"] in ("bsca", "bsgd", "exact"), report.seconds <= 10 * 1.1 + 1
+    (True, True)
+    >>> print(report)  # doctest: +ELLIPSIS
+    AutoSVC: ...
+    """
+
+    def __init__(self, time_budget: float) -> None:
+        self.time_budget = time_budget
+        self.trials: List[Dict[str, Any]] = []
+        self.stages: List[Dict[str, Any]] = []
+        self.chosen: Dict[str, Any] = {}
+        self.seconds = 0.0
+        self.warnings: List[str] = []
+
+    def __repr__(self) -> str:
+        return (f"TuningReport(trials={len(self.trials)}, chosen={self.chosen!r}, "
+                f"seconds={self.seconds:.2f}, time_budget={self.time_budget:g})")
+
+    def __str__(self) -> str:
+        chosen = self.chosen
+        lines = [
+            f"AutoSVC: {self.seconds:.1f} s of a {self.time_budget:g} s budget; chose {chosen.get('solver')} "
+            f"C={chosen.get('C', math.nan):.4g} gamma={chosen.get('gamma', math.nan):.4g} "
+            f"budget={chosen.get('budget')} epochs={chosen.get('epochs')} on {chosen.get('rows')} rows "
+            f"(validation accuracy {100 * chosen.get('validation_accuracy', math.nan):.2f}% on the largest subsample)",
+            "stages: " + ", ".join(f"{s['name']} {s['seconds']:.1f} s" for s in self.stages),
+            f"{'stage':<7} {'rung':>4} {'rows':>9} {'solver':<6} {'C':>10} {'gamma':>10} {'budget':>6} "
+            f"{'epochs':>6} {'accuracy':>9} {'seconds':>8}",
+        ]
+        for t in self.trials:
+            budget = "-" if t["budget"] is None else t["budget"]
+            epochs = "-" if t["epochs"] is None else t["epochs"]
+            accuracy = "-" if math.isnan(t["validation_accuracy"]) else f"{100 * t['validation_accuracy']:.2f}%"
+            lines.append(
+                f"{t['stage']:<7} {t['rung']:>4} {t['rows']:>9} {t['solver']:<6} {t['C']:>10.4g} {t['gamma']:>10.4g} "
+                f"{budget:>6} {epochs:>6} "
+                f"{accuracy:>9} {t['seconds']:>8.2f}"
+            )
+        lines.extend(f"warning: {w}" for w in self.warnings)
+        return "\n".join(lines)
+
+
+def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000) -> float:
+    """The distance heuristic ``1 / median ||x - x'||^2`` over random pairs of rows.
+
+    Pairs of identical rows are skipped; when every pair is identical (or
+    ``X`` has one row) the result is ``1 / n_features``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm.estimators.auto import median_gamma
+    >>> X = np.random.default_rng(0).normal(size=(5000, 10))
+    >>> round(median_gamma(X, np.random.RandomState(0)), 3)  # E||x - x'||^2 = 2 d = 20
+    0.052
+    """
+    n, d = X.shape
+    if n < 2:
+        return 1.0 / max(d, 1)
+    a = rng.randint(0, n, size=pairs)
+    b = rng.randint(0, n, size=pairs)
+    keep = a != b
+    a, b = a[keep], b[keep]
+    diff = X[a] - X[b]
+    if sp.issparse(diff):
+        sq = np.asarray(diff.multiply(diff).sum(axis=1), dtype=np.float64).ravel()
+    else:
+        diff = np.asarray(diff, dtype=np.float64)
+        sq = np.einsum("ij,ij->i", diff, diff)
+    sq = sq[sq > 0]
+    if sq.size == 0:
+        return 1.0 / max(d, 1)
+    median = float(np.median(sq))
+    return 1.0 / median if math.isfinite(median) and median > 0 else 1.0 / max(d, 1)
+
+
+class _Clock:
+    """Seconds since the call started, and what is left of the budget."""
+
+    def __init__(self, budget: float) -> None:
+        self.start = perf_counter()
+        self.budget = budget
+
+    def elapsed(self) -> float:
+        return perf_counter() - self.start
+
+    def left(self) -> float:
+        return self.budget - self.elapsed()
+
+
+class AutoSVC(ClassifierMixin, BaseEstimator):
+    """A kernel SVM whose solver, ``C``, ``gamma``, budget and epochs are chosen within a time budget.
+
+    A meta-estimator, as scikit-learn's ``HalvingGridSearchCV``: ``fit``
+    searches the settings on growing random subsamples scored on a
+    stratified held-out part (successive halving), then trains the chosen
+    estimator (:class:`BudgetedSVC` or, when it finishes in time,
+    :class:`SVC`) on all rows so that the whole call ends within ``time``
+    seconds; ``best_estimator_`` predicts. It is an estimator of its own
+    rather than ``C="auto"`` on :class:`BudgetedSVC` because the search also
+    chooses between estimators (BSCA, BSGD, the exact SVM), and because its
+    parameters (``time``) and its results (``report_``) are the search's,
+    not one model's. docs/auto.md says what it does and when to override it.
+
+    Parameters
+    ----------
+    time : float, default=120.0
+        Seconds for the whole ``fit`` (search and final fit), > 0. The plan
+        keeps a margin; the call ends within about 10% of it (the first
+        subsample fits are measured before anything is extrapolated).
+    validation_fraction : float, default=0.2
+        Share of the rows held out (stratified) to score the search, in
+        (0, 0.5]; at most 40,000 rows are held out. The final fit trains on
+        every row, the held-out ones included.
+    solvers : sequence of {"bsca", "bsgd", "exact"}, default=("bsca", "bsgd", "exact")
+        The solvers the search may choose. The search itself runs BSCA when
+        it is allowed, else BSGD, else the exact SVM.
+    max_budget : int, default=8000
+        The largest budget the final fit may use (>= 250).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the split, the subsamples, the distance heuristic and every
+        fit. With the same seed, data and plan (the rungs, the final budget
+        and epochs: ``report_.chosen``) the model is the same, bit for bit;
+        the plan itself follows measured times, so on a loaded machine or a
+        tight budget it can differ from run to run (a smaller last rung or
+        budget).
+    n_jobs : int or None, default=None
+        Threads of every fit (never changes a fitted model); ``None``: 1,
+        ``-1``: all cores. The timings the plan follows are taken with these
+        threads.
+    verbose : int, default=0
+        ``1`` prints a line per stage and rung to stderr.
+
+    Attributes
+    ----------
+    best_estimator_ : BudgetedSVC or SVC
+        The final model, trained on all rows (or, when the time budget did
+        not allow it, the best model found: ``report_.warnings`` says so).
+    best_params_ : dict
+        ``report_.chosen`` without the score: the settings of
+        ``best_estimator_``.
+    best_score_ : float
+        The held-out accuracy of those settings on the largest subsample
+        searched (the final model's own score on those rows is higher: it
+        trained on them).
+    report_ : TuningReport
+        Every fit of the search with its accuracy and seconds, each stage's
+        seconds, the choice; ``print(report_)`` shows it as a table.
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm import AutoSVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(4000, 2))
+    >>> y = np.where(X[:, 0] * X[:, 1] > 0, "same", "diff")
+    >>> clf = AutoSVC(time=10, random_state=0).fit(X, y)
+    >>> sorted(clf.best_params_)
+    ['C', 'budget', 'epochs', 'gamma', 'rows', 'solver']
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    def __init__(
+        self,
+        time: float = 120.0,
+        *,
+        validation_fraction: float = 0.2,
+        solvers: Sequence[str] = SOLVERS,
+        max_budget: int = 8000,
+        random_state: Any = None,
+        n_jobs: Optional[int] = None,
+        verbose: int = 0,
+    ) -> None:
+        self.time = time
+        self.validation_fraction = validation_fraction
+        self.solvers = solvers
+        self.max_budget = max_budget
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ checks
+
+    def _checked(self) -> Tuple[float, float, Tuple[str, ...], int]:
+        budget = check_number("time", self.time, low=0.0, low_inclusive=False)
+        if not math.isfinite(budget):
+            raise ValueError(f"time must be a finite number of seconds; got {self.time!r}.")
+        fraction = check_number("validation_fraction", self.validation_fraction, low=0.0, low_inclusive=False,
+                                high=0.5)
+        solvers = (self.solvers,) if isinstance(self.solvers, str) else tuple(self.solvers)
+        if not solvers or any(s not in SOLVERS for s in solvers):
+            raise ValueError(f"solvers must be a non-empty sequence of {SOLVERS}; got {self.solvers!r}.")
+        max_budget = check_number("max_budget", self.max_budget, integer=True, low=BUDGET_LADDER[0])
+        return budget, fraction, tuple(dict.fromkeys(solvers)), int(max_budget)
+
+    def _say(self, text: str) -> None:
+        if self.verbose:
+            print(f"[AutoSVC] {text}", file=sys.stderr, flush=True)
+
+    # --------------------------------------------------------------------- fit
+
+    def fit(self, X: Any, y: Any) -> "AutoSVC":
+        """Search the settings and train the chosen model within ``time`` seconds.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows (dense or CSR).
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes, each with at least two rows:
+            the held-out part is stratified).
+
+        Returns
+        -------
+        self : AutoSVC
+            The fitted meta-estimator.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import AutoSVC
+        >>> rng = np.random.default_rng(1)
+        >>> X = rng.normal(size=(2000, 3))
+        >>> y = (np.linalg.norm(X, axis=1) > 1.5).astype(int)
+        >>> auto = AutoSVC(time=5, random_state=0).fit(X, y)
+        >>> auto.report_.seconds <= 5 * 1.1 + 1
+        True
+        """
+        time_budget, fraction, solvers, max_budget = self._checked()
+        clock = _Clock(time_budget)
+        report = TuningReport(time_budget)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        classes, counts = np.unique(y, return_counts=True)
+        if len(classes) < 2:
+            raise ValueError(f"AutoSVC needs samples of at least 2 classes in the data; got 1 class ({classes[0]!r}).")
+        if counts.min() < 2:
+            raise ValueError(
+                f"AutoSVC holds out a stratified part of the rows, which needs at least 2 rows of every class; "
+                f"class {classes[np.argmin(counts)]!r} has {counts.min()}."
+            )
+        rng = check_random_state(self.random_state)
+        n = X.shape[0]
+        n_val = int(min(max(round(fraction * n), len(classes)), MAX_VALIDATION_ROWS, n - len(classes)))
+        train, val = train_test_split(np.arange(n), test_size=n_val, stratify=y,
+                                      random_state=rng.randint(np.iinfo(np.int32).max))
+        order = train[rng.permutation(len(train))]  # the subsamples: the first m rows of one shuffle
+        X_val, y_val = X[val], y[val]
+        gamma0 = median_gamma(X[order], rng)
+        seed = int(rng.randint(np.iinfo(np.int32).max))
+        report.stages.append({"name": "prepare", "seconds": clock.elapsed()})
+        self._say(f"{n} rows, {len(classes)} classes, {n_val} held out; gamma from the distance heuristic {gamma0:.4g}")
+
+        search = _Search(self, X, y, order, X_val, y_val, gamma0, seed, solvers, clock, report)
+        best = search.run()
+        final_start = clock.elapsed()
+        model, chosen = search.final(best, max_budget)
+        report.stages.append({"name": "final", "seconds": clock.elapsed() - final_start})
+        report.chosen = chosen
+        report.seconds = clock.elapsed()
+        for text in report.warnings:
+            warnings.warn(text, UserWarning, stacklevel=2)
+        self._say(f"done in {report.seconds:.1f} s: {chosen}")
+        self.best_estimator_ = model
+        self.best_params_ = {k: v for k, v in chosen.items() if k != "validation_accuracy"}
+        self.best_score_ = float(chosen["validation_accuracy"])
+        self.report_ = report
+        self.classes_ = model.classes_
+        return self
+
+    # ------------------------------------------------------------- prediction
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels of ``X``, by ``best_estimator_``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import AutoSVC
+        >>> X = np.random.default_rng(0).normal(size=(600, 2))
+        >>> y = np.where(X[:, 0] > 0, "right", "left")
+        >>> AutoSVC(time=3, random_state=0).fit(X, y).predict([[2.0, 0.0], [-2.0, 0.0]]).tolist()
+        ['right', 'left']
+        """
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Decision values of ``X``, by ``best_estimator_`` (its shape and meaning).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import AutoSVC
+        >>> X = np.random.default_rng(0).normal(size=(600, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> auto = AutoSVC(time=3, random_state=0).fit(X, y)
+        >>> bool(auto.decision_function([[2.0, 0.0]])[0] > 0)
+        True
+        """
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class _Search:
+    """One run of the search: the rungs, the solver trial and the final fit."""
+
+    def __init__(self, owner: AutoSVC, X: Any, y: np.ndarray, order: np.ndarray, X_val: Any, y_val: np.ndarray,
+                 gamma0: float, seed: int, solvers: Tuple[str, ...], clock: _Clock, report: TuningReport) -> None:
+        self.owner = owner
+        self.X, self.y, self.order = X, y, order
+        self.X_val, self.y_val = X_val, y_val
+        self.gamma0 = gamma0
+        self.seed = seed
+        self.solvers = solvers
+        self.clock = clock
+        self.report = report
+        self.n = X.shape[0]
+        self.n_final = self.n  # the rows of the final fit (a stream's: all of the file's)
+        self.row_seconds = 0.0  # a stream's reading cost per row and pass
+        self.max_epochs = 3
+        self.streaming = False
+        self.search_solver = next(s for s in ("bsca", "bsgd", "exact") if s in solvers)
+        self.best: Optional[Dict[str, Any]] = None  # the best-scoring trial so far, and its model
+        self.best_model: Any = None
+        self.top_budgeted: Optional[Dict[str, Any]] = None  # the search's best budgeted trial
+        self.exponents: List[float] = []  # the C exponent t of each rung's winner (C ~ n^-t)
+
+    # ----------------------------------------------------------------- fits
+
+    def _estimator(self, solver: str, C: float, gamma: float, budget: Optional[int], epochs: Optional[int]) -> Any:
+        if solver == "exact":
+            return SVC(C=C, gamma=gamma, random_state=self.seed, n_jobs=self.owner.n_jobs)
+        return BudgetedSVC(solver=solver, C=C, gamma=gamma, budget=int(budget or 500), epochs=int(epochs or 1),
+                           random_state=self.seed, n_jobs=self.owner.n_jobs)
+
+    def _trial(self, stage: str, rung: int, rows: int, solver: str, C: float, gamma: float,
+               budget: Optional[int], epochs: Optional[int], exponent: float = 0.0) -> Dict[str, Any]:
+        """Fit one setting on the first ``rows`` rows of the shuffle and score
+        it on the held-out rows; the report's entry, with the model (``_model``)
+        and the C exponent that led to it (``_exponent``) as private keys."""
+        start = perf_counter()
+        idx = self.order[:rows]
+        est = self._estimator(solver, C, gamma, budget, epochs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the exact SVM's iteration limit is the search's business
+            est.fit(self.X[idx], self.y[idx])
+        accuracy = float(est.score(self.X_val, self.y_val))
+        trial = {"stage": stage, "rung": rung, "rows": rows, "solver": solver, "C": float(C), "gamma": float(gamma),
+                 "budget": None if solver == "exact" else int(budget or 500),
+                 "epochs": None if solver == "exact" else int(epochs or 1),
+                 "validation_accuracy": accuracy, "seconds": perf_counter() - start,
+                 "n_support": int(np.sum(est.n_support_))}
+        self.report.trials.append(dict(trial))
+        trial["_exponent"] = exponent
+        if self.best is None or (accuracy, rows) > (self.best["validation_accuracy"], self.best["rows"]):
+            self.best = trial
+            self.best_model = est  # only the best model is kept (the fallback of a budget too small)
+        return trial
+
+    @staticmethod
+    def _budget_for(rows: int) -> int:
+        """The search's budget: 500, or half the rows of a smaller subsample."""
+        return int(max(2, min(500, rows // 2)))
+
+    @staticmethod
+    def _epochs_for(rows: int) -> int:
+        return 3 if rows <= 50_000 else 2
+
+    # ---------------------------------------------------------------- rungs
+
+    def run(self) -> Dict[str, Any]:
+        """The rungs and the solver trial; returns the best search trial."""
+        clock, owner = self.clock, self.owner
+        n_train = len(self.order)
+        search_start = clock.elapsed()
+        # the first rung's size from one measured fit: its whole grid within
+        # a fifth of the budget (500 to 2000 rows)
+        probe_rows = min(n_train, 500)
+        probe = self._cell_trial("probe", 0, probe_rows, 1.0, self.gamma0)
+        gammas = [self.gamma0 * 2.0 ** k for k in (-3, -2, -1, 0, 1, 2)]
+        Cs = [10.0 ** k for k in (-1, 0, 1, 2, 3)]
+        per_cell = probe["seconds"]
+        rows0 = probe_rows
+        while rows0 * 2 <= min(n_train, 2000) and per_cell * 2 * len(gammas) * len(Cs) <= 0.2 * clock.budget:
+            rows0 *= 2
+            per_cell *= 2
+        cells = [(C, g) for g in gammas for C in Cs]
+        rung, rows = 0, rows0
+        results = self._rung(rung, rows, [(C, g, 0.0) for C, g in cells])
+        while rows < n_train and results:
+            next_rows = min(n_train, rows * GROWTH)
+            keep = max(1, round(len(results) / 6))
+            survivors = results[:keep]
+            candidates: List[Tuple[float, float, float]] = []
+            seen = set()
+            for t in survivors:
+                for exponent in (0.0, 0.5, 1.0):
+                    C = t["C"] * (rows / next_rows) ** exponent
+                    key = (round(math.log(C), 6), t["gamma"])
+                    if key not in seen:
+                        seen.add(key)
+                        candidates.append((C, t["gamma"], exponent))
+            # the next rung's cost from this rung's: per cell, times the growth of rows and support vectors
+            # the next rung's cost: each parent's measured rate at the next size
+            estimate = sum(self._cost(t, self._budget_for(next_rows), self._epochs_for(next_rows), next_rows)
+                           for t in survivors) * len(candidates) / len(survivors)
+            final_min = self._cost(results[0], BUDGET_LADDER[1], 1, self.n_final)
+            spent = clock.elapsed()
+            if spent + estimate > 0.55 * clock.budget or spent + estimate + final_min > 0.9 * clock.budget:
+                self._say_skip(next_rows, estimate, final_min)
+                break
+            rung, rows = rung + 1, next_rows
+            results = self._rung(rung, rows, candidates)
+            if results:
+                self.exponents.append(results[0]["_exponent"])
+        self.report.stages.append({"name": "search", "seconds": clock.elapsed() - search_start})
+        solver_start = clock.elapsed()
+        best = results[0] if results else probe
+        self.top_budgeted = best if best["solver"] != "exact" else None
+        best = self._solver_trials(best)
+        self.report.stages.append({"name": "solver", "seconds": clock.elapsed() - solver_start})
+        owner._say(f"best: {best['solver']} C={best['C']:.4g} gamma={best['gamma']:.4g} on {best['rows']} rows, "
+                   f"{100 * best['validation_accuracy']:.2f}%")
+        return best
+
+    def _say_skip(self, rows: int, estimate: float, final_min: float) -> None:
+        self.owner._say(f"search stops: a rung of {rows} rows would take ~{estimate:.1f} s "
+                        f"(the final fit needs ~{final_min:.1f} s)")
+
+    def _cell_trial(self, stage: str, rung: int, rows: int, C: float, gamma: float, exponent: float = 0.0,
+                    solver: Optional[str] = None) -> Dict[str, Any]:
+        solver = solver or self.search_solver
+        return self._trial(stage, rung, rows, solver, C, gamma, self._budget_for(rows), self._epochs_for(rows),
+                           exponent)
+
+    def _rung(self, rung: int, rows: int, cells: List[Tuple[float, float, float]]) -> List[Dict[str, Any]]:
+        """Fit every cell on the first ``rows`` rows; the results best first.
+        Cells the time left cannot pay for are skipped (the search's share is 60%)."""
+        done: List[Dict[str, Any]] = []
+        for C, gamma, exponent in cells:
+            if done and self.clock.elapsed() + done[-1]["seconds"] > 0.6 * self.clock.budget:
+                self.report.warnings.append(
+                    f"the time budget ended the search in rung {rung} ({rows} rows) after {len(done)} of "
+                    f"{len(cells)} settings")
+                break
+            trial = self._cell_trial("search", rung, rows, C, gamma, exponent)
+            done.append(trial)
+        done.sort(key=lambda t: -t["validation_accuracy"])  # stable: ties keep the grid's order
+        if done:
+            top = done[0]
+            self.owner._say(f"rung {rung}: {len(done)} settings on {rows} rows in "
+                            f"{sum(t['seconds'] for t in done):.1f} s; best C={top['C']:.4g} "
+                            f"gamma={top['gamma']:.4g} {100 * top['validation_accuracy']:.2f}%")
+        return done
+
+    def _rate(self, trial: Dict[str, Any]) -> float:
+        """Seconds per row, support vector and epoch of a budgeted trial
+        (its support vectors at the end: a model that never fills its budget
+        costs what it holds)."""
+        return trial["seconds"] / (trial["rows"] * max(trial["n_support"], 1) * (trial["epochs"] or 1))
+
+    def _held(self, trial: Dict[str, Any], budget: int, n: int) -> float:
+        """The support vectors a fit of ``budget`` on ``n`` rows will hold: the
+        budget, or fewer where the trial left its budget unfilled (the share
+        of rows it kept, times ``n``)."""
+        if trial["budget"] is not None and trial["n_support"] < 0.9 * trial["budget"]:
+            return min(budget, max(trial["n_support"] / trial["rows"] * n, 1.0))
+        return min(budget, n)
+
+    def _cost(self, trial: Dict[str, Any], budget: int, epochs: int, n: int) -> float:
+        """Predicted seconds of a fit of ``budget`` and ``epochs`` on ``n``
+        rows, from a trial's measured rate (and a stream's reading)."""
+        return (self._rate(trial) * self._held(trial, budget, n) + self.row_seconds) * n * epochs
+
+    def _solver_trials(self, best: Dict[str, Any]) -> Dict[str, Any]:
+        """The other solvers with the best cell's settings on its subsample."""
+        rows, rung = best["rows"], best["rung"]
+        for solver in self.solvers:
+            if solver == best["solver"]:
+                continue
+            if solver == "exact":
+                if rows > EXACT_TRIAL_ROWS or not self._exact_may_finish(best):
+                    continue
+            if self.clock.elapsed() + 2 * best["seconds"] > 0.6 * self.clock.budget:
+                continue
+            trial = self._cell_trial("solver", rung, rows, best["C"], best["gamma"], best["_exponent"], solver)
+            if trial["validation_accuracy"] > best["validation_accuracy"] + (0.002 if solver == "bsgd" else 0.0):
+                best = trial
+        return best
+
+    def _exact_may_finish(self, best: Dict[str, Any]) -> bool:
+        # the exact SVM's first try: it must finish on all rows in the time
+        # left, extrapolated from the budgeted fit (an exact fit on m rows
+        # costs at least the budgeted one when m > budget)
+        left = self.clock.left()
+        return best["seconds"] * (self.n_final / best["rows"]) ** EXACT_EXPONENT < 0.3 * left
+
+    # ---------------------------------------------------------------- final
+
+    def _final_C(self, best: Dict[str, Any]) -> Tuple[float, float]:
+        exponent = float(np.mean(self.exponents)) if self.exponents else 0.5
+        return best["C"] * (best["rows"] / self.n_final) ** exponent, exponent
+
+    def decide(self, best: Dict[str, Any], max_budget: int) -> Dict[str, Any]:
+        """The final fit's settings (``solver``, ``C``, ``gamma``, ``budget``,
+        ``epochs``, ``rows``) for the time left, or ``{"fallback": why}`` when
+        no fit on more rows than the search's fits in it."""
+        C, exponent = self._final_C(best)
+        n = self.n_final
+        left = self.clock.left() * 0.85 - 0.05 * self.clock.budget  # margin: scoring, copies, jitter
+        solver = best["solver"]
+        if solver == "exact":
+            predicted = best["seconds"] * (n / best["rows"]) ** EXACT_EXPONENT
+            if predicted <= left:
+                return {"solver": "exact", "C": C, "gamma": best["gamma"], "budget": None, "epochs": None, "rows": n}
+            if self.top_budgeted is None:
+                return {"fallback": "the exact SVM cannot train on all rows in the time left"}
+            solver = self.top_budgeted["solver"]
+        ref = best if best["solver"] == solver else self.top_budgeted
+        assert ref is not None
+        budget, epochs = self._plan(ref, left, max_budget)
+        if budget is not None:
+            self.owner._say(f"final: {solver} C={C:.4g} budget={budget} epochs={epochs} on {n} rows "
+                            f"(~{self._cost(ref, budget, epochs, n):.1f} s of {left:.1f} s left)")
+            return {"solver": solver, "C": C, "gamma": best["gamma"], "budget": budget, "epochs": epochs, "rows": n}
+        # not even the smallest budget's one pass over all rows: the largest subsample that fits
+        rows = int(left / (self._rate(ref) * BUDGET_LADDER[0] + self.row_seconds))
+        if rows <= best["rows"] or self.streaming:
+            return {"fallback": "the time budget is too small for a fit on more rows than the search's"}
+        self.report.warnings.append(
+            f"the time left allows a fit on {rows} of {n} rows only: the final model trained on a subsample")
+        C = best["C"] * (best["rows"] / rows) ** exponent
+        return {"solver": solver, "C": C, "gamma": best["gamma"], "budget": BUDGET_LADDER[0], "epochs": 1, "rows": rows}
+
+    def final(self, best: Dict[str, Any], max_budget: int) -> Tuple[Any, Dict[str, Any]]:
+        """Train the chosen settings on all rows within the time left; the model and the choice."""
+        plan = self.decide(best, max_budget)
+        if "fallback" in plan:
+            return self._fallback(best, plan["fallback"])
+        model = self._fit_rows(plan["rows"], plan["solver"], plan["C"], plan["gamma"], plan["budget"], plan["epochs"])
+        return model, self.chosen(plan, best)
+
+    def _plan(self, ref: Dict[str, Any], left: float, max_budget: int) -> Tuple[Optional[int], int]:
+        """The largest budget (first up to 2000, at the epochs that suit the
+        size: 3 up to 100k rows, 2 up to 1M, else 1), then more epochs, then
+        a larger budget, whose fit on all rows the measured rate ends in time."""
+        n = self.n_final
+        cap = max(BUDGET_LADDER[0], min(max_budget, n // 2))
+        ladder = [b for b in BUDGET_LADDER if b <= cap]
+        most = self.max_epochs
+        wanted = min(most, 3 if n <= 100_000 else (2 if n <= 1_000_000 else 1))
+
+        def fits(b: int, e: int) -> bool:
+            return self._cost(ref, b, e, n) <= left
+
+        for epochs in range(wanted, 0, -1):
+            affordable = [b for b in ladder if b <= 2000 and fits(b, epochs)]
+            if affordable:
+                budget = affordable[-1]
+                break
+        else:
+            return None, 1
+        if budget == min(2000, ladder[-1]):
+            while epochs < most and fits(budget, epochs + 1):
+                epochs += 1
+            larger = [b for b in ladder if b > budget and fits(b, epochs)]
+            if larger:
+                budget = larger[-1]
+        return budget, epochs
+
+    def _fit_rows(self, rows: int, solver: str, C: float, gamma: float, budget: Optional[int],
+                  epochs: Optional[int]) -> Any:
+        """The final fit: all rows (or the first ``rows`` of a shuffle of them), not scored."""
+        start = perf_counter()
+        est = self._estimator(solver, C, gamma, budget, epochs)
+        if rows >= self.n:
+            X, y = self.X, self.y
+        else:
+            idx = check_random_state(self.seed).permutation(self.n)[:rows]
+            X, y = self.X[idx], self.y[idx]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X, y)
+        self.report.trials.append({"stage": "final", "rung": -1, "rows": rows, "solver": solver, "C": float(C),
+                                   "gamma": float(gamma), "budget": budget, "epochs": epochs,
+                                   "validation_accuracy": math.nan, "seconds": perf_counter() - start,
+                                   "n_support": int(np.sum(est.n_support_))})
+        return est
+
+    def _fallback(self, best: Dict[str, Any], why: str) -> Tuple[Any, Dict[str, Any]]:
+        """The best model of the search, as it was trained (on a subsample)."""
+        trial = self.best
+        assert trial is not None
+        self.report.warnings.append(f"{why}: the model is the search's best, trained on {trial['rows']} rows")
+        return self.best_model, self.chosen(trial, trial)
+
+    @staticmethod
+    def chosen(plan: Dict[str, Any], best: Dict[str, Any]) -> Dict[str, Any]:
+        """The report's choice: the plan's settings and the search's score of them."""
+        return {"solver": plan["solver"], "C": float(plan["C"]), "gamma": float(plan["gamma"]),
+                "budget": plan["budget"], "epochs": plan["epochs"], "rows": int(plan["rows"]),
+                "validation_accuracy": float(best["validation_accuracy"])}
+
+
+def tune(X: Any, y: Any, time: float = 120.0, **params: Any) -> AutoSVC:
+    """Choose the solver, ``C``, ``gamma``, budget and epochs for ``X, y`` within ``time`` seconds.
+
+    ``AutoSVC(time=time, **params).fit(X, y)``: the fitted meta-estimator,
+    whose ``best_estimator_`` is the model and ``report_`` what was tried.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training rows.
+    y : array-like of shape (n_samples,)
+        Class labels.
+    time : float, default=120.0
+        Seconds for the whole call.
+    **params
+        Further parameters of :class:`AutoSVC` (``random_state``, ``n_jobs``, ...).
+
+    Returns
+    -------
+    AutoSVC
+        Fitted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm import tune
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(3000, 2))
+    >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 < 0.5, 1, -1)
+    >>> auto = tune(X, y, time=10, random_state=0)
+    >>> bool(auto.best_score_ > 0.9)
+    True
+    """
+    return AutoSVC(time=time, **params).fit(X, y)
