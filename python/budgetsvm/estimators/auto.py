@@ -146,8 +146,8 @@ def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000) -> float
     >>> import numpy as np
     >>> from budgetsvm.estimators.auto import median_gamma
     >>> X = np.random.default_rng(0).normal(size=(5000, 10))
-    >>> round(median_gamma(X, np.random.RandomState(0)), 3)  # E||x - x'||^2 = 2 d = 20
-    0.052
+    >>> round(median_gamma(X, np.random.RandomState(0)), 3)  # ||x - x'||^2 ~ 2 chi2(10): median 18.7
+    0.054
     """
     n, d = X.shape
     if n < 2:
