@@ -82,6 +82,15 @@ def test_svm_type_as_in_svm_train(files, capsys):
     assert not (files / "never.model").exists()
 
 
+def test_time_takes_a_duration(files, capsys):
+    for value in ("2 min", "0", "-5s", "inf", "m"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["train", "--auto", f"--time={value}", str(files / "train.svm"), str(files / "never.model")])
+        assert exit_.value.code == 1
+        err = capsys.readouterr().err
+        assert "not a duration" in err and err.count("\n") == 1, err
+
+
 def test_probability_flag_as_in_svm_train(files, capsys):
     # -b 1 is svm-train's option: no FutureWarning about SVC's Python parameter (warnings are errors here)
     model = files / "b1.model"
@@ -141,6 +150,11 @@ def test_cross_validation(files, capsys):
         (["train", "--stream", "{train}", "{d}/x.model"], "--stream needs --n-features"),
         (["train", "--stream", "--n-features", "3", "--solver", "linear", "{train}", "{d}/x.model"], "--stream trains"),
         (["train", "{train}"], "train needs MODEL"),
+        (["train", "--auto", "-c", "2", "--budget", "9", "{train}", "{d}/x.model"], "--auto chooses the settings itself: drop -"),
+        (["train", "--auto", "-v", "3", "{train}"], "not with -v"),
+        (["train", "--auto", "--solver", "linear", "{train}", "{d}/x.model"], "--auto searches the kernel SVMs"),
+        (["train", "--time", "2m", "{train}", "{d}/x.model"], "--time is the time budget of --auto"),
+        (["train", "--auto", "--stream", "--n-features", "3", "/dev/stdin", "{d}/x.model"], "not a pipe"),
         (["predict", "{train}", "{d}/missing.model", "{d}/x.out"], "No such file"),
         (["info", "{train}"], "is not a model file"),
     ],
@@ -150,6 +164,24 @@ def test_errors_are_one_line(files, args, message, capsys):
     assert main(args) == 1
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_auto_chooses_within_the_time_and_writes_the_model(files, stream, capsys):
+    model = files / f"auto{stream}.model"
+    extra = ["--stream", "--n-features", "3"] if stream else []
+    args = ["train", "--auto", "--time", "6s", "--random-state", "0", *extra, str(files / "train.svm"), str(model)]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "AutoSVC: " in err and "stage   rung" in err and f"model written to {model}" in err
+    assert "final     -1       900" in err  # the final fit on every row of the file
+    clf = load_model(model)
+    assert clf.random_state is not None  # the search's seed, fixed for a refit
+    if stream:
+        assert type(clf).__name__ == "BudgetedSVC" and clf.n_samples_seen_ == 900
+    assert main(["predict", str(files / "test.svm"), str(model), str(files / "auto.out")]) == 0
+    accuracy = float(capsys.readouterr().out.split("=")[1].split("%")[0])
+    assert accuracy > 85
 
 
 def test_unseen_labels_count_as_wrong(files, tmp_path, capsys):

@@ -18,7 +18,7 @@ from ..io import SvmlightChunks, load_svmlight
 from ..model_files import FORMATS, load_model, save_model
 from ._fit import check_folds, cross_validate, epochs_of, fit
 from ._flags import SOLVERS, add_flags, chosen
-from ._numbers import parse_float, parse_int
+from ._numbers import parse_duration, parse_float, parse_int
 from ._progress import Progress, choose_mode
 from ._weights import class_weight, extract
 
@@ -94,7 +94,62 @@ def _run_train(args: argparse.Namespace) -> int:
         return _train(args)
 
 
+def _duration(text: str) -> float:
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+#: what --auto leaves to the user: the seed and the threads
+AUTO_KEEPS = ("random_state", "n_jobs")
+
+
+def _train_auto(args: argparse.Namespace) -> int:
+    """--auto: AutoSVC within --time; the report to stderr, the model to MODEL."""
+    from ..estimators.auto import AutoSVC
+
+    start = time.perf_counter()
+    given = [f"--{name.replace('_', '-')}" for name in args.flags
+             if getattr(args, f"hp_{name}") is not None and name not in AUTO_KEEPS]
+    if given:
+        raise ValueError(f"--auto chooses the settings itself: drop {', '.join(given)} (or drop --auto)")
+    if args.cross_validation is not None:
+        raise ValueError("--auto scores its settings on held-out rows of its own: not with -v")
+    if args.label_weights:
+        raise ValueError("--auto does not take class weights (-wLABEL)")
+    solvers = {None: ("bsca", "bsgd", "exact"), "bsca": ("bsca",), "bsgd": ("bsgd",)}.get(
+        args.solver, ("exact",) if args.solver in ("exact", "smo", "alfpgm") else None)
+    if solvers is None:
+        raise ValueError(f"--auto searches the kernel SVMs (--solver bsca, bsgd or exact); not --solver {args.solver}")
+    auto = AutoSVC(time=120.0 if args.time is None else args.time, solvers=solvers, random_state=args.hp_random_state, n_jobs=args.hp_n_jobs,
+                   verbose=0 if args.quiet else 1)
+    if args.stream:
+        import os
+
+        if not os.path.isfile(args.data):
+            raise ValueError(f"--auto --stream reads {args.data} twice (a sample, then the training pass): "
+                             "it must be a file, not a pipe")
+        data = _file_chunks(args)
+        auto.fit_stream(data, args.n_features, started=start, shuffle_buffer=args.shuffle_buffer)
+    else:
+        X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
+        auto.fit(X, y)
+    clf = auto.best_estimator_
+    save_model(clf, args.model, format=args.format)
+    if not args.quiet:
+        print(auto.report_, file=sys.stderr)
+        print(f"trained {auto.best_params_['solver']} (--auto) on {len(clf.classes_)} classes, "
+              f"{time.perf_counter() - start:.2f} s; model written to {args.model}", file=sys.stderr)
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
+    if args.auto:
+        return _train_auto(args)
+    if args.time is not None:
+        raise ValueError("--time is the time budget of --auto: give --auto too")
+    args.solver = args.solver or "bsca"
     est, kwargs = chosen(args, args.flags, args.solver)
     if args.label_weights and "class_weight" in kwargs:
         raise ValueError("-wLABEL and --class-weight both set the class weights: give one or the other")
@@ -244,6 +299,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
             "  budgetsvm train -w1 5 -w-1 0.5 -c 4 a9a a9a.model          (C x 5 for label 1, x 0.5 for -1)\n"
             "  budgetsvm train --stream --n-features 18 big.svm.gz big.model\n"
             "  budgetsvm train --solver bsgd --help                       (only the flags of bsgd)\n"
+            "  budgetsvm train --auto --time 2m big.svm big.model          (settings chosen in 2 minutes)\n"
             "LIBSVM's -s 0 -c -g -b -m -e -d -r -wi -v -q mean what they mean in svm-train; BudgetedSVM's own flags\n"
             "(budgetedsvm-train's -B, -e, -m, ...) mean other things there and are not mirrored.\n"
             "Progress goes to stderr: a bar with the ETA on a terminal, else a line per epoch (or fold) and\n"
@@ -252,7 +308,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     )
     train.add_argument("data", metavar="DATA")
     train.add_argument("model", metavar="MODEL", nargs="?", help="the model file to write (not with -v)")
-    train.add_argument("--solver", choices=list(SOLVERS), default="bsca",
+    train.add_argument("--solver", choices=list(SOLVERS), default=None,
                        help="bsca/bsgd: BudgetedSVC; linear: LinearSVC; exact: SVC, its solver chosen per "
                        "problem (SMO below 10,000 rows or on very sparse rows, else ALFPGM); alfpgm/smo: SVC "
                        "with that solver (default bsca)")
@@ -261,6 +317,13 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     train.add_argument("-s", dest="svm_type", type=_svm_type, default=0, metavar="TYPE",
                        help="svm-train's svm_type: 0 (C-SVC), the only one; nu-SVC (1), one-class (2) and the "
                        "regression SVMs (3, 4) are not available")
+    train.add_argument("--auto", action="store_true",
+                       help="choose the solver, C, gamma, budget and epochs within --time (AutoSVC: a search on "
+                       "growing subsamples scored on held-out rows, then the final fit on all rows; with --stream "
+                       "the search runs on a sample of the file and the final fit is one pass); prints what it tried. "
+                       "Keeps --random-state and --n-jobs; --solver bsca, bsgd or exact restricts the choice")
+    train.add_argument("--time", type=_duration, default=None, metavar="DURATION",
+                       help="with --auto: the time for the whole run, e.g. 90, 90s, 2m, 1h (default 2m)")
     train.add_argument("-v", dest="cross_validation", type=parse_int, metavar="K",
                        help="K-fold cross-validation only: print the accuracy and each fold's (folds drawn by "
                        "--random-state, default 0; with --stream one pass per fold and epoch)")

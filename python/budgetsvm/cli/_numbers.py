@@ -55,6 +55,25 @@ def parse_int(text: str) -> int:
     return int(text)
 
 
+def parse_duration(text: str) -> float:
+    """Seconds from ``90``, ``90s``, ``2m``, ``1.5h`` (a positive finite number, an optional unit s, m or h).
+
+    >>> parse_duration("2m"), parse_duration("90"), parse_duration("0.5h")
+    (120.0, 90.0, 1800.0)
+    >>> parse_duration("2 min")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a duration: '2 min' (a positive number of seconds, or with a unit: 90s, 2m, 1h)
+    """
+    unit = {"s": 1.0, "m": 60.0, "h": 3600.0}.get(text[-1:].lower())
+    number = text[:-1] if unit else text
+    value = float(number) * (unit or 1.0) if NUMBER.fullmatch(number) else float("nan")
+    if not (value > 0 and value < float("inf")):
+        raise ValueError(f"not a duration: {text!r} (a positive number of seconds, or with a unit: 90s, 2m, 1h)")
+    return value
+
+
 # argparse names a type in its messages ("invalid int value: 'x'")
 parse_float.__name__ = "float"
 parse_int.__name__ = "int"
+parse_duration.__name__ = "duration"

@@ -169,11 +169,61 @@ def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000) -> float
     return 1.0 / median if math.isfinite(median) and median > 0 else 1.0 / max(d, 1)
 
 
+def reservoir_sample(chunks: Any, rows: int, n_features: int,
+                     rng: np.random.RandomState) -> Tuple[Any, np.ndarray, int]:
+    """A uniform random sample of ``rows`` rows of a stream of ``(X, y)``
+    chunks, in one pass (reservoir sampling: row ``t`` replaces a random slot
+    with probability ``rows / (t + 1)``); the sample (CSR when the chunks
+    are sparse), its labels and the stream's row count.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm.estimators.auto import reservoir_sample
+    >>> chunks = [(np.arange(10.0)[:, None] + 10 * i, np.arange(10) + 10 * i) for i in range(10)]
+    >>> X, y, n = reservoir_sample(chunks, 5, 1, np.random.RandomState(0))
+    >>> n, X.shape, bool((X[:, 0] == y).all())
+    (100, (5, 1), True)
+    """
+    kept_X: Any = None
+    kept_y = np.empty(0)
+    seen = 0
+    for X, y in chunks:
+        m = X.shape[0]
+        if m == 0:
+            continue
+        if X.shape[1] != n_features:
+            raise ValueError(f"a chunk of the stream has {X.shape[1]} columns; expected {n_features}.")
+        y = np.asarray(y)
+        t = seen + np.arange(m)
+        slot = np.where(t < rows, t, rng.randint(0, np.iinfo(np.int64).max, size=m) % (t + 1))
+        take = np.flatnonzero(slot < rows)
+        seen += m
+        if take.size == 0:
+            continue
+        size = min(seen, rows)
+        # the new sample: each slot's last writer (the chunk's rows in order), else the old row
+        source = np.full(size, -1, dtype=np.int64)
+        source[: 0 if kept_X is None else kept_X.shape[0]] = np.arange(0 if kept_X is None else kept_X.shape[0])
+        old = 0 if kept_X is None else kept_X.shape[0]
+        source[slot[take]] = old + take  # numpy keeps the last of repeated slots
+        if sp.issparse(X):
+            both = sp.vstack([kept_X, X], format="csr") if kept_X is not None else sp.csr_matrix(X)
+        else:
+            X = np.asarray(X)
+            both = np.vstack([kept_X, X]) if kept_X is not None else X
+        kept_X = both[source]
+        kept_y = np.concatenate([kept_y.astype(y.dtype, copy=False) if kept_y.size else y[:0], y])[source]
+    if kept_X is None:
+        raise ValueError("the stream holds no rows.")
+    return kept_X, kept_y, seen
+
+
 class _Clock:
     """Seconds since the call started, and what is left of the budget."""
 
-    def __init__(self, budget: float) -> None:
-        self.start = perf_counter()
+    def __init__(self, budget: float, started: Optional[float] = None) -> None:
+        self.start = perf_counter() if started is None else started
         self.budget = budget
 
     def elapsed(self) -> float:
@@ -326,10 +376,22 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         >>> auto.report_.seconds <= 5 * 1.1 + 1
         True
         """
-        time_budget, fraction, solvers, max_budget = self._checked()
+        time_budget, _, _, max_budget = self._checked()
         clock = _Clock(time_budget)
-        report = TuningReport(time_budget)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        search = self._prepare(X, y, clock)
+        best = search.run()
+        final_start = clock.elapsed()
+        model, chosen = search.final(best, max_budget)
+        return self._publish(search, model, chosen, final_start)
+
+    def _prepare(self, X: Any, y: np.ndarray, clock: _Clock, n_final: Optional[int] = None,
+                 row_seconds: float = 0.0) -> "_Search":
+        """The split, the subsamples' order and the distance heuristic; the
+        search ready to run. ``n_final``, ``row_seconds``: a stream's rows and
+        its reading cost per row and pass (``X`` is then a sample of it)."""
+        _, fraction, solvers, _ = self._checked()
+        report = TuningReport(clock.budget)
         classes, counts = np.unique(y, return_counts=True)
         if len(classes) < 2:
             raise ValueError(f"AutoSVC needs samples of at least 2 classes in the data; got 1 class ({classes[0]!r}).")
@@ -349,16 +411,18 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         seed = int(rng.randint(np.iinfo(np.int32).max))
         report.stages.append({"name": "prepare", "seconds": clock.elapsed()})
         self._say(f"{n} rows, {len(classes)} classes, {n_val} held out; gamma from the distance heuristic {gamma0:.4g}")
-
         search = _Search(self, X, y, order, X_val, y_val, gamma0, seed, solvers, clock, report)
-        best = search.run()
-        final_start = clock.elapsed()
-        model, chosen = search.final(best, max_budget)
+        if n_final is not None:
+            search.n_final, search.row_seconds, search.max_epochs, search.streaming = n_final, row_seconds, 1, True
+        return search
+
+    def _publish(self, search: "_Search", model: Any, chosen: Dict[str, Any], final_start: float) -> "AutoSVC":
+        report, clock = search.report, search.clock
         report.stages.append({"name": "final", "seconds": clock.elapsed() - final_start})
         report.chosen = chosen
         report.seconds = clock.elapsed()
         for text in report.warnings:
-            warnings.warn(text, UserWarning, stacklevel=2)
+            warnings.warn(text, UserWarning, stacklevel=3)
         self._say(f"done in {report.seconds:.1f} s: {chosen}")
         self.best_estimator_ = model
         self.best_params_ = {k: v for k, v in chosen.items() if k != "validation_accuracy"}
@@ -366,6 +430,93 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         self.report_ = report
         self.classes_ = model.classes_
         return self
+
+    def fit_stream(self, chunks: Any, n_features: int, started: Optional[float] = None,
+                   sample_rows: int = 200_000, shuffle_buffer: int = 100_000) -> "AutoSVC":
+        """Search on a sample of a stream that can be read twice, then train by one pass of it.
+
+        The first pass draws a uniform sample of ``sample_rows`` rows
+        (reservoir sampling), finds the classes and times the reading; the
+        search runs on the sample as :meth:`fit` runs on all rows; the
+        final :class:`BudgetedSVC` (BSCA or BSGD: the exact SVM needs all
+        rows in memory) trains by one pass of ``partial_fit`` over the
+        stream, with ``C`` for all of its rows and the budget that pass can
+        afford in the time left.
+
+        Parameters
+        ----------
+        chunks : iterable of (X, y)
+            Each ``iter(chunks)`` is one pass over the stream, in the same
+            order (e.g. :class:`budgetsvm.io.SvmlightChunks`).
+        n_features : int
+            Columns of every chunk.
+        started : float or None, default=None
+            ``time.perf_counter()`` when the budget's clock started (the
+            caller's own setup counts); ``None``: now.
+        sample_rows : int, default=200000
+            Rows of the sample the search runs on.
+        shuffle_buffer : int, default=100000
+            Rows mixed in memory before the training pass
+            (:func:`budgetsvm.shuffle_chunks`; 0: none).
+
+        Returns
+        -------
+        self : AutoSVC
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import AutoSVC
+        >>> rng = np.random.default_rng(0)
+        >>> blocks = []
+        >>> for _ in range(8):
+        ...     X = rng.normal(size=(1000, 2))
+        ...     blocks.append((X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)))
+        >>> auto = AutoSVC(time=10, random_state=0).fit_stream(blocks, n_features=2, sample_rows=3000)
+        >>> auto.best_params_["rows"], auto.best_params_["solver"] in ("bsca", "bsgd")
+        (8000, True)
+        """
+        from ..io import shuffle_chunks
+
+        time_budget, _, solvers, max_budget = self._checked()
+        budgeted = tuple(s for s in solvers if s != "exact")
+        if not budgeted:
+            raise ValueError("a stream trains the budgeted solvers (bsca, bsgd): solvers must name one of them.")
+        clock = _Clock(time_budget, started)
+        sample_rows = check_number("sample_rows", sample_rows, integer=True, low=2)
+        start = perf_counter()
+        X, y, n_total = reservoir_sample(chunks, sample_rows, n_features, check_random_state(self.random_state))
+        row_seconds = (perf_counter() - start) / max(n_total, 1)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        search = self._prepare(X, y, clock, n_final=n_total, row_seconds=row_seconds)
+        search.solvers = budgeted
+        search.search_solver = budgeted[0]
+        best = search.run()
+        final_start = clock.elapsed()
+        plan = search.decide(best, max_budget)
+        if "fallback" in plan:
+            model, chosen = search.fallback(best, plan["fallback"])
+            return self._publish(search, model, chosen, final_start)
+        est = BudgetedSVC(solver=plan["solver"], C=plan["C"], gamma=plan["gamma"], budget=plan["budget"],
+                          random_state=search.seed, n_jobs=self.n_jobs)
+        classes = np.unique(y)
+        fit_start = perf_counter()
+        stream: Any = iter(chunks)
+        if shuffle_buffer:
+            stream = shuffle_chunks(stream, shuffle_buffer, random_state=search.seed)
+        rows = 0
+        for Xc, yc in stream:
+            est.partial_fit(Xc, yc, classes=classes)
+            rows += Xc.shape[0]
+        if rows != n_total:
+            raise ValueError(f"the stream gave {rows} rows on its second pass and {n_total} on its first: "
+                             "it cannot be read twice the same way.")
+        search.report.trials.append({"stage": "final", "rung": -1, "rows": rows, "solver": plan["solver"],
+                                     "C": float(plan["C"]), "gamma": float(plan["gamma"]), "budget": plan["budget"],
+                                     "epochs": 1, "validation_accuracy": math.nan,
+                                     "seconds": perf_counter() - fit_start, "n_support": int(est.n_support_)})
+        plan["epochs"] = 1
+        return self._publish(search, est, search.chosen(plan, best), final_start)
 
     # ------------------------------------------------------------- prediction
 
@@ -424,10 +575,12 @@ class _Search:
         self.row_seconds = 0.0  # a stream's reading cost per row and pass
         self.max_epochs = 3
         self.streaming = False
-        self.search_solver = next(s for s in ("bsca", "bsgd", "exact") if s in solvers)
+        self.search_solver: str = next(s for s in ("bsca", "bsgd", "exact") if s in solvers)
         self.best: Optional[Dict[str, Any]] = None  # the best-scoring trial so far, and its model
         self.best_model: Any = None
         self.top_budgeted: Optional[Dict[str, Any]] = None  # the search's best budgeted trial
+        self.exact_trial: Optional[Dict[str, Any]] = None  # the exact SVM's trial, when it won
+        self.searched: List[Dict[str, Any]] = []  # every search trial (with the private keys)
         self.exponents: List[float] = []  # the C exponent t of each rung's winner (C ~ n^-t)
 
     # ----------------------------------------------------------------- fits
@@ -549,6 +702,7 @@ class _Search:
                     f"{len(cells)} settings")
                 break
             trial = self._cell_trial("search", rung, rows, C, gamma, exponent)
+            self.searched.append(trial)
             done.append(trial)
         done.sort(key=lambda t: -t["validation_accuracy"])  # stable: ties keep the grid's order
         if done:
@@ -578,27 +732,35 @@ class _Search:
         return (self._rate(trial) * self._held(trial, budget, n) + self.row_seconds) * n * epochs
 
     def _solver_trials(self, best: Dict[str, Any]) -> Dict[str, Any]:
-        """The other solvers with the best cell's settings on its subsample."""
-        rows, rung = best["rows"], best["rung"]
+        """The other solvers with the best cell's settings: BSGD on the same
+        subsample; the exact SVM on the largest subsample of at most
+        ``EXACT_TRIAL_ROWS`` rows, against the budgeted search's best there,
+        and only when its time, extrapolated as ``n ** 2``, lets it train on
+        all rows in the time left."""
         for solver in self.solvers:
-            if solver == best["solver"]:
+            if solver == best["solver"] or solver == "exact":
                 continue
-            if solver == "exact":
-                if rows > EXACT_TRIAL_ROWS or not self._exact_may_finish(best):
-                    continue
             if self.clock.elapsed() + 2 * best["seconds"] > 0.6 * self.clock.budget:
                 continue
-            trial = self._cell_trial("solver", rung, rows, best["C"], best["gamma"], best["_exponent"], solver)
-            if trial["validation_accuracy"] > best["validation_accuracy"] + (0.002 if solver == "bsgd" else 0.0):
+            trial = self._cell_trial("solver", best["rung"], best["rows"], best["C"], best["gamma"],
+                                     best["_exponent"], solver)
+            if trial["validation_accuracy"] > best["validation_accuracy"] + 0.002:
                 best = trial
+        if "exact" in self.solvers and best["solver"] != "exact":
+            small = [t for t in self.searched if t["rows"] <= EXACT_TRIAL_ROWS and t["solver"] == best["solver"]]
+            if small:
+                rows = max(t["rows"] for t in small)
+                ref = max((t for t in small if t["rows"] == rows), key=lambda t: t["validation_accuracy"])
+                if ref["seconds"] * 4 < 0.1 * self.clock.left():  # the trial itself: cheap next to the time left
+                    trial = self._cell_trial("solver", ref["rung"], rows, ref["C"], ref["gamma"], ref["_exponent"],
+                                             "exact")
+                    exact_all = trial["seconds"] * (self.n_final / rows) ** EXACT_EXPONENT
+                    if (trial["validation_accuracy"] >= ref["validation_accuracy"]
+                            and exact_all < 0.6 * self.clock.left()):
+                        # the exact SVM with the largest subsample's settings, timed on its own subsample
+                        self.exact_trial = trial
+                        best = dict(best, solver="exact")
         return best
-
-    def _exact_may_finish(self, best: Dict[str, Any]) -> bool:
-        # the exact SVM's first try: it must finish on all rows in the time
-        # left, extrapolated from the budgeted fit (an exact fit on m rows
-        # costs at least the budgeted one when m > budget)
-        left = self.clock.left()
-        return best["seconds"] * (self.n_final / best["rows"]) ** EXACT_EXPONENT < 0.3 * left
 
     # ---------------------------------------------------------------- final
 
@@ -615,7 +777,8 @@ class _Search:
         left = self.clock.left() * 0.85 - 0.05 * self.clock.budget  # margin: scoring, copies, jitter
         solver = best["solver"]
         if solver == "exact":
-            predicted = best["seconds"] * (n / best["rows"]) ** EXACT_EXPONENT
+            timed = self.exact_trial or best
+            predicted = timed["seconds"] * (n / timed["rows"]) ** EXACT_EXPONENT
             if predicted <= left:
                 return {"solver": "exact", "C": C, "gamma": best["gamma"], "budget": None, "epochs": None, "rows": n}
             if self.top_budgeted is None:
@@ -641,7 +804,7 @@ class _Search:
         """Train the chosen settings on all rows within the time left; the model and the choice."""
         plan = self.decide(best, max_budget)
         if "fallback" in plan:
-            return self._fallback(best, plan["fallback"])
+            return self.fallback(best, plan["fallback"])
         model = self._fit_rows(plan["rows"], plan["solver"], plan["C"], plan["gamma"], plan["budget"], plan["epochs"])
         return model, self.chosen(plan, best)
 
@@ -692,7 +855,7 @@ class _Search:
                                    "n_support": int(np.sum(est.n_support_))})
         return est
 
-    def _fallback(self, best: Dict[str, Any], why: str) -> Tuple[Any, Dict[str, Any]]:
+    def fallback(self, best: Dict[str, Any], why: str) -> Tuple[Any, Dict[str, Any]]:
         """The best model of the search, as it was trained (on a subsample)."""
         trial = self.best
         assert trial is not None
