@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from budgetsvm import SVC, BudgetedSVC, LinearSVC  # noqa: E402
-from budgetsvm.plot import plot_accuracy_by_epochs, plot_decision_surface, plot_history  # noqa: E402
+from budgetsvm.plot import plot_accuracy_by_epochs, plot_decision_surface, plot_history, plot_tuning  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -83,3 +83,21 @@ def test_decision_surface_errors():
         plot_decision_surface(clf, np.c_[X, X[:, :1]])
     with pytest.raises(ValueError, match="resolution"):
         plot_decision_surface(clf, X, resolution=1)
+
+
+def test_tuning_draws_the_report():
+    from budgetsvm import AutoSVC
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    auto = AutoSVC(time=5, random_state=0).fit(X, y)
+    left, right = plot_tuning(auto)
+    scored = [t for t in auto.report_.trials if t["stage"] != "final"]
+    drawn = np.concatenate([c.get_offsets() for c in left.collections[:-1]])  # the last: the chosen circles
+    assert len(drawn) == len(scored)
+    assert sorted(drawn[:, 1].tolist()) == pytest.approx(sorted(100 * t["validation_accuracy"] for t in scored))
+    assert [p.get_width() for p in right.patches] == pytest.approx([s["seconds"] for s in auto.report_.stages])
+    with pytest.raises(ValueError, match="no scored fit"):
+        plot_tuning(AutoSVC())
+    plt.close("all")

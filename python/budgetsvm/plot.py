@@ -6,6 +6,9 @@
   number of epochs, each point a fit with that many epochs.
 - :func:`plot_decision_surface`: the decision function of a model of 2-d
   data, with the training points and the support vectors.
+- :func:`plot_tuning`: what :class:`~budgetsvm.AutoSVC` tried: each fit's
+  held-out accuracy against its subsample's rows, and the seconds of each
+  stage.
 
 Each takes an optional matplotlib ``Axes`` (or a sequence of them) and
 returns what it drew on. The examples draw on new figures of the current
@@ -185,3 +188,67 @@ def plot_decision_surface(
     ax.set_xlabel("x0")
     ax.set_ylabel("x1")
     return ax
+
+
+def plot_tuning(report: Any, axes: Optional[Sequence[Any]] = None) -> List[Any]:
+    """Draw an :class:`~budgetsvm.AutoSVC` search: held-out accuracy against rows, and time per stage.
+
+    The left panel has one point per fit of the search (``report.trials``,
+    the final fit excepted: it has no held-out score), at its subsample's
+    rows (log scale), coloured by solver, with the chosen settings' score
+    circled; the right panel the seconds of each stage against the budget.
+
+    Parameters
+    ----------
+    report : AutoSVC or TuningReport
+        A fitted ``AutoSVC`` (its ``report_``) or the report itself.
+    axes : sequence of two matplotlib Axes, default=None
+        New ones side by side when None.
+
+    Returns
+    -------
+    axes : list of matplotlib Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from budgetsvm import AutoSVC
+    >>> from budgetsvm.plot import plot_tuning
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(3000, 2))
+    >>> y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    >>> auto = AutoSVC(time=5, random_state=0).fit(X, y)
+    >>> [ax.get_xlabel() for ax in plot_tuning(auto)]
+    ['rows of the subsample', 'seconds']
+    """
+    report = getattr(report, "report_", report)
+    trials = [t for t in getattr(report, "trials", []) if t["stage"] != "final"]
+    if not trials:
+        raise ValueError("the report holds no scored fit: fit the AutoSVC first")
+    if axes is None:
+        _, created = _pyplot().subplots(1, 2, figsize=(9.0, 3.2), squeeze=False)
+        axes = list(created[0])
+    if len(axes) != 2:
+        raise ValueError(f"got {len(axes)} axes; plot_tuning draws on 2")
+    left, right = axes
+    for solver, marker in (("bsca", "o"), ("bsgd", "s"), ("exact", "^")):
+        mine = [t for t in trials if t["solver"] == solver]
+        if mine:
+            left.scatter([t["rows"] for t in mine], [100 * t["validation_accuracy"] for t in mine], marker=marker,
+                         label=solver, alpha=0.7)
+    chosen = report.chosen
+    best = [t for t in trials if t["C"] == chosen.get("C") and t["gamma"] == chosen.get("gamma")]
+    if best:
+        left.scatter([t["rows"] for t in best], [100 * t["validation_accuracy"] for t in best], s=120,
+                     facecolors="none", edgecolors="black", label="chosen C, gamma")
+    left.set_xscale("log")
+    left.set_xlabel("rows of the subsample")
+    left.set_ylabel("held-out accuracy (%)")
+    left.legend(fontsize="small")
+    left.grid(True, alpha=0.3)
+    names = [s["name"] for s in report.stages]
+    right.barh(names, [s["seconds"] for s in report.stages])
+    right.axvline(report.time_budget, color="black", linestyle="--", label="budget")
+    right.set_xlabel("seconds")
+    right.legend(fontsize="small")
+    return list(axes)

@@ -17,7 +17,7 @@ from .._atomic import refuse_same_files, replacing
 from ..io import SvmlightChunks, load_svmlight
 from ..model_files import FORMATS, load_model, save_model
 from ._fit import check_folds, cross_validate, epochs_of, fit
-from ._flags import SOLVERS, add_flags, chosen
+from ._flags import LIBSVM_SHORT, SOLVERS, add_flags, chosen
 from ._numbers import parse_duration, parse_float, parse_int
 from ._progress import Progress, choose_mode
 from ._weights import class_weight, extract
@@ -110,7 +110,7 @@ def _train_auto(args: argparse.Namespace) -> int:
     from ..estimators.auto import AutoSVC
 
     start = time.perf_counter()
-    given = [f"--{name.replace('_', '-')}" for name in args.flags
+    given = [LIBSVM_SHORT.get(name, f"--{name.replace('_', '-')}") for name in args.flags
              if getattr(args, f"hp_{name}") is not None and name not in AUTO_KEEPS]
     if given:
         raise ValueError(f"--auto chooses the settings itself: drop {', '.join(given)} (or drop --auto)")
@@ -122,8 +122,8 @@ def _train_auto(args: argparse.Namespace) -> int:
         args.solver, ("exact",) if args.solver in ("exact", "smo", "alfpgm") else None)
     if solvers is None:
         raise ValueError(f"--auto searches the kernel SVMs (--solver bsca, bsgd or exact); not --solver {args.solver}")
-    auto = AutoSVC(time=120.0 if args.time is None else args.time, solvers=solvers, random_state=args.hp_random_state, n_jobs=args.hp_n_jobs,
-                   verbose=0 if args.quiet else 1)
+    auto = AutoSVC(time=120.0 if args.time is None else args.time, solvers=solvers,
+                   random_state=args.hp_random_state, n_jobs=args.hp_n_jobs, verbose=0 if args.quiet else 1)
     if args.stream:
         import os
 

@@ -610,6 +610,8 @@ class _Search:
                  "n_support": int(np.sum(est.n_support_))}
         self.report.trials.append(dict(trial))
         trial["_exponent"] = exponent
+        # one-vs-rest BSCA: one machine (and budget) per class
+        trial["_machines"] = len(est.classes_) if solver == "bsca" and len(est.classes_) > 2 else 1
         if self.best is None or (accuracy, rows) > (self.best["validation_accuracy"], self.best["rows"]):
             self.best = trial
             self.best_model = est  # only the best model is kept (the fallback of a budget too small)
@@ -722,9 +724,11 @@ class _Search:
         """The support vectors a fit of ``budget`` on ``n`` rows will hold: the
         budget, or fewer where the trial left its budget unfilled (the share
         of rows it kept, times ``n``)."""
-        if trial["budget"] is not None and trial["n_support"] < 0.9 * trial["budget"]:
-            return min(budget, max(trial["n_support"] / trial["rows"] * n, 1.0))
-        return min(budget, n)
+        machines = trial.get("_machines", 1)
+        per_machine = trial["n_support"] / machines
+        if trial["budget"] is not None and per_machine < 0.9 * trial["budget"]:
+            return machines * min(budget, max(per_machine / trial["rows"] * n, 1.0))
+        return machines * min(budget, n)
 
     def _cost(self, trial: Dict[str, Any], budget: int, epochs: int, n: int) -> float:
         """Predicted seconds of a fit of ``budget`` and ``epochs`` on ``n``
@@ -792,7 +796,7 @@ class _Search:
                             f"(~{self._cost(ref, budget, epochs, n):.1f} s of {left:.1f} s left)")
             return {"solver": solver, "C": C, "gamma": best["gamma"], "budget": budget, "epochs": epochs, "rows": n}
         # not even the smallest budget's one pass over all rows: the largest subsample that fits
-        rows = int(left / (self._rate(ref) * BUDGET_LADDER[0] + self.row_seconds))
+        rows = int(left / (self._rate(ref) * ref["_machines"] * BUDGET_LADDER[0] + self.row_seconds))
         if rows <= best["rows"] or self.streaming:
             return {"fallback": "the time budget is too small for a fit on more rows than the search's"}
         self.report.warnings.append(
