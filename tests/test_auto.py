@@ -197,3 +197,56 @@ def test_unfitted_predict_raises():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         AutoSVC()  # constructing checks nothing (scikit-learn's convention)
+
+
+class _Chunks:
+    """A stream of (X, y) chunks; each iter() is one pass (``shrink``: later passes lose a chunk)."""
+
+    def __init__(self, blocks, shrink=False):
+        self.blocks, self.shrink, self.passes = blocks, shrink, 0
+
+    def __iter__(self):
+        self.passes += 1
+        blocks = self.blocks[:-1] if self.shrink and self.passes > 1 else self.blocks
+        return iter(blocks)
+
+
+def test_stream_searches_a_sample_and_trains_one_pass_over_all_rows():
+    X, y = _xor(20_000, seed=11)
+    blocks = [(X[i:i + 2000], y[i:i + 2000]) for i in range(0, 20_000, 2000)]
+    stream = _Chunks(blocks)
+    auto = AutoSVC(time=10, random_state=0).fit_stream(stream, n_features=4, sample_rows=5000)
+    assert stream.passes == 2
+    assert max(t["rows"] for t in auto.report_.trials if t["stage"] != "final") <= 5000
+    est = auto.best_estimator_
+    assert isinstance(est, BudgetedSVC) and est.n_samples_seen_ == 20_000
+    assert auto.best_params_["rows"] == 20_000 and auto.best_params_["epochs"] == 1
+    assert auto.score(*_xor(5000, seed=12)) > 0.85
+
+
+def test_a_stream_that_changes_between_passes_is_an_error():
+    X, y = _xor(6000, seed=13)
+    blocks = [(X[i:i + 1000], y[i:i + 1000]) for i in range(0, 6000, 1000)]
+    auto = AutoSVC(time=5, random_state=0).fit(X[:2000], y[:2000])
+    before = dict(auto.__dict__)
+    with pytest.raises(ValueError, match="cannot be read twice"):
+        auto.fit_stream(_Chunks(blocks, shrink=True), n_features=4)
+    assert auto.__dict__ == before  # a failed call leaves the fitted model as it was
+    with pytest.raises(ValueError, match="budgeted solvers"):
+        AutoSVC(solvers=("exact",)).fit_stream(_Chunks(blocks), n_features=4)
+    with pytest.raises(ValueError, match="no rows"):
+        AutoSVC().fit_stream(_Chunks([]), n_features=4)
+
+
+def test_reservoir_sample_is_uniform():
+    from budgetsvm.estimators.auto import reservoir_sample
+
+    counts = np.zeros(100)
+    for seed in range(300):
+        chunks = [(np.arange(i, i + 10, dtype=float)[:, None], np.arange(i, i + 10)) for i in range(0, 100, 10)]
+        X, y, n = reservoir_sample(chunks, 20, 1, np.random.RandomState(seed))
+        assert n == 100 and len(np.unique(y)) == 20 and (X[:, 0] == y).all()
+        counts[y] += 1
+    # each row is kept with probability 20 / 100: 60 of 300 draws (sd 6.9)
+    assert counts.min() > 30 and counts.max() < 90
+    assert abs(counts[:50].sum() - counts[50:].sum()) < 0.1 * counts.sum()

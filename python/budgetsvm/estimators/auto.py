@@ -38,6 +38,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._atomic import atomic_fit
 from .._params import check_number
 from .budgeted import BudgetedSVC
 from .exact import SVC
@@ -349,6 +350,7 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
 
     # --------------------------------------------------------------------- fit
 
+    @atomic_fit
     def fit(self, X: Any, y: Any) -> "AutoSVC":
         """Search the settings and train the chosen model within ``time`` seconds.
 
@@ -431,6 +433,7 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         self.classes_ = model.classes_
         return self
 
+    @atomic_fit
     def fit_stream(self, chunks: Any, n_features: int, started: Optional[float] = None,
                    sample_rows: int = 200_000, shuffle_buffer: int = 100_000) -> "AutoSVC":
         """Search on a sample of a stream that can be read twice, then train by one pass of it.
