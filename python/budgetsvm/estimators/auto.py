@@ -70,8 +70,10 @@ class TuningReport:
     ----------
     trials : list of dict
         One entry per fit, in the order run: ``stage`` (``"probe"``: the
-        first fit, which times the first rung; ``"search"``; ``"solver"``: the
-        other solvers on the largest subsample; ``"final"``), ``rung``, ``rows`` (the
+        first fit, which times the first rung; ``"search"``; ``"refine"``:
+        finer steps around the best cells when the search covered every
+        training row with time to spare; ``"solver"``: the other solvers on
+        the largest subsample; ``"final"``), ``rung``, ``rows`` (the
         subsample's size), ``solver``, ``C``, ``gamma``, ``budget``,
         ``epochs``, ``validation_accuracy`` (on the held-out rows; NaN for the
         final fit, which trains on them too), ``seconds`` (the fit and its
@@ -681,6 +683,8 @@ class _Search:
             results = self._rung(rung, rows, candidates)
             if results:
                 self.exponents.append(results[0]["_exponent"])
+        if results and rows == n_train:
+            results = self._refine(rung, rows, results)
         self.report.stages.append({"name": "search", "seconds": clock.elapsed() - search_start})
         solver_start = clock.elapsed()
         best = results[0] if results else probe
@@ -690,6 +694,30 @@ class _Search:
         owner._say(f"best: {best['solver']} C={best['C']:.4g} gamma={best['gamma']:.4g} on {best['rows']} rows, "
                    f"{100 * best['validation_accuracy']:.2f}%")
         return best
+
+    def _refine(self, rung: int, rows: int, results: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The search covered every training row before its share of the
+        time ended: spend the rest on finer steps around the two best cells
+        (``C`` by a quarter-decade, ``gamma`` by a factor of sqrt(2), then half
+        those steps), on all rows, while a round fits in the search's share."""
+        seen = {(round(math.log(t["C"]), 6), round(math.log(t["gamma"]), 6)) for t in results}
+        for step in (1.0, 0.5):
+            rung += 1
+            candidates = []
+            for t in results[:2]:
+                c_step, g_step = 10 ** (0.25 * step), 2 ** (0.5 * step)
+                for C, gamma in ((t["C"] * c_step, t["gamma"]), (t["C"] / c_step, t["gamma"]),
+                                 (t["C"], t["gamma"] * g_step), (t["C"], t["gamma"] / g_step)):
+                    key = (round(math.log(C), 6), round(math.log(gamma), 6))
+                    if key not in seen:
+                        seen.add(key)
+                        candidates.append((C, gamma, t["_exponent"]))
+            per_cell = max(t["seconds"] for t in results[:2])
+            if not candidates or self.clock.elapsed() + per_cell * len(candidates) > 0.5 * self.clock.budget:
+                break
+            finer = self._rung(rung, rows, candidates, stage="refine")
+            results = sorted(results + finer, key=lambda t: -t["validation_accuracy"])
+        return results
 
     def _say_skip(self, rows: int, estimate: float, final_min: float) -> None:
         self.owner._say(f"search stops: a rung of {rows} rows would take ~{estimate:.1f} s "
@@ -701,7 +729,8 @@ class _Search:
         return self._trial(stage, rung, rows, solver, C, gamma, self._budget_for(rows), self._epochs_for(rows),
                            exponent)
 
-    def _rung(self, rung: int, rows: int, cells: List[Tuple[float, float, float]]) -> List[Dict[str, Any]]:
+    def _rung(self, rung: int, rows: int, cells: List[Tuple[float, float, float]],
+              stage: str = "search") -> List[Dict[str, Any]]:
         """Fit every cell on the first ``rows`` rows; the results best first.
         Cells the time left cannot pay for are skipped (the search's share is 60%)."""
         done: List[Dict[str, Any]] = []
@@ -711,7 +740,7 @@ class _Search:
                     f"the time budget ended the search in rung {rung} ({rows} rows) after {len(done)} of "
                     f"{len(cells)} settings")
                 break
-            trial = self._cell_trial("search", rung, rows, C, gamma, exponent)
+            trial = self._cell_trial(stage, rung, rows, C, gamma, exponent)
             self.searched.append(trial)
             done.append(trial)
         done.sort(key=lambda t: -t["validation_accuracy"])  # stable: ties keep the grid's order
