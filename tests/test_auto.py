@@ -156,6 +156,8 @@ def test_median_gamma_matches_the_formula():
     assert median_gamma(X, np.random.RandomState(1)) == pytest.approx(expected)
     assert median_gamma(sp.csr_matrix(X), np.random.RandomState(1)) == pytest.approx(expected)
     assert median_gamma(np.ones((10, 4)), np.random.RandomState(0)) == 0.25  # all rows equal: 1 / n_features
+    rows = np.random.RandomState(2).permutation(4000)[:3000]
+    assert median_gamma(X, np.random.RandomState(3), rows=rows) == median_gamma(X[rows], np.random.RandomState(3))
 
 
 @pytest.mark.parametrize(

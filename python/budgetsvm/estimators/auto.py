@@ -143,8 +143,11 @@ class TuningReport:
         return "\n".join(lines)
 
 
-def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000) -> float:
+def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000, rows: Optional[np.ndarray] = None) -> float:
     """The distance heuristic ``1 / median ||x - x'||^2`` over random pairs of rows.
+
+    ``rows``: draw the pairs among these rows of ``X`` only (the same draws
+    as on ``X[rows]``, without its copy).
 
     Pairs of identical rows are skipped; when every pair is identical (or
     ``X`` has one row) the result is ``1 / n_features``.
@@ -157,13 +160,16 @@ def median_gamma(X: Any, rng: np.random.RandomState, pairs: int = 2000) -> float
     >>> round(median_gamma(X, np.random.RandomState(0)), 3)  # ||x - x'||^2 ~ 2 chi2(10): median 18.7
     0.054
     """
-    n, d = X.shape
+    d = X.shape[1]
+    n = X.shape[0] if rows is None else len(rows)
     if n < 2:
         return 1.0 / max(d, 1)
     a = rng.randint(0, n, size=pairs)
     b = rng.randint(0, n, size=pairs)
     keep = a != b
     a, b = a[keep], b[keep]
+    if rows is not None:
+        a, b = rows[a], rows[b]
     diff = X[a] - X[b]
     if sp.issparse(diff):
         sq = np.asarray(diff.multiply(diff).sum(axis=1), dtype=np.float64).ravel()
@@ -416,7 +422,7 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
                                       random_state=rng.randint(np.iinfo(np.int32).max))
         order = train[rng.permutation(len(train))]  # the subsamples: the first m rows of one shuffle
         X_val, y_val = X[val], y[val]
-        gamma0 = median_gamma(X[order], rng)
+        gamma0 = median_gamma(X, rng, rows=order)
         seed = int(rng.randint(np.iinfo(np.int32).max))
         report.stages.append({"name": "prepare", "seconds": clock.elapsed()})
         self._say(f"{n} rows, {len(classes)} classes, {n_val} held out; gamma from the distance heuristic {gamma0:.4g}")
