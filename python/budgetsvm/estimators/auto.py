@@ -610,8 +610,9 @@ class _Search:
     def _trial(self, stage: str, rung: int, rows: int, solver: str, C: float, gamma: float,
                budget: Optional[int], epochs: Optional[int], exponent: float = 0.0) -> Dict[str, Any]:
         """Fit one setting on the first ``rows`` rows of the shuffle and score
-        it on the held-out rows; the report's entry, with the model (``_model``)
-        and the C exponent that led to it (``_exponent``) as private keys."""
+        it on the held-out rows; the report's entry, with the C exponent that
+        led to it (``_exponent``) and its number of machines (``_machines``)
+        as private keys. The best-scoring model so far is kept."""
         start = perf_counter()
         idx = self.order[:rows]
         est = self._estimator(solver, C, gamma, budget, epochs)
@@ -676,7 +677,6 @@ class _Search:
                     if key not in seen:
                         seen.add(key)
                         candidates.append((C, t["gamma"], exponent))
-            # the next rung's cost from this rung's: per cell, times the growth of rows and support vectors
             # the next rung's cost: each parent's measured rate at the next size
             estimate = sum(self._cost(t, self._budget_for(next_rows), self._epochs_for(next_rows), next_rows)
                            for t in survivors) * len(candidates) / len(survivors)
