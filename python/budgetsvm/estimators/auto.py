@@ -15,8 +15,8 @@ training part, scored on a stratified held-out part:
    SVM can finish on all rows in the time left) the exact :class:`SVC` are
    tried with the best cell's settings; the best of the solvers is kept.
 4. The final fit runs on all rows, ``C`` carried from the last rung to ``n``
-   with the exponent the rungs measured, with the largest budget and the
-   most epochs that the measured cost per row and support vector lets end
+   with the exponent the rungs' winners show, with the largest budget and the
+   most epochs that the last rung's cost per row and support vector lets end
    within the time left.
 
 Every fit is one call into the C++ core; this module only plans, times and
@@ -266,7 +266,7 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
     time : float, default=120.0
         Seconds for the whole ``fit`` (search and final fit), > 0. The plan
         keeps a margin; the call ends within about 10% of it (the first
-        subsample fits are measured before anything is extrapolated).
+        subsample fits are timed before anything is extrapolated).
     validation_fraction : float, default=0.2
         Share of the rows held out (stratified) to score the search, in
         (0, 0.5]; at most 40,000 rows are held out. The final fit trains on
@@ -280,7 +280,7 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         Seeds the split, the subsamples, the distance heuristic and every
         fit. With the same seed, data and plan (the rungs, the final budget
         and epochs: ``report_.chosen``) the model is the same, bit for bit;
-        the plan itself follows measured times, so on a loaded machine or a
+        the plan itself follows the fits' times, so on a loaded machine or a
         tight budget it can differ from run to run (a smaller last rung or
         budget).
     n_jobs : int or None, default=None
@@ -527,11 +527,9 @@ class AutoSVC(ClassifierMixin, BaseEstimator):
         if rows != n_total:
             raise ValueError(f"the stream gave {rows} rows on its second pass and {n_total} on its first: "
                              "it cannot be read twice the same way.")
-        search.report.trials.append({"stage": "final", "rung": -1, "rows": rows, "solver": plan["solver"],
-                                     "C": float(plan["C"]), "gamma": float(plan["gamma"]), "budget": plan["budget"],
-                                     "epochs": 1, "validation_accuracy": math.nan,
-                                     "seconds": perf_counter() - fit_start, "n_support": int(est.n_support_)})
         plan["epochs"] = 1
+        search.record_final(est, rows, plan["solver"], plan["C"], plan["gamma"], plan["budget"], 1,
+                            perf_counter() - fit_start)
         return self._publish(search, est, search.chosen(plan, best), final_start)
 
     # ------------------------------------------------------------- prediction
@@ -650,7 +648,7 @@ class _Search:
         clock, owner = self.clock, self.owner
         n_train = len(self.order)
         search_start = clock.elapsed()
-        # the first rung's size from one measured fit: its whole grid within
+        # the first rung's size from one timed fit: its whole grid within
         # a fifth of the budget (500 to 2000 rows)
         probe_rows = min(n_train, 500)
         probe = self._cell_trial("probe", 0, probe_rows, 1.0, self.gamma0)
@@ -677,7 +675,7 @@ class _Search:
                     if key not in seen:
                         seen.add(key)
                         candidates.append((C, t["gamma"], exponent))
-            # the next rung's cost: each parent's measured rate at the next size
+            # the next rung's cost: each parent's rate (seconds per row and support vector) at the next size
             estimate = sum(self._cost(t, self._budget_for(next_rows), self._epochs_for(next_rows), next_rows)
                            for t in survivors) * len(candidates) / len(survivors)
             final_min = self._cost(results[0], BUDGET_LADDER[1], 1, self.n_final)
@@ -775,7 +773,7 @@ class _Search:
 
     def _cost(self, trial: Dict[str, Any], budget: int, epochs: int, n: int) -> float:
         """Predicted seconds of a fit of ``budget`` and ``epochs`` on ``n``
-        rows, from a trial's measured rate (and a stream's reading)."""
+        rows, from a trial's rate (and a stream's reading)."""
         return (self._rate(trial) * self._held(trial, budget, n) + self.row_seconds) * n * epochs
 
     def _solver_trials(self, best: Dict[str, Any]) -> Dict[str, Any]:
@@ -858,7 +856,7 @@ class _Search:
     def _plan(self, ref: Dict[str, Any], left: float, max_budget: int) -> Tuple[Optional[int], int]:
         """The largest budget (first up to 2000, at the epochs that suit the
         size: 3 up to 100k rows, 2 up to 1M, else 1), then more epochs, then
-        a larger budget, whose fit on all rows the measured rate ends in time."""
+        a larger budget, whose fit on all rows the trial's rate says ends in time."""
         n = self.n_final
         cap = max(BUDGET_LADDER[0], min(max_budget, n // 2))
         ladder = [b for b in BUDGET_LADDER if b <= cap]
@@ -896,11 +894,16 @@ class _Search:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(X, y)
+        self.record_final(est, rows, solver, C, gamma, budget, epochs, perf_counter() - start)
+        return est
+
+    def record_final(self, est: Any, rows: int, solver: str, C: float, gamma: float, budget: Optional[int],
+                     epochs: Optional[int], seconds: float) -> None:
+        """The final fit's entry in the report (no held-out score: it trained on those rows too)."""
         self.report.trials.append({"stage": "final", "rung": -1, "rows": rows, "solver": solver, "C": float(C),
                                    "gamma": float(gamma), "budget": budget, "epochs": epochs,
-                                   "validation_accuracy": math.nan, "seconds": perf_counter() - start,
+                                   "validation_accuracy": math.nan, "seconds": seconds,
                                    "n_support": int(np.sum(est.n_support_))})
-        return est
 
     def fallback(self, best: Dict[str, Any], why: str) -> Tuple[Any, Dict[str, Any]]:
         """The best model of the search, as it was trained (on a subsample)."""
