@@ -4,9 +4,9 @@ For each problem (generated families of ``bench/datagen.py`` at ``--rows``
 rows, and real LIBSVM sets): ``AutoSVC(time=--time)`` over ``--seeds``
 (test accuracy, the call's wall time against the budget, what it chose);
 then, with ``--grid``, the neighbours of the first seed's choice trained
-on all rows with its solver, budget and epochs (``grid_cells``: ``C`` a
-half-decade and a decade either side, ``gamma`` halved and doubled): is
-the choice of ``C`` and ``gamma`` a local best? with ``--halving``, scikit-learn's
+on all rows (``grid_cells``: ``C`` a half-decade either side, ``gamma``
+halved and doubled, the other epochs, half the budget, the other solver):
+is the choice a local best? with ``--halving``, scikit-learn's
 ``HalvingGridSearchCV`` over ``sklearn.svm.SVC`` (``C`` 0.1-1000,
 ``gamma`` the distance heuristic times 1/8-4, 3 folds) on the largest
 subsample (5k, 10k, 20k, ... rows) whose search ends within the same time.
@@ -73,17 +73,34 @@ def load(name, rows, test_rows):
     return X, y, Xt, yt, note
 
 
-def grid_cells(C0, gamma0):
-    """The auto's C times 10^-1..10^1 in half-decades at its gamma, and its
-    gamma halved and doubled at its C: the middle cell is the auto's own."""
-    return [(C0 * 10.0 ** (k / 2), gamma0) for k in range(-2, 3)] + [(C0, gamma0 / 2), (C0, gamma0 * 2)]
+def grid_cells(chosen):
+    """The cells around the auto's choice, each a dict of estimator settings:
+    the choice itself; C a half-decade either way; gamma halved and doubled;
+    every other number of epochs (1-3); half the budget; the other budgeted
+    solver."""
+    base = {k: chosen[k] for k in ("solver", "C", "gamma", "budget", "epochs")}
+    cells = [base]
+    cells += [dict(base, C=base["C"] * 10.0 ** (k / 2)) for k in (-1, 1)]
+    cells += [dict(base, gamma=base["gamma"] * f) for f in (0.5, 2.0)]
+    if base["solver"] != "exact":
+        cells += [dict(base, epochs=e) for e in (1, 2, 3) if e != base["epochs"]]
+        cells += [dict(base, budget=base["budget"] // 2)]
+        cells += [dict(base, solver="bsgd" if base["solver"] == "bsca" else "bsca")]
+    return cells
 
 
-def estimator(params, C, gamma):
-    if params["solver"] == "exact":
-        return budgetsvm.SVC(C=C, gamma=gamma)
-    return budgetsvm.BudgetedSVC(solver=params["solver"], C=C, gamma=gamma, budget=params["budget"],
-                                 epochs=params["epochs"], random_state=0, n_jobs=-1)
+def describe(cell):
+    text = f"{cell['solver']} C={cell['C']:.3g} gamma={cell['gamma']:.3g}"
+    if cell["solver"] != "exact":
+        text += f" B={cell['budget']} E={cell['epochs']}"
+    return text
+
+
+def estimator(cell):
+    if cell["solver"] == "exact":
+        return budgetsvm.SVC(C=cell["C"], gamma=cell["gamma"])
+    return budgetsvm.BudgetedSVC(solver=cell["solver"], C=cell["C"], gamma=cell["gamma"], budget=cell["budget"],
+                                 epochs=cell["epochs"], random_state=0, n_jobs=-1)
 
 
 def halving(X, y, Xt, yt, budget, seed):
@@ -156,15 +173,13 @@ def main():
                  f"{chosen['solver']} C={chosen['C']:.3g} gamma={chosen['gamma']:.3g} B={chosen['budget']} "
                  f"E={chosen['epochs']}"]
         if args.grid:
-            gamma0 = chosen["gamma"]
-            results = {}
-            for C, g in grid_cells(chosen["C"], gamma0):
-                results[(C, g)] = estimator(chosen, C, g).fit(X, y).score(Xt, yt)
-            (C_best, g_best), acc_best = max(results.items(), key=lambda kv: kv[1])
-            ours = results[(chosen["C"], gamma0)]
-            print(f"  grid best C={C_best:.3g} gamma={g_best:.3g}: {100 * acc_best:.2f}%; auto's {100 * ours:.2f}%",
-                  flush=True)
-            cells += [f"{100 * acc_best:.2f}% (C={C_best:.3g}, gamma={g_best:.3g})", f"{100 * ours:.2f}%"]
+            results = []
+            for cell in grid_cells(chosen):
+                results.append((estimator(cell).fit(X, y).score(Xt, yt), cell))
+                print(f"  grid {describe(cell)}: {100 * results[-1][0]:.2f}%", flush=True)
+            acc_best, cell_best = max(results, key=lambda r: r[0])
+            ours = results[0][0]
+            cells += [f"{100 * acc_best:.2f}% ({describe(cell_best)})", f"{100 * ours:.2f}%"]
         else:
             cells += ["-", "-"]
         if args.halving:
@@ -174,9 +189,10 @@ def main():
             cells.append("-")
         table.append("| " + " | ".join(cells) + " |")
     lines += table + ["", "The data:", *notes, "",
-                      "The grid is centred on the first seed's choice: its C times 10^-1..10^1 in half-decades "
-                      "at its gamma, and its gamma halved and doubled at its C, every cell trained on all rows "
-                      "with its solver, budget and epochs (the chosen cell is the first seed's model again).", ""]
+                      "The grid is centred on the first seed's choice: its C a half-decade either way, its gamma "
+                      "halved and doubled, the other numbers of epochs (1-3), half its budget and the other "
+                      "budgeted solver, one setting changed at a time, every cell trained on all rows (the "
+                      "chosen cell is the first seed's model again, with random_state=0).", ""]
     report(lines, args.out)
 
 

@@ -41,7 +41,7 @@ def fitted():
 def test_report_lists_every_fit_and_the_final_one_on_all_rows(fitted):
     X, y, auto = fitted
     report = auto.report_
-    assert [s["name"] for s in report.stages] == ["prepare", "search", "solver", "final"]
+    assert [s["name"] for s in report.stages] == ["prepare", "search", "solver", "check", "final"]
     keys = {"stage", "rung", "rows", "solver", "C", "gamma", "budget", "epochs", "validation_accuracy", "seconds",
             "n_support"}
     assert all(set(t) == keys for t in report.trials)
