@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.model_selection import train_test_split
 
 from budgetsvm import SVC, AutoSVC, BudgetedSVC, load_model, save_model, tune
-from budgetsvm.estimators.auto import median_gamma
+from budgetsvm.estimators.auto import BSGD_MARGIN, CHECK_MARGIN, median_gamma
 
 
 def _xor(n, seed=0, noise=0.05):
@@ -77,6 +77,32 @@ def test_C_is_carried_between_rungs_at_fixed_lambda_fixed_C_and_between(fitted):
         best_before = max(p["validation_accuracy"] for p in before)
         assert any(p["validation_accuracy"] == best_before for p in before
                    if any(p["gamma"] == t["gamma"] for t in now))
+
+
+def test_the_choice_is_checked_at_the_final_budget(fitted):
+    X, _, auto = fitted
+    trials = auto.report_.trials
+    search = [t for t in trials if t["stage"] in ("search", "refine")]
+    check = [t for t in trials if t["stage"] == "check"]
+    assert check, "a 16k-row problem in 20 s affords a larger final budget than the search's 500: it is checked"
+    budget = check[-1]["budget"]
+    assert budget > max(t["budget"] for t in search)
+    assert all(t["rows"] <= max(s["rows"] for s in search) for t in check)
+    last = [t for t in check if t["rows"] == check[-1]["rows"]]  # the rows grow at most while the first fit runs
+    assert {t["budget"] for t in last} == {budget}
+    # the choice is the best of the check within its margin, its C carried from the check's rows to all
+    chosen = auto.report_.chosen
+    mine = [t for t in last if t["gamma"] == chosen["gamma"] and t["solver"] == chosen["solver"]
+            and t["validation_accuracy"] == chosen["validation_accuracy"]]
+    assert mine
+    t = mine[0]
+    assert t["C"] * t["rows"] / len(X) * (1 - 1e-12) <= chosen["C"] <= t["C"] * (1 + 1e-12)
+    # a smoother setting may replace a better-scoring one by up to CHECK_MARGIN (at most twice: gamma, C);
+    # a rougher one had to lead by 2 * CHECK_MARGIN
+    assert chosen["validation_accuracy"] >= last[0]["validation_accuracy"] - 2 * CHECK_MARGIN - BSGD_MARGIN - 1e-12
+    assert all(u["validation_accuracy"] <= chosen["validation_accuracy"] + 4 * CHECK_MARGIN + BSGD_MARGIN + 1e-12
+               for u in last)
+    assert chosen["epochs"] <= t["epochs"]
 
 
 def test_accuracy_close_to_the_best_cell_of_an_exact_grid(fitted):

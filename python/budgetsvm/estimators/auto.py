@@ -891,23 +891,24 @@ class _Search:
                 break
             rows *= 2
 
-        def better(t: Optional[Dict[str, Any]], margin: float = CHECK_MARGIN) -> bool:
-            return t is not None and t["validation_accuracy"] > incumbent["validation_accuracy"] + margin
-
         if best["solver"] == "bsgd" and "bsca" in self.solvers:
             # BSGD's lead at the search's budget, checked at this one (and again by its margin)
             t = trial(start, solver="bsca")
             if t is not None and t["validation_accuracy"] + BSGD_MARGIN >= incumbent["validation_accuracy"]:
                 incumbent = t
+        # one epoch (more passes fit the noise too), then gamma, then C, each pair from the same base:
+        # a smoother model (smaller gamma or C) wins within the noise of the held-out score (minus
+        # CHECK_MARGIN), a rougher one or a single pass needs to lead by a margin
+        groups: List[List[Tuple[float, float, Optional[int], float]]] = []
         if epochs > 1:
-            t = trial(incumbent, epochs=1)  # more passes fit noise too: one pass at the same C
-            if better(t):
-                incumbent = t
-        for factors in (((1.0, 0.5), (1.0, 2.0)), ((10 ** -0.5, 1.0), (10 ** 0.5, 1.0))):
+            groups.append([(1.0, 1.0, 1, CHECK_MARGIN)])
+        groups += [[(1.0, 0.5, None, -CHECK_MARGIN), (1.0, 2.0, None, 2 * CHECK_MARGIN)],
+                   [(10 ** -0.5, 1.0, None, -CHECK_MARGIN), (10 ** 0.5, 1.0, None, 2 * CHECK_MARGIN)]]
+        for group in groups:
             base = incumbent
-            for C_factor, gamma_factor in factors:
-                t = trial(base, C_factor, gamma_factor)
-                if better(t):
+            for C_factor, gamma_factor, step_epochs, margin in group:
+                t = trial(base, C_factor, gamma_factor, epochs=step_epochs)
+                if t is not None and t["validation_accuracy"] > incumbent["validation_accuracy"] + margin:
                     incumbent = t
         self.check_epochs = incumbent["epochs"]
         self.owner._say(f"check at budget {budget} on {rows} rows: {incumbent['solver']} C={incumbent['C']:.4g} "
