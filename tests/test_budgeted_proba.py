@@ -17,6 +17,7 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from budgetsvm import BudgetedSVC, load_model, load_svmlight, save_model
 from budgetsvm._platt import _negative_log_likelihood
@@ -38,6 +39,25 @@ def problem(n, seed=0, k=2, noise=0.1):
 
 
 SETTINGS = dict(budget=30, C=10.0, gamma=2.0, random_state=0)
+
+_REFUSED = "partial_fit refuses probability=True (the calibration belongs to the model fit made)"
+_FEW_ROWS = "10 rows of 3 classes: fewer than the 5 rows per class the 5 folds need (a clear ValueError)"
+_WEIGHTS = "a weight of 2 is C scaled by 2, not a repeated row (as without probability: test_budgeted.py)"
+
+
+@parametrize_with_checks(
+    [BudgetedSVC(probability=True, budget=40, C=10.0, random_state=0)],
+    expected_failed_checks=lambda est: {
+        "check_fit_score_takes_y": _REFUSED,
+        "check_n_features_in_after_fitting": _REFUSED,
+        "check_estimators_partial_fit_n_features": _REFUSED,
+        "check_fit2d_1feature": _FEW_ROWS,
+        "check_sample_weight_equivalence_on_dense_data": _WEIGHTS,
+        "check_sample_weight_equivalence_on_sparse_data": _WEIGHTS,
+    },
+)
+def test_sklearn_compatible_with_probability(estimator, check):
+    check(estimator)
 CASES = [("bsca", 2), ("bsgd", 2), ("bsca", 3), ("bsgd", 4)]
 
 

@@ -440,12 +440,45 @@ class BudgetedSVC(BudgetModel):
 
     @property
     def probA_(self) -> np.ndarray:  # noqa: N802 (scikit-learn's and SVC's name)
-        """The slopes ``A`` of the class pairs' sigmoids (``probability=True``)."""
+        """The slopes ``A`` of the class pairs' sigmoids (``probability=True``).
+
+        ``P(i | i or j, x) = 1 / (1 + exp(A d + B))`` with ``d = f_i(x) -
+        f_j(x)`` (binary: ``-decision_function(x)``), the pairs ``i < j`` in
+        SVC's order; one value ``-a`` for every pair (the attributes'
+        section of the class docstring). Only after ``fit`` with
+        ``probability=True``; else ``AttributeError``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import BudgetedSVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(300, 2))
+        >>> y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes
+        >>> clf = BudgetedSVC(budget=20, probability=True, random_state=0).fit(X, y)
+        >>> clf.probA_.shape, bool(np.all(clf.probA_ == clf.probA_[0]) and clf.probA_[0] < 0)
+        ((3,), True)
+        """
         return self._sigmoid_part(0)
 
     @property
     def probB_(self) -> np.ndarray:  # noqa: N802
-        """The offsets ``B`` of the class pairs' sigmoids (``probability=True``)."""
+        """The offsets ``B`` of the class pairs' sigmoids (``probability=True``): zeros.
+
+        Zero for every pair, so that a probability of 1/2 is the decision
+        boundary and the most probable class is the predicted one (see
+        :attr:`probA_`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import BudgetedSVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2))
+        >>> clf = BudgetedSVC(budget=20, probability=True, random_state=0).fit(X, X[:, 0] > 0)
+        >>> clf.probB_
+        array([0.])
+        """
         return self._sigmoid_part(1)
 
     @available_if(_check_proba)
