@@ -319,6 +319,14 @@ def test_command_line_trains_and_predicts_probabilities(tmp_path, capsys):
     assert "train it with -b 1" in capsys.readouterr().err
 
 
+def test_command_line_refuses_probability_with_stream(tmp_path, capsys):
+    X, y = problem(100, seed=7)
+    write_svmlight(tmp_path / "train.svm", X, np.where(y == 1, 1, -1))
+    assert main(["train", "-b", "1", "--stream", str(tmp_path / "train.svm"), str(tmp_path / "m.model")]) == 1
+    assert "-b 1 calibrates on 5 folds of the rows in memory: not with --stream" in capsys.readouterr().err
+    assert not (tmp_path / "m.model").exists()
+
+
 def test_dask_variant_refuses_probability_at_fit():
     pytest.importorskip("dask.array")
     import dask.array as da
