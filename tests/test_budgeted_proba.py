@@ -346,3 +346,27 @@ def test_no_warnings_from_the_fold_models():
         warnings.simplefilter("error")
         BudgetedSVC(probability=True, verbose=0, callback=lambda s: calls.append(s), **SETTINGS).fit(X, y)
     assert len(calls) == 3  # the final model's epochs (the default 3) only
+
+
+def test_sparse_and_wide_input_give_the_dense_probabilities():
+    import scipy.sparse as sp
+
+    X, y = problem(300, seed=9, k=3)
+    dense = BudgetedSVC(probability=True, **SETTINGS).fit(X, y)
+    sparse = BudgetedSVC(probability=True, **SETTINGS).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.predict_proba(sp.csr_matrix(X)), dense.predict_proba(X), rtol=0, atol=1e-12)
+    # wide sparse data are trained on the columns they use (_columns.py), the fold models too
+    wide = sp.hstack([sp.csr_matrix(X), sp.csr_matrix((300, 5000))], format="csr")
+    on_wide = BudgetedSVC(probability=True, **SETTINGS).fit(wide, y)
+    np.testing.assert_allclose(on_wide.predict_proba(wide), dense.predict_proba(X), rtol=0, atol=1e-12)
+
+
+def test_feature_names_are_checked_by_predict_proba():
+    pd = pytest.importorskip("pandas")
+    X, y = problem(200, seed=10)
+    frame = pd.DataFrame(X, columns=["a", "b"])
+    clf = BudgetedSVC(probability=True, **SETTINGS).fit(frame, y)
+    plain = BudgetedSVC(probability=True, **SETTINGS).fit(X, y)
+    np.testing.assert_array_equal(clf.predict_proba(frame), plain.predict_proba(X))
+    with pytest.raises(ValueError, match="feature names"):
+        clf.predict_proba(frame.rename(columns={"a": "c"}))

@@ -491,7 +491,7 @@ class BudgetedSVC(BudgetModel):
 
         Zero for every pair, so that a probability of 1/2 is the decision
         boundary and the most probable class is the predicted one (see
-        :attr:`probA_`).
+        ``probA_``).
 
         Examples
         --------
