@@ -370,3 +370,22 @@ def test_feature_names_are_checked_by_predict_proba():
     np.testing.assert_array_equal(clf.predict_proba(frame), plain.predict_proba(X))
     with pytest.raises(ValueError, match="feature names"):
         clf.predict_proba(frame.rename(columns={"a": "c"}))
+
+
+@pytest.mark.parametrize("arrays", [{"prob_a": np.array([-1.0])}, {"prob_b": np.array([0.0])},
+                                    {"prob_a": np.array([-1.0, -1.0]), "prob_b": np.array([0.0, 0.0])},
+                                    {"prob_a": np.array([np.nan]), "prob_b": np.array([0.0])}])
+def test_damaged_sigmoids_are_refused_by_both_readers(tmp_path, arrays):
+    from budgetsvm import _core
+    from budgetsvm.model_files import _container as container
+    from budgetsvm.model_files import _save_load
+
+    X, y = problem(200, seed=11)
+    sections = [s for s in _save_load._budgetsvm_sections(BudgetedSVC(**SETTINGS).fit(X, y))]
+    sections[1:1] = [container.Section(b"ARRY", container.encode_array(n, a)) for n, a in arrays.items()]
+    path = tmp_path / "damaged.bsvm"
+    container.write_container(path, sections)
+    with pytest.raises(ValueError, match="prob_[ab]"):
+        load_model(path)
+    with pytest.raises(ValueError, match="prob_[ab]"):
+        _core.model_summary(str(path))
