@@ -237,9 +237,10 @@ class BudgetedSVC(BudgetModel):
         ``P(k | x) = exp(a f_k(x)) / sum_j exp(a f_j(x))`` (binary: Platt's
         sigmoid ``1 / (1 + exp(-a f(x)))`` of ``classes_[1]``, its offset at 0).
         The most probable class is then the predicted one (:meth:`predict_proba`
-        says the exceptions: rounding, and outputs no better than chance). It costs 5 more fits on 80% of the rows each, about 5 times
-        the plain fit; the model itself is the same as without it. Each
-        class needs at least 5 rows. Not with :meth:`partial_fit`, nor with
+        says the exceptions: rounding, and outputs no better than chance).
+        It costs 5 more fits on 80% of the rows each, about 5 times the
+        plain fit; the model itself is the same as without it. Each class
+        needs at least 5 rows. Not with :meth:`partial_fit`, nor with
         ``warm_start`` continuing a fitted model (``ValueError``): the
         calibration belongs to the model ``fit`` trains. ``docs/budgeted.md``
         ("Probability estimates") says why one slope and no offset.
