@@ -199,6 +199,7 @@ def test_classes_must_be_unique_and_increasing(tmp_path, classes):
     (lambda: fit(lambda: SVC(probability=True, random_state=0)), "prob_b"),
     (lambda: fit(SVC, sp.csr_matrix(X)), "sv_data"),
     (lambda: fit(lambda: BudgetedSVC(budget=10, random_state=0)), "coef"),
+    (lambda: fit(lambda: BudgetedSVC(budget=10, random_state=0, probability=True)), "prob_a"),
     (lambda: fit(lambda: BudgetedSVC(budget=10, random_state=0), X.astype(np.float32)), "sv"),
     (lambda: fit(LinearSVC), "weights"),
 ])

@@ -17,6 +17,11 @@ Two published algorithms, implemented from their papers:
   iteration; here the (k+1) x (k+1) optimality system is solved exactly for
   all samples at once (``Q`` is positive definite for ``r`` in ``(0, 1)``,
   and the minimiser is then non-negative, as the paper proves).
+* ``temperature_fit``: one slope ``a >= 0`` for ``P(k | x) = exp(a f_k) /
+  sum_j exp(a f_j)`` (temperature scaling, C. Guo, G. Pleiss, Y. Sun and
+  K. Q. Weinberger, "On calibration of modern neural networks", ICML 2017),
+  fitted on the regularised targets of Lin, Lin and Weng generalised to
+  ``k`` classes; for two classes it is Platt's sigmoid with ``B = 0``.
 """
 
 from __future__ import annotations
@@ -162,3 +167,78 @@ def pairwise_coupling(r: np.ndarray, n_classes: int) -> np.ndarray:
     # The exact minimiser is non-negative; clip rounding noise and renormalise.
     sol = np.clip(sol, 0.0, None)
     return sol / sol.sum(axis=1, keepdims=True)
+
+
+def temperature_fit(scores: np.ndarray, y_index: np.ndarray, max_iter: int = 100) -> float:
+    """Fit the slope ``a`` of ``P(k | x) = exp(a f_k(x)) / sum_j exp(a f_j(x))``.
+
+    Minimises the cross-entropy against regularised targets: a row of class
+    ``c`` (``N_c`` rows) has the target ``(N_c + 1) / (N_c + 2)`` for ``c``
+    and ``1 / (N_c + 2)`` shared equally by the other classes. With two
+    classes and ``f = (0, f_1)`` this is the objective of :func:`sigmoid_fit`
+    with ``B = 0`` and ``A = -a`` (Platt's targets as Lin, Lin and Weng
+    write them). The objective is convex in ``a``; Newton's method with a
+    backtracking line search, kept to ``a >= 0`` (outputs no better than
+    chance give ``a = 0``: equal probabilities).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n, k)
+        The outputs ``f_k`` of each row (the largest wins).
+    y_index : ndarray of int, shape (n,)
+        Each row's class, in ``0 .. k-1``.
+    max_iter : int, default=100
+        Newton iterations at most.
+
+    Returns
+    -------
+    a : float, >= 0
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = np.array([[1.0, -1.0], [0.5, -0.5], [-0.2, 0.2], [-1.0, 1.0]])
+    >>> temperature_fit(f, np.array([0, 0, 1, 1])) > 0
+    True
+    """
+    S = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(y_index, dtype=np.intp)
+    n, k = S.shape
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    own = (counts[y] + 1.0) / (counts[y] + 2.0)
+    T = np.repeat(((1.0 - own) / (k - 1))[:, None], k, axis=1)
+    T[np.arange(n), y] = own
+    target = np.sum(T * S, axis=1)  # sum_k t_ik f_ik
+
+    def objective(a: float) -> float:
+        z = a * S
+        top = z.max(axis=1)
+        lse = top + np.log(np.sum(np.exp(z - top[:, None]), axis=1))
+        return float(np.sum(lse) - a * np.sum(target))  # sum_i (logsumexp - sum_k t_ik a f_ik); sum_k t_ik = 1
+
+    def moments(a: float) -> Tuple[float, float]:
+        z = a * S
+        P = np.exp(z - z.max(axis=1, keepdims=True))
+        P /= P.sum(axis=1, keepdims=True)
+        mean = np.sum(P * S, axis=1)
+        return float(np.sum(mean - target)), float(np.sum(np.sum(P * S * S, axis=1) - mean * mean))
+
+    min_step, eps = 1e-10, 1e-5
+    a = 0.0
+    fval = objective(a)
+    for _ in range(max_iter):
+        g, h = moments(a)
+        if abs(g) < eps or (a == 0.0 and g >= 0.0) or h <= 0.0:
+            break
+        d = -g / h
+        step = 1.0
+        while step >= min_step:
+            new_a = max(a + step * d, 0.0)
+            new_f = objective(new_a)
+            if new_f < fval + 1e-4 * g * (new_a - a):
+                a, fval = new_a, new_f
+                break
+            step *= 0.5
+        if step < min_step:
+            break  # no further decrease is possible in floating point
+    return a

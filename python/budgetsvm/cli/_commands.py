@@ -155,6 +155,8 @@ def _train(args: argparse.Namespace) -> int:
         raise ValueError("-wLABEL and --class-weight both set the class weights: give one or the other")
     if args.stream and SOLVERS[args.solver][0] != "BudgetedSVC":
         raise ValueError(f"--stream trains the budgeted solvers (bsca, bsgd); not --solver {args.solver}")
+    if args.stream and kwargs.get("probability"):
+        raise ValueError("-b 1 calibrates on 5 folds of the rows in memory: not with --stream (drop one of them)")
     mode = choose_mode(args.progress, args.quiet)
     start = time.perf_counter()
     if args.cross_validation is not None:

@@ -129,6 +129,12 @@ class BudgetModel(PipelineClassifier):
         True
         """
         params = self._solver_params()
+        if getattr(self, "probability", False):
+            raise ValueError(
+                "probability=True is not supported by partial_fit: the probabilities are calibrated in fit, by "
+                "cross-validation on all its rows, and would not fit a model continued on a stream. Set "
+                "probability=False to continue the model (its probability estimates are then dropped)."
+            )
         fitted = hasattr(self, "t_")
         known = self._partial_classes(classes, fitted)
         if getattr(X, "shape", (None,))[0] == 0 and np.asarray(y).size == 0:
@@ -292,6 +298,7 @@ class BudgetModel(PipelineClassifier):
             t_=int(result["steps_total"]),
             n_samples_seen_=int(round(result["n_ref"])),
             _fitted_kernel=(params["kernel"], params["gamma"], params["degree"], params["coef0"]),
+            _sigmoids=None,  # probability estimates belong to the model they were fitted for (fit sets them after)
         )
 
     def _decision(self, X: Any) -> np.ndarray:
@@ -319,6 +326,9 @@ class BudgetModel(PipelineClassifier):
                      degree=int(degree), coef0=float(coef0), support_rows=self._support_rows,
                      used_columns=self._used_columns,
                      coef=np.ascontiguousarray(np.asarray(self.dual_coef_, dtype=np.float64).T))
+        sigmoids = getattr(self, "_sigmoids", None)
+        state.update(prob_a=np.empty(0) if sigmoids is None else sigmoids[0],
+                     prob_b=np.empty(0) if sigmoids is None else sigmoids[1])
         return state
 
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
@@ -331,6 +341,8 @@ class BudgetModel(PipelineClassifier):
         self.n_support_ = int(rows.shape[0])
         self.gamma_ = state["gamma"]
         self._fitted_kernel = (state["kernel"], state["gamma"], state["degree"], state["coef0"])
+        prob_a, prob_b = state.get("prob_a"), state.get("prob_b")  # absent or None: no probability estimates
+        self._sigmoids = None if prob_a is None or prob_b is None else (prob_a, prob_b)
         public: Any = self._support_rows
         if used is not None:
             public = used.expand(self._support_rows)

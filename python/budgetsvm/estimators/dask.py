@@ -132,7 +132,8 @@ class BudgetedSVC(_LocalBudgetedSVC):
         one, uses it as :class:`budgetsvm.BudgetedSVC` does.)
     others
         As :class:`budgetsvm.BudgetedSVC`. ``callback`` and ``verbose`` are
-        served after every round. ``instruments`` is not supported.
+        served after every round. ``instruments`` and ``probability`` are
+        not supported (``fit`` refuses them).
 
     Attributes
     ----------
@@ -225,6 +226,12 @@ class BudgetedSVC(_LocalBudgetedSVC):
         params = self._solver_params()
         if self.instruments:
             raise ValueError("instruments=True is not supported by budgetsvm.dask.BudgetedSVC.")
+        if self.probability:
+            raise ValueError(
+                "probability=True is not supported by budgetsvm.dask.BudgetedSVC: its calibration trains 5 more "
+                "models on folds of the rows in memory. Fit budgetsvm.BudgetedSVC(probability=True) on rows in "
+                "memory instead."
+            )
         if params["shards"] != 1:
             raise ValueError(f"shards={params['shards']} is not supported by budgetsvm.dask.BudgetedSVC.fit: its "
                              "shards are the partitions of X (rechunk X to change them).")

@@ -132,7 +132,7 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
     if family != "LinearSVC":
         arrays.update(sv_arrays(fitted["support_rows"]))
         arrays.update(_used_arrays(fitted["used_columns"]))
-    if family == "SVC" and np.size(fitted["prob_a"]):
+    if family in ("SVC", "BudgetedSVC") and np.size(fitted["prob_a"]):
         arrays.update(prob_a=fitted["prob_a"], prob_b=fitted["prob_b"])
     modl = (KERNELS[fitted["kernel"]], fitted["degree"], DECISIONS[decision], fitted["gamma"], fitted["coef0"])
     return family, MODL.pack(FAMILIES[family], *modl, n_features), arrays
@@ -219,6 +219,7 @@ class Core:
         self.intercept = _float_vector(arrays, "intercept", self.n_outputs)
         n_features = modl["n_features"]
         self.n_sv = 0
+        self.prob: Optional[Tuple[np.ndarray, np.ndarray]] = None
         if family == "LinearSVC":
             self.weights = _float_matrix(arrays, "weights", self.n_outputs, n_features)
             return
@@ -227,6 +228,7 @@ class Core:
         self.n_sv = n_sv = self.rows.shape[0]
         if family == "BudgetedSVC":
             self.coef = _float_matrix(arrays, "coef", n_sv, self.n_outputs)
+            self._read_prob(arrays, k)
             return
         n_support = _array(arrays, "n_support")
         _check(n_support.dtype == np.int64 and n_support.shape == (k,) and bool(np.all(n_support >= 0))
@@ -234,10 +236,13 @@ class Core:
                f"n_support must be {k} counts summing to the {n_sv} support vectors")
         self.n_support = n_support
         self.dual = _float_matrix(arrays, "dual_coef", k - 1, n_sv)
-        self.prob = None
+        self._read_prob(arrays, k)
+
+    def _read_prob(self, arrays: Dict[str, Any], k: int) -> None:
+        """Platt's sigmoid per class pair (optional; SVC and BudgetedSVC)."""
         if "prob_a" in arrays or "prob_b" in arrays:
-            n = self.n_outputs
-            self.prob = (_float_vector(arrays, "prob_a", n), _float_vector(arrays, "prob_b", n))
+            pairs = k * (k - 1) // 2
+            self.prob = (_float_vector(arrays, "prob_a", pairs), _float_vector(arrays, "prob_b", pairs))
 
 
 def dtype_code(array: np.ndarray) -> int:
@@ -310,10 +315,10 @@ def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any], attrs: Optio
     else:
         fitted.update(kernel=modl["kernel"], gamma=float(modl["gamma"]), degree=int(modl["degree"]),
                       coef0=float(modl["coef0"]), support_rows=core.rows, used_columns=core.used)
+    prob_a, prob_b = core.prob if core.prob is not None else (None, None)
     if core.family == "BudgetedSVC":
-        fitted["coef"] = core.coef
+        fitted.update(coef=core.coef, prob_a=prob_a, prob_b=prob_b)
     elif core.family == "SVC":
-        prob_a, prob_b = core.prob if core.prob is not None else (None, None)
         fitted.update(dual_coef=core.dual, n_support=core.n_support, prob_a=prob_a, prob_b=prob_b)
     fitted.update(extra)
     est._restore_fitted_state(fitted)

@@ -9,7 +9,8 @@ sorted classes and ``intercept = -rho``, so export is a transcription; import
 reorders the classes to sorted order (negating the pairs whose order flips).
 A binary BudgetedSVC ``f(x) = sum beta_j k(z_j, x) + b`` (positive: class 1)
 is the LIBSVM model with labels (class 1, class 0), coefficients beta and
-``rho = -b``. Its multi-class models are not one-vs-one voting, so LIBSVM
+``rho = -b`` (and, fitted with ``probability=True``, ``probA = A`` and
+``probB = -B`` of its sigmoid). Its multi-class models are not one-vs-one voting, so LIBSVM
 cannot express them.
 
 LIBLINEAR's model: header lines, then ``w`` and one row per feature (plus a
@@ -108,7 +109,8 @@ def to_libsvm(est) -> str:
         rho = -np.asarray(est.intercept_, dtype=np.float64)
         n_support = [int(dual.shape[1]), 0]
         kernel = _kernel_lines(kernel_name, gamma, degree, coef0)
-        prob = None
+        # probA_ / probB_ give P(class 0 | -f); LIBSVM's sigmoid gives P(its first label, class 1 | f)
+        prob = (est.probA_, -est.probB_) if hasattr(est, "probA_") else None
     else:
         raise TypeError(f"format='libsvm' takes a fitted SVC or BudgetedSVC; got {family} "
                         "(LinearSVC: format='liblinear')")

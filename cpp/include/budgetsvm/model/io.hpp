@@ -206,8 +206,13 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
   }
   m.sv = support_vectors(a, width);
   const auto n_sv = static_cast<std::uint64_t>(m.sv.rows);
+  const std::uint64_t n_pairs = k * (k - 1) / 2;
   if (m.family == ModelFamily::budgeted_svc) {
     m.coef = float_matrix(a, "coef", n_sv, n_out);
+    if (find(a, "prob_a") || find(a, "prob_b")) {  // optional: probability=True (Python predicts with them)
+      m.prob_a = float_vector(a, "prob_a", n_pairs);
+      m.prob_b = float_vector(a, "prob_b", n_pairs);
+    }
     return;
   }
   const Array* ns = find(a, "n_support");
@@ -224,8 +229,8 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
         "n_support must be " + std::to_string(k) + " counts summing to the " + std::to_string(n_sv) + " support vectors");
   m.dual_coef = float_matrix(a, "dual_coef", k - 1, n_sv);
   if (find(a, "prob_a") || find(a, "prob_b")) {
-    m.prob_a = float_vector(a, "prob_a", n_out);
-    m.prob_b = float_vector(a, "prob_b", n_out);
+    m.prob_a = float_vector(a, "prob_a", n_pairs);
+    m.prob_b = float_vector(a, "prob_b", n_pairs);
   }
   m.derive_pair_coef();
 }
@@ -334,10 +339,10 @@ inline std::vector<Array> arrays_of(const Model& m) {
   if (m.restricted) out.push_back(int64s("used_columns", m.used_columns));
   if (m.family == ModelFamily::budgeted_svc) {
     out.push_back(row_major("coef", m.coef));
-    return out;
+  } else {
+    out.push_back(row_major("dual_coef", m.dual_coef));
+    out.push_back(int64s("n_support", m.n_support));
   }
-  out.push_back(row_major("dual_coef", m.dual_coef));
-  out.push_back(int64s("n_support", m.n_support));
   if (!m.prob_a.empty()) {
     out.push_back(doubles("prob_a", m.prob_a.data(), m.prob_a.size(), {m.prob_a.size()}));
     out.push_back(doubles("prob_b", m.prob_b.data(), m.prob_b.size(), {m.prob_b.size()}));

@@ -111,7 +111,8 @@ class Model {
   // SVC only: LIBSVM's layout, from which coef is derived (kept to write back)
   MatrixXd dual_coef;                       // (n_classes - 1) x n_sv
   std::vector<std::int64_t> n_support;      // per class
-  std::vector<double> prob_a, prob_b;       // Platt's sigmoid per pair (may be empty)
+  // SVC and BudgetedSVC: Platt's sigmoid per class pair (may be empty; kept to write back)
+  std::vector<double> prob_a, prob_b;
   /// The labels as stored (their number type, or strings), and the file's
   /// other sections (attributes the Python estimators report), kept to
   /// write back unchanged.
