@@ -22,8 +22,9 @@ sigmoids chosen so that the most probable class is the predicted one:
 
 Why one slope and no offset, where LIBSVM fits ``(A, B)`` per pair: the
 probabilities then rank the classes as the outputs do, so the most probable
-class is the predicted one (ties aside), and on the benchmark sets the test
-log-loss was no worse (``docs/budgeted.md``, "Probability estimates").
+class is the predicted one (ties aside); on the benchmark sets the test
+log-loss was about the same, lower on some sets and higher on others
+(``docs/budgeted.md``, "Probability estimates", has the table).
 """
 
 from __future__ import annotations
