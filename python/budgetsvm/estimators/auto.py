@@ -67,8 +67,8 @@ SOLVERS = ("bsca", "bsgd", "exact")
 BSGD_MARGIN = 0.005
 #: The share of the time budget the check at the final budget may use.
 CHECK_SHARE = 0.15
-#: A check setting replaces the incumbent only when it scores this much more: about the standard error of
-#: a held-out accuracy near 80% on 40,000 rows (a smaller lead moved gamma by noise).
+#: The check's margin: a smoother setting may score this much less than the incumbent and replace it, a
+#: rougher one must lead by twice it (docs/auto.md, "The check at the final budget").
 CHECK_MARGIN = 0.0025
 #: The check's subsample holds as many rows per support vector of its budget as the final fit, up to this.
 CHECK_ROWS_PER_SV = 40
@@ -885,8 +885,8 @@ class _Search:
             incumbent = trial(start)
             if incumbent is None:
                 return best
-            # the rate the search measured at its budget overstates a larger budget's: grow the rows
-            # while the measured first fit says the check at twice the rows still fits
+            # the rows above were sized by the search's rate, taken at its own budget; the first
+            # fit's own time decides whether the check at twice the rows still ends by the deadline
             if 2 * rows > best["rows"] or self.clock.elapsed() + 2 * CHECK_FITS * incumbent["seconds"] > deadline:
                 break
             rows *= 2
