@@ -130,7 +130,7 @@ class PipelineEstimator(BaseEstimator):
 
     # ------------------------------------------------------------- fit steps
 
-    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, np.ndarray]:
+    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, Any]:
         """Step 1: ``(X, y)`` validated, ``X`` in a layout the core reads in place
         (the subclasses check ``y`` for what they predict)."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=DTYPES, order=self._order,
