@@ -13,6 +13,7 @@
 #include "budgetsvm/budget/fit.hpp"
 #include "budgetsvm/budget/merge.hpp"
 #include "budgetsvm/budget/mix.hpp"
+#include "budgetsvm/budget/regression.hpp"
 #include "budgetsvm/core/simd.hpp"
 #include "data.hpp"
 #include "fields.hpp"
@@ -141,6 +142,43 @@ py::dict py_fit_budgeted(py::object X, py::array y_obj, int n_classes, py::dict 
   return to_dict(std::move(result));
 }
 
+/// The epoch callback of a Python callable (or none).
+budget::EpochCallback epoch_callback(const py::object& callback) {
+  if (callback.is_none()) return {};
+  if (!PyCallable_Check(callback.ptr())) throw py::type_error("callback must be callable or None");
+  return [&callback](const EpochStats& s) -> bool {
+    py::gil_scoped_acquire gil;  // called from the calling thread between epochs
+    py::object answer = callback(to_dict(s));
+    return !answer.is_none() && PyObject_IsTrue(answer.ptr()) == 1;
+  };
+}
+
+/// Regression (solver BSGD or BSCA) or, with targets None, the nu one-class
+/// machine (BSGD): regression.hpp.
+py::dict py_fit_single_output(py::object X, py::object z_obj, double epsilon, double nu, py::dict params_dict,
+                              py::object callback, py::object sample_weight, py::object start_obj) {
+  const budget::Params params = params_from_dict(params_dict);
+  const budget::EpochCallback on_epoch = epoch_callback(callback);
+  RunControl control = python_run_control();
+  StartArg start;
+  if (!start_obj.is_none()) read_start(start_obj.cast<py::dict>(), start);
+  const bool one_class = z_obj.is_none();
+  budget::Result result = visit_data(X, [&](const auto& view) -> budget::Result {
+    const Index n = view.rows();
+    py::array_t<double, py::array::c_style> targets, weights;
+    const double* z = one_class ? nullptr : float64_arg(z_obj, "y", n, targets);
+    const double* weight = weight_arg(sample_weight, n, weights);
+    // Safe without the GIL: the view, targets and weights point into arrays
+    // kept alive for the whole call; the callback and the Ctrl-C poll take
+    // the GIL back themselves.
+    py::gil_scoped_release release;
+    budget::ViewRows<std::decay_t<decltype(view)>> rows(view, params.kernel.type == KernelType::rbf);
+    if (one_class) return budget::fit_one_class(rows, nu, weight, params, on_epoch, control, start.start);
+    return budget::fit_regression(rows, z, epsilon, weight, params, on_epoch, control, start.start);
+  });
+  return to_dict(std::move(result));
+}
+
 py::dict py_bsca_shard_round(py::object X, py::array y_obj, py::dict params_dict, py::object start_obj,
                              py::array alpha_obj, double n, int first_epoch, int total_epochs,
                              py::object sample_weight) {
@@ -212,6 +250,25 @@ void register_budget(py::module_& m) {
         py::arg("params"), py::arg("callback") = py::none(), py::arg("sample_weight") = py::none(),
         py::arg("start") = py::none(),
         "Train BSGD or BSCA on a budget (continuing `start` when given); returns the model and statistics");
+  m.def(
+      "fit_budgeted_regression",
+      [](py::object X, py::object y, double epsilon, py::dict params, py::object callback, py::object sample_weight,
+         py::object start) {
+        return py_fit_single_output(std::move(X), std::move(y), epsilon, 0.0, std::move(params), std::move(callback),
+                                    std::move(sample_weight), std::move(start));
+      },
+      py::arg("X"), py::arg("y"), py::arg("epsilon"), py::arg("params"), py::arg("callback") = py::none(),
+      py::arg("sample_weight") = py::none(), py::arg("start") = py::none(),
+      "Train epsilon-SVR by BSGD or BSCA on a budget (float64 targets y); returns the model and statistics");
+  m.def(
+      "fit_budgeted_one_class",
+      [](py::object X, double nu, py::dict params, py::object callback, py::object sample_weight, py::object start) {
+        return py_fit_single_output(std::move(X), py::none(), 0.0, nu, std::move(params), std::move(callback),
+                                    std::move(sample_weight), std::move(start));
+      },
+      py::arg("X"), py::arg("nu"), py::arg("params"), py::arg("callback") = py::none(),
+      py::arg("sample_weight") = py::none(), py::arg("start") = py::none(),
+      "Train the nu one-class machine by BSGD on a budget; the intercept is -rho of the last iterate");
   m.def("bsca_shard_round", &py_bsca_shard_round, py::arg("X"), py::arg("y"), py::arg("params"), py::arg("start"),
         py::arg("alpha"), py::arg("n"), py::arg("first_epoch"), py::arg("total_epochs"),
         py::arg("sample_weight") = py::none(),

@@ -77,6 +77,23 @@ def fit_budgeted(
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     start: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
+def fit_budgeted_regression(
+    X: CoreData,
+    y: npt.NDArray[np.float64],
+    epsilon: float,
+    params: Dict[str, Any],
+    callback: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
+    sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    start: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]: ...
+def fit_budgeted_one_class(
+    X: CoreData,
+    nu: float,
+    params: Dict[str, Any],
+    callback: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
+    sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    start: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]: ...
 def bsca_shard_round(
     X: CoreData,
     y: npt.NDArray[np.int32],

@@ -100,6 +100,19 @@
 
 namespace budgetsvm::budget {
 
+/// The exact coordinate step of the epsilon-SVR dual (docs/budgeted.md,
+/// "The BSCA step for regression"): the b in [-C, C] that maximises
+/// -q/2 (b - beta)^2 + r (b - beta) - epsilon |b|, where r = z_i - f(x_i) is
+/// the residual at the current coefficient beta and q = Q_ii > 0. The
+/// unconstrained maximiser is the soft threshold of the Newton point
+/// u = beta + r / q at epsilon / q; the function is concave, so clipping it
+/// to the box is the constrained maximiser.
+inline double svr_coordinate_step(double beta, double r, double q, double epsilon, double C) {
+  const double u = beta + r / q;
+  const double shrunk = std::max(0.0, std::fabs(u) - epsilon / q);
+  return std::clamp(u < 0.0 ? -shrunk : shrunk, -C, C);
+}
+
 /// One binary BSCA machine: labels +1 for the class `positive`, -1 else.
 /// `weight` (nullable) scales each point's box: 0 <= alpha_i <= C w_i.
 /// `start` (start.hpp): the model to continue (its column `column`, or all
@@ -126,11 +139,24 @@ class BscaMachine {
         order_(static_cast<std::size_t>(X.rows())),
         t0_(start.steps),
         n_problem_(start.n) {
-    for (Index i = 0; i < X.rows(); ++i) label_[static_cast<std::size_t>(i)] = y[i] == positive ? 1.0 : -1.0;
+    if (y)
+      for (Index i = 0; i < X.rows(); ++i) label_[static_cast<std::size_t>(i)] = y[i] == positive ? 1.0 : -1.0;
     std::iota(order_.begin(), order_.end(), Index{0});
     Counters loading;
     load_start(model_, maintenance_, loading, start, X.centre(), column, factor, params.budget);
     if (params.fit_intercept) bias_ = start_intercept(start, column < 0 ? 0 : column, factor);
+  }
+
+  /// The regression machine (epsilon-SVR, docs/budgeted.md "Regression"):
+  /// targets z, tube half-width epsilon >= 0; its dual variable per point is
+  /// the signed coefficient beta_i in [-C_i, C_i] itself.
+  template <class MakeMaintenance>
+  BscaMachine(const Rows& X, const double* target, double epsilon, const double* weight, const Params& params,
+              std::uint64_t seed, MakeMaintenance& make_maintenance, const Start& start = Start{}, double factor = 1.0)
+      : BscaMachine(X, static_cast<const int*>(nullptr), weight, 1, params, seed, make_maintenance, start, -1, factor) {
+    regression_ = true;
+    epsilon_ = epsilon;
+    std::copy(target, target + X.rows(), label_.begin());
   }
 
   /// The steps a later run continues from: the start's plus this run's
@@ -258,35 +284,49 @@ class BscaMachine {
           const double* krow = tile_.row(r);
           const double f = model_.margin(krow) + bias_;
           const double yi = label_[static_cast<std::size_t>(i)];
-          loss_ += Ci * std::max(0.0, 1.0 - yi * f);
+          loss_ += Ci * point_loss(yi, f);
           const double qii = (unit_diagonal ? 1.0 : model_.self_kernel(row.sqnorm)) + bias_q;
           if (!(qii > 0.0)) continue;  // a zero row under a linear/poly kernel, no intercept
           double& ai = alpha_[static_cast<std::size_t>(i)];
-          const double delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
+          // delta: the step of the dual variable; dbeta: of the point's
+          // coefficient (y_i delta for classification, delta for regression).
+          double delta, dbeta;
+          if (regression_) {
+            // The exact coordinate step (docs/budgeted.md, "The BSCA step for
+            // regression"): maximise -q/2 (b - beta_i)^2 + (z_i - f)(b - beta_i)
+            // - epsilon |b| over b in [-C, C]: the soft threshold of the
+            // Newton point u at epsilon / q, clipped to the box.
+            const double beta_i = ai / to_final;
+            delta = svr_coordinate_step(beta_i, yi - f, qii, epsilon_, C) - beta_i;
+            dbeta = delta;
+          } else {
+            delta = std::clamp(ai / to_final + (1.0 - yi * f) / qii, 0.0, C) - ai / to_final;
+            dbeta = yi * delta;
+          }
           if (delta == 0.0) continue;
           ai += delta * to_final;
-          bias_ += bias_q * yi * delta;
+          bias_ += bias_q * dbeta;
           if (avg_) {
             const double w = first_pass ? t / window * (harmonic_tail + 1.0 / t)
                                         : static_cast<double>(n_steps - step_no + 1) / window;
-            events.push_back({i, r, yi * delta * w, qii - bias_q});
+            events.push_back({i, r, dbeta * w, qii - bias_q});
           }
           const Index slot = model_.slot_of(i);
           if (slot >= 0) {
             double& coef = model_.coef()[slot];
-            coef += yi * delta / model_.scale();
+            coef += dbeta / model_.scale();
             if (std::fabs(coef) * std::fabs(model_.scale()) <= 1e-12 * Ci) {
               // The copy's coefficient returned to 0: drop it exactly.
               maintenance_.remove(model_, slot);
             }
             continue;
           }
-          const double beta = yi * delta;
+          const double beta = dbeta;
           model_.add(row, &beta, i);
           ++counters.sv_added;
           if (maintenance_.on_add(model_, krow, qii - bias_q)) {
             // x_i lay in the span of the budget and was projected onto it
-            // exactly: the model still carries alpha_i y_i x_i, so alpha_i stays.
+            // exactly: the model still carries beta_i x_i, so alpha_i stays.
             ++counters.projections;
             continue;
           }
@@ -388,7 +428,7 @@ class BscaMachine {
     if (s.alpha_zero < 0) s.alpha_zero = s.alpha_bound = s.alpha_free = 0;
     for (Index i = 0; i < static_cast<Index>(alpha_.size()); ++i) {
       const double C = box(i);
-      const double a = alpha_[static_cast<std::size_t>(i)];
+      const double a = regression_ ? std::fabs(alpha_[static_cast<std::size_t>(i)]) : alpha_[static_cast<std::size_t>(i)];
       if (a <= 0.0) ++s.alpha_zero;
       else if (a >= C) ++s.alpha_bound;
       else ++s.alpha_free;
@@ -414,11 +454,17 @@ class BscaMachine {
 
 
  private:
-  /// max(0, 1 - y_i (f(x_i) + b)) of model M with offset b for row i, loaded
+  /// The loss (point_loss) at f(x_i) + b of model M with offset b for row i, loaded
   /// in r (k: scratch for its kernel row).
   double hinge(BudgetModel& M, double b, Index i, const SampleRow& r, double* k) const {
     M.kernel_row(r, k);
-    return std::max(0.0, 1.0 - label_[static_cast<std::size_t>(i)] * (M.margin(k) + b));
+    return point_loss(label_[static_cast<std::size_t>(i)], M.margin(k) + b);
+  }
+
+  /// The loss of a point with label (classification) or target
+  /// (regression) y at f: the hinge, or the epsilon-insensitive loss.
+  double point_loss(double y, double f) const {
+    return regression_ ? std::max(0.0, std::fabs(y - f) - epsilon_) : std::max(0.0, 1.0 - y * f);
   }
 
   /// C_i, or 0 for a row of weight 0 (not part of the problem).
@@ -533,28 +579,22 @@ class BscaMachine {
   std::unique_ptr<Maintenance> avg_maintenance_;
   double avg_bias_ = 0.0;
   Counters avg_counters_;
+  // Regression (epsilon-SVR): label_ holds the targets, alpha_ the signed beta_i.
+  bool regression_ = false;
+  double epsilon_ = 0.0;
 };
 
-/// Trains BSCA: binary for n_classes == 2 (class 1 positive), else
-/// one-vs-rest with n_jobs threads. `weight` (nullable): per-point factors
-/// of C. `start`: the model to continue (one-vs-rest: each machine its
-/// class column), coefficients times `factor` (start.hpp).
-template <class MakeMaintenance>
-Result train_bsca(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
-                  MakeMaintenance make_maintenance, const EpochCallback& callback,
-                  RunControl& control, const Start& start = Start{}, double factor = 1.0) {
-  using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
-  const int n_machines = n_classes == 2 ? 1 : n_classes;
-  std::vector<std::unique_ptr<BscaMachine<Maintenance>>> machines;
-  Random seeder(params.seed);
-  for (int c = 0; c < n_machines; ++c) {
-    const int positive = n_classes == 2 ? 1 : c;
-    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(
-        X, y, weight, positive, params, seeder.next(), make_maintenance, start, n_classes == 2 ? -1 : c, factor));
-  }
+/// The epochs of BSCA's machines (one binary or regression machine, or the
+/// one-vs-rest machines of every class, in parallel), then the export:
+/// one machine -> its model; one-vs-rest -> every class's SVs stacked,
+/// coefficients in that class's column only.
+template <class Machine>
+Result run_bsca_machines(std::vector<std::unique_ptr<Machine>>& machines, Index d, const Params& params,
+                         const EpochCallback& callback, RunControl& control) {
+  const int n_machines = static_cast<int>(machines.size());
   std::vector<Counters> counters(static_cast<std::size_t>(n_machines));
   Result result;
-  result.n_outputs = n_classes == 2 ? 1 : n_classes;
+  result.n_outputs = n_machines;
   const Stopwatch timer;
   const int n_threads = std::max(1, std::min(params.n_jobs, n_machines));
   // The threads go to the machines, or to the one machine's kernel tiles.
@@ -562,7 +602,7 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
 
   for (int epoch = 1; epoch <= params.epochs; ++epoch) {
     // The averaging window: the last epoch; the second half of a single pass.
-    using Window = typename BscaMachine<Maintenance>::Window;
+    using Window = typename Machine::Window;
     const bool first_pass = epoch == 1;
     Window average = Window::none;
     if (epoch == params.epochs) average = params.epochs == 1 ? Window::second_half : Window::epoch;
@@ -600,11 +640,8 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
     if (end_epoch(result, stats, callback, control)) break;
   }
 
-  // Export: binary -> the one model; one-vs-rest -> every class's SVs
-  // stacked, coefficients in that class's column only.
   Index total = 0;
   for (auto& m : machines) total += m->final_model().size();
-  const Index d = X.cols();
   result.support_vectors.setZero(total, d);
   result.dual_coef.setZero(total, result.n_outputs);
   result.intercept.assign(static_cast<std::size_t>(result.n_outputs), 0.0);
@@ -622,6 +659,41 @@ Result train_bsca(const Rows& X, const int* y, const double* weight, int n_class
   result.seconds = timer.seconds();
   result.steps_total = machines.front()->steps_total();
   return result;
+}
+
+/// Trains BSCA: binary for n_classes == 2 (class 1 positive), else
+/// one-vs-rest with n_jobs threads. `weight` (nullable): per-point factors
+/// of C. `start`: the model to continue (one-vs-rest: each machine its
+/// class column), coefficients times `factor` (start.hpp).
+template <class MakeMaintenance>
+Result train_bsca(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params,
+                  MakeMaintenance make_maintenance, const EpochCallback& callback,
+                  RunControl& control, const Start& start = Start{}, double factor = 1.0) {
+  using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
+  const int n_machines = n_classes == 2 ? 1 : n_classes;
+  std::vector<std::unique_ptr<BscaMachine<Maintenance>>> machines;
+  Random seeder(params.seed);
+  for (int c = 0; c < n_machines; ++c) {
+    const int positive = n_classes == 2 ? 1 : c;
+    machines.push_back(std::make_unique<BscaMachine<Maintenance>>(
+        X, y, weight, positive, params, seeder.next(), make_maintenance, start, n_classes == 2 ? -1 : c, factor));
+  }
+  return run_bsca_machines(machines, X.cols(), params, callback, control);
+}
+
+/// Trains BSCA for epsilon-SVR (docs/budgeted.md, "Regression"): one
+/// machine on real targets z with tube half-width epsilon; the rest as
+/// train_bsca (first pass, averaging, maintenance).
+template <class MakeMaintenance>
+Result train_bsca_regression(const Rows& X, const double* z, double epsilon, const double* weight,
+                             const Params& params, MakeMaintenance make_maintenance, const EpochCallback& callback,
+                             RunControl& control, const Start& start = Start{}, double factor = 1.0) {
+  using Maintenance = decltype(make_maintenance(std::declval<BudgetModel&>()));
+  std::vector<std::unique_ptr<BscaMachine<Maintenance>>> machines;
+  Random seeder(params.seed);
+  machines.push_back(std::make_unique<BscaMachine<Maintenance>>(X, z, epsilon, weight, params, seeder.next(),
+                                                                make_maintenance, start, factor));
+  return run_bsca_machines(machines, X.cols(), params, callback, control);
 }
 
 }  // namespace budgetsvm::budget

@@ -34,6 +34,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "../core/control.hpp"
@@ -67,11 +68,62 @@ struct PerceptronRate {
   double shrink(double) const { return 1.0; }
 };
 
-/// sum_i C w_i hinge_i of a model with intercepts `bias` over all rows
-/// (binary: y == 1 positive; more outputs: the multi-class hinge). One pass:
-/// an instrument, not part of training.
-inline double primal_loss(const Rows& X, const int* y, const double* weight, double C, const BudgetModel& model,
-                          const std::vector<double>& bias) {
+/// The losses of a single-output BSGD machine (policies of train_bsgd_loss;
+/// docs/budgeted.md, "Regression" and "Novelty detection"). at(i, f) gives
+/// the loss of row i at f = f(x_i) + b and the coefficient g of the step's
+/// subgradient: the step adds eta w_i g phi(x_i), nothing when g = 0.
+/// offset_drift(eta): the offset's change at every step besides the
+/// constant-feature update b += eta w_i g; offset_shrinks: whether b is a
+/// regularised constant feature (shrinks with the model).
+///
+/// The hinge: labels y_i = +1 for class index 1, -1 else.
+struct HingeLoss {
+  static constexpr bool offset_shrinks = true;
+  const int* y;
+  std::pair<double, double> at(Index i, double f) const {
+    const double yi = y[i] == 1 ? 1.0 : -1.0;
+    const double h = 1.0 - yi * f;
+    return {std::max(0.0, h), h > 0.0 ? yi : 0.0};
+  }
+  double offset_drift(double) const { return 0.0; }
+  const void* prefetch(Index i) const { return y + i; }
+};
+
+/// The epsilon-insensitive loss max(0, |z_i - f| - epsilon): its
+/// subgradient -sign(z_i - f) outside the tube, 0 inside.
+struct EpsilonLoss {
+  static constexpr bool offset_shrinks = true;
+  const double* z;
+  double epsilon;
+  std::pair<double, double> at(Index i, double f) const {
+    const double r = z[i] - f;
+    const double over = std::fabs(r) - epsilon;
+    return {std::max(0.0, over), over > 0.0 ? (r > 0.0 ? 1.0 : -1.0) : 0.0};
+  }
+  double offset_drift(double) const { return 0.0; }
+  const void* prefetch(Index i) const { return z + i; }
+};
+
+/// The one-class loss max(0, rho - <w, phi(x_i)>) with the offset b = -rho
+/// (f = <w, phi(x)> - rho): violated when f < 0. In lambda form the
+/// objective is nu/2 ||w||^2 - nu rho + 1/n sum_i w_i max(0, rho - <w, phi(x_i)>)
+/// (lambda = nu), so rho is not regularised and takes the step
+/// eta (nu - w_i [violated]) at every point: b drifts by -eta nu and takes
+/// +eta w_i on a violation.
+struct OneClassLoss {
+  static constexpr bool offset_shrinks = false;
+  double nu;
+  std::pair<double, double> at(Index, double f) const { return {std::max(0.0, -f), f < 0.0 ? 1.0 : 0.0}; }
+  double offset_drift(double eta) const { return -eta * nu; }
+  const void* prefetch(Index) const { return nullptr; }
+};
+
+/// sum_i C w_i loss_i of a model with intercepts `bias` over all rows
+/// (one output: `loss`'s; more outputs: the multi-class hinge with class
+/// indices y). One pass: an instrument, not part of training.
+template <class Loss>
+double primal_loss(const Rows& X, const Loss& loss_fn, const int* y, const double* weight, double C,
+                   const BudgetModel& model, const std::vector<double>& bias) {
   const int n_out = model.n_outputs();
   std::vector<double> k(static_cast<std::size_t>(model.capacity())), f(static_cast<std::size_t>(n_out));
   SampleRow row;
@@ -83,29 +135,36 @@ inline double primal_loss(const Rows& X, const int* y, const double* weight, dou
     model.kernel_row(row, k.data());
     for (int c = 0; c < n_out; ++c)
       f[static_cast<std::size_t>(c)] = model.margin(k.data(), c) + bias[static_cast<std::size_t>(c)];
-    double hinge;
+    double value;
     if (n_out == 1) {
-      hinge = 1.0 - (y[i] == 1 ? 1.0 : -1.0) * f[0];
+      value = loss_fn.at(i, f[0]).first;
     } else {
       double best_wrong = -std::numeric_limits<double>::infinity();
       for (int c = 0; c < n_out; ++c)
         if (c != y[i]) best_wrong = std::max(best_wrong, f[static_cast<std::size_t>(c)]);
-      hinge = 1.0 + best_wrong - f[static_cast<std::size_t>(y[i])];
+      value = std::max(0.0, 1.0 + best_wrong - f[static_cast<std::size_t>(y[i])]);
     }
-    loss += C * wi * std::max(0.0, hinge);
+    loss += C * wi * value;
   }
   return loss;
 }
 
-/// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
-/// the binary machine (class 1 positive), more classes Crammer-Singer.
-/// `start` (start.hpp): the model and step count to continue from, its
-/// coefficients times `factor`. The epochs run in blocks (block.hpp) whose
-/// kernel tiles take up to `tile_jobs` threads (0: params.n_jobs).
-template <bool Multiclass, class Rate, class MakeMaintenance>
-Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params, Rate rate,
-                  MakeMaintenance make_maintenance, const EpochCallback& callback,
-                  RunControl& control, const Start& start = Start{}, double factor = 1.0, int tile_jobs = 0) {
+/// sum_i C w_i hinge_i (binary: y == 1 positive; more outputs: the
+/// multi-class hinge).
+inline double primal_loss(const Rows& X, const int* y, const double* weight, double C, const BudgetModel& model,
+                          const std::vector<double>& bias) {
+  return primal_loss(X, HingeLoss{y}, y, weight, C, model, bias);
+}
+
+/// train_bsgd with the loss of a single-output machine given (HingeLoss,
+/// EpsilonLoss, OneClassLoss above); Multiclass: the Crammer-Singer hinge
+/// with the class indices y (loss_fn unused). The offset is kept when
+/// params.fit_intercept is set or the loss drives it itself (one-class).
+template <bool Multiclass, class Rate, class MakeMaintenance, class Loss>
+Result train_bsgd_loss(const Rows& X, const Loss& loss_fn, const int* y, const double* weight, int n_classes,
+                       const Params& params, Rate rate, MakeMaintenance make_maintenance,
+                       const EpochCallback& callback, RunControl& control, const Start& start = Start{},
+                       double factor = 1.0, int tile_jobs = 0) {
   const int n_outputs = Multiclass ? n_classes : 1;
   BudgetModel model(X.cols(), reachable_budget(params, X.rows(), start_size(start)), n_outputs, params.kernel);
   auto maintenance = make_maintenance(model);
@@ -119,7 +178,7 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   // The intercept in constant-feature form: b_c shrinks with the model and
   // takes beta_c on every update (a feature of value 1).
   std::vector<double> bias(static_cast<std::size_t>(n_outputs), 0.0);
-  const bool intercept = params.fit_intercept;
+  const bool intercept = params.fit_intercept || !Loss::offset_shrinks;
   if (intercept)
     for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] = start_intercept(start, c, factor);
   Result result;
@@ -157,7 +216,13 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
       auto steps = [&](RunControl& ctl) {
         for (Index r = 0; r < block.size(); ++r) {
           ctl.poll();
-          if (r + 2 < block.size()) BUDGETSVM_PREFETCH(y + block.id(r + 2));  // a random visit misses the cache
+          if (r + 2 < block.size()) {  // a random visit misses the cache
+            if constexpr (Multiclass) {
+              BUDGETSVM_PREFETCH(y + block.id(r + 2));
+            } else if (const void* ahead = loss_fn.prefetch(block.id(r + 2))) {
+              BUDGETSVM_PREFETCH(ahead);
+            }
+          }
           const Index i = block.id(r);
           const SampleRow& row = block.row(r);
           const double wi = weight ? weight[i] : 1.0;
@@ -183,17 +248,19 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
             beta[static_cast<std::size_t>(r_best)] = -eta * wi;
           } else {
             f[0] = model.margin(krow) + bias[0];
-            const double yi = y[i] == 1 ? 1.0 : -1.0;
-            violated = yi * f[0] < 1.0;
-            loss += params.C * wi * std::max(0.0, 1.0 - yi * f[0]);
-            beta[0] = eta * wi * yi;
+            const auto [value, g] = loss_fn.at(i, f[0]);
+            violated = g != 0.0;
+            loss += params.C * wi * value;
+            beta[0] = eta * wi * g;
           }
           if (factor != 1.0) {
             model.shrink(factor);
             if (model.size() == 0) maintenance.on_clear();
             sq_norm *= factor * factor;
-            for (double& b : bias) b *= factor;
+            if (Loss::offset_shrinks)
+              for (double& b : bias) b *= factor;
           }
+          if constexpr (!Multiclass) bias[0] += loss_fn.offset_drift(eta);
           if (!violated) continue;
           if (intercept)
             for (int c = 0; c < n_outputs; ++c) bias[static_cast<std::size_t>(c)] += beta[static_cast<std::size_t>(c)];
@@ -240,7 +307,8 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
       control.poll_now();
       stats.sq_norm = model.squared_norm();
       for (double b : bias) stats.sq_norm += intercept ? b * b : 0.0;
-      stats.objective = 0.5 * stats.sq_norm + primal_loss(X, y, weight, params.C, model, bias);
+      if (!Loss::offset_shrinks) stats.sq_norm = model.squared_norm();  // rho is not regularised
+      stats.objective = 0.5 * stats.sq_norm + primal_loss(X, loss_fn, y, weight, params.C, model, bias);
     }
     stats.totals = counters;
     stats.n_support = model.size();
@@ -253,6 +321,19 @@ Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_class
   result.seconds = timer.seconds();
   result.steps_total = start.steps + counters.steps;
   return result;
+}
+
+/// Trains BSGD. y holds class indices in [0, n_classes); n_classes == 2 is
+/// the binary machine (class 1 positive), more classes Crammer-Singer.
+/// `start` (start.hpp): the model and step count to continue from, its
+/// coefficients times `factor`. The epochs run in blocks (block.hpp) whose
+/// kernel tiles take up to `tile_jobs` threads (0: params.n_jobs).
+template <bool Multiclass, class Rate, class MakeMaintenance>
+Result train_bsgd(const Rows& X, const int* y, const double* weight, int n_classes, const Params& params, Rate rate,
+                  MakeMaintenance make_maintenance, const EpochCallback& callback,
+                  RunControl& control, const Start& start = Start{}, double factor = 1.0, int tile_jobs = 0) {
+  return train_bsgd_loss<Multiclass>(X, HingeLoss{y}, y, weight, n_classes, params, rate, make_maintenance, callback,
+                                     control, start, factor, tile_jobs);
 }
 
 }  // namespace budgetsvm::budget
