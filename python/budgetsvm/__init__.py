@@ -14,7 +14,16 @@ The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
-from .estimators import SVC, AutoSVC, BudgetedSVC, LinearSVC, merge_solution, tune
+from .estimators import (
+    SVC,
+    AutoSVC,
+    BudgetedOneClassSVM,
+    BudgetedSVC,
+    BudgetedSVR,
+    LinearSVC,
+    merge_solution,
+    tune,
+)
 from .io import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
 from .kernels import kernel_matrix
 from .model_files import load_model, save_model
@@ -26,6 +35,8 @@ __all__ = [
     "AutoSVC",
     "tune",
     "BudgetedSVC",
+    "BudgetedSVR",
+    "BudgetedOneClassSVM",
     "merge_solution",
     "SVC",
     "__version__",

@@ -4,6 +4,8 @@
 * ``budgeted``: :class:`~budgetsvm.BudgetedSVC` and
   :func:`~budgetsvm.merge_solution` (the budgeted model's steps:
   ``_budget_model``);
+* ``budgeted_regression``: :class:`~budgetsvm.BudgetedSVR` and
+  :class:`~budgetsvm.BudgetedOneClassSVM` on the same core and steps;
 * ``linear``: :class:`~budgetsvm.LinearSVC`;
 * ``auto``: :class:`~budgetsvm.AutoSVC` and :func:`~budgetsvm.tune`, the
   settings chosen within a time budget (a meta-estimator over the others);
@@ -17,7 +19,8 @@ and ``predict`` goes through, and says how a new estimator plugs in.
 
 from .auto import AutoSVC, tune
 from .budgeted import BudgetedSVC, merge_solution
+from .budgeted_regression import BudgetedOneClassSVM, BudgetedSVR
 from .exact import SVC
 from .linear import LinearSVC
 
-__all__ = ["AutoSVC", "BudgetedSVC", "LinearSVC", "SVC", "merge_solution", "tune"]
+__all__ = ["AutoSVC", "BudgetedOneClassSVM", "BudgetedSVC", "BudgetedSVR", "LinearSVC", "SVC", "merge_solution", "tune"]

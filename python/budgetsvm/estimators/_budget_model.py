@@ -68,7 +68,165 @@ class _EpochMonitor:
         )
 
 
-class BudgetModel(PipelineClassifier):
+class BudgetKernelSteps:
+    """The steps of a budgeted kernel model that do not depend on what it
+    predicts (classes, a real target, novelty): the kernel's gamma, the used
+    columns, the fitted model as the core's start, the published arrays, the
+    kernel scores and the state model files hold. :class:`BudgetModel` (the
+    classifier) and the regression and one-class estimators
+    (``budgeted_regression``) mix it in before their pipeline base."""
+
+    gamma: Any
+    n_jobs: Any
+    verbose: Any
+    callback: Any
+    random_state: Any
+    dual_coef_: np.ndarray
+    intercept_: np.ndarray
+    n_support_: int
+    n_iter_: int
+    history_: List[Dict[str, Any]]
+    gamma_: float
+    t_: int
+    n_samples_seen_: int
+    _support_rows: np.ndarray
+    _used_columns: Optional[UsedColumns]
+    _fitted_kernel: Tuple[str, float, int, float]
+
+    def _kernel_gamma(self, X: Any, params: Dict[str, Any], keep: bool) -> float:
+        """gamma for this call (a continued model keeps a resolved "scale" / "auto"),
+        after checking the data's magnitude against the kernel."""
+        if params["kernel"] in ("rbf", "linear"):
+            # data too large for the kernel first: it is also why gamma="scale" may overflow
+            check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
+        gamma = self.gamma_ if keep and isinstance(self.gamma, str) else resolve_gamma(self.gamma, X)
+        if params["kernel"] not in ("rbf", "linear"):
+            check_kernel_magnitude(X, params["kernel"], gamma, params["degree"], params["coef0"], DBL_MAX)
+        return gamma
+
+    def _compact(self, X: Any, continued: bool) -> Tuple[Any, Optional[UsedColumns]]:
+        """The call's data on the columns used (wide sparse data, _columns.py):
+        a continued model trained on all columns stays on all of them; one
+        trained on its used columns goes on with those and the new rows'."""
+        if not continued:
+            return UsedColumns.compact(X)
+        if self._used_columns is None:
+            return X, None
+        return UsedColumns.compact(X, keep=self._used_columns)
+
+    def _start(self, n: float, used: Optional[UsedColumns] = None) -> Dict[str, Any]:
+        """The fitted model as the core's starting point (docs/scale.md), in
+        the columns of the call: ``used``'s (which hold the model's), or all."""
+        rows = self._support_rows
+        if self._used_columns is not None and used is not None:
+            rows = used.remap(rows, self._used_columns)
+        elif self._used_columns is not None:  # trained on compacted columns: back to all of them
+            rows = np.ascontiguousarray(self._used_columns.expand(rows).toarray())
+        return {
+            "support_vectors": rows,
+            "dual_coef": np.ascontiguousarray(self.dual_coef_.T),
+            "intercept": self._core_intercept(),
+            "steps": int(self.t_),
+            "n_ref": float(self.n_samples_seen_),
+            "n": n,
+        }
+
+    def _core_intercept(self) -> np.ndarray:
+        """The offsets in the core's units (a start's): ``intercept_`` here."""
+        return self.intercept_
+
+    def _seed_and_monitor(self, params: Dict[str, Any]) -> "_EpochMonitor":
+        """``params["seed"]`` from ``random_state``, and the per-epoch callback for the core."""
+        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
+        verbose = check_number("verbose", verbose, integer=True, low=0)
+        params["seed"] = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
+        return _EpochMonitor(params["epochs"], verbose, self.callback)
+
+    def _model_attributes(self, result: Dict[str, Any], X: Any, used: Optional[UsedColumns],
+                          params: Dict[str, Any], append: bool) -> Dict[str, Any]:
+        """The fitted attributes of a training result shared by every budgeted
+        model (the model, its kernel, the statistics); `append`: a partial_fit
+        call after others (history and counts continue)."""
+        history: List[Dict[str, Any]] = [dict(s) for s in result["history"]]
+        if append:
+            earlier = self.history_
+            for s in history:
+                s["epoch"] = int(s["epoch"]) + len(earlier)
+            history = earlier + history
+        # the rows the core computes with (in the training columns), and the
+        # public ones: CSR in the original columns when X was sparse
+        rows = np.ascontiguousarray(result["support_vectors"], dtype=np.float64)
+        public: Any
+        if used is not None:
+            public = used.expand(rows)
+        elif sp.issparse(X):
+            public = sp.csr_matrix(rows)
+        else:
+            public = rows
+        stats = {key: result[key] for key in TOTAL_KEYS}
+        stats.update(stopped_early=bool(result["stopped_early"]), averaged=int(result["averaged"]),
+                     mix_fallbacks=int(result["mix_fallbacks"]))
+        return dict(
+            intercept_=np.asarray(result["intercept"], dtype=np.float64),
+            gamma_=params["gamma"],
+            _support_rows=rows,
+            _used_columns=used,
+            support_vectors_=public,
+            dual_coef_=np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T),
+            n_support_=int(rows.shape[0]),
+            n_iter_=self.n_iter_ + 1 if append else int(result["epochs_run"]),
+            history_=history,
+            fit_stats_=stats,
+            t_=int(result["steps_total"]),
+            n_samples_seen_=int(round(result["n_ref"])),
+            _fitted_kernel=(params["kernel"], params["gamma"], params["degree"], params["coef0"]),
+        )
+
+    def _decision(self, X: Any) -> np.ndarray:
+        """``f(x) = sum_j beta_j k(z_j, x) + b``, one column per output."""
+        coef = np.ascontiguousarray(self.dual_coef_.T)
+        kernel, gamma, degree, coef0 = self._fitted_kernel
+        outside = None
+        if self._used_columns is not None:
+            X, outside = self._used_columns.restrict(X)
+        X = as_supported(X)
+        if self.n_support_ == 0:
+            return np.zeros((X.shape[0], coef.shape[1])) + self.intercept_
+        scores = _core.decision_function(
+            core_view(X), self._support_rows, coef, kernel, gamma, degree, coef0, effective_n_jobs(self.n_jobs)
+        )
+        if outside is not None:
+            scores = scale_outside(scores, outside, kernel, gamma)
+        scores += self.intercept_
+        return scores
+
+    def _kernel_state(self) -> Dict[str, Any]:
+        """The kernel model's part of ``_fitted_state`` (docs/model_format.md's vocabulary)."""
+        kernel, gamma, degree, coef0 = self._fitted_kernel
+        return dict(intercept=np.asarray(self.intercept_, dtype=np.float64), kernel=kernel, gamma=float(gamma),
+                    degree=int(degree), coef0=float(coef0), support_rows=self._support_rows,
+                    used_columns=self._used_columns,
+                    coef=np.ascontiguousarray(np.asarray(self.dual_coef_, dtype=np.float64).T))
+
+    def _restore_kernel_state(self, state: Dict[str, Any]) -> None:
+        """Sets what :meth:`_kernel_state` describes, and the attributes derived from it."""
+        rows, used = state["support_rows"], state["used_columns"]
+        self._used_columns = used
+        self._support_rows = np.ascontiguousarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
+        self.dual_coef_ = np.ascontiguousarray(state["coef"].T)
+        self.intercept_ = state["intercept"]
+        self.n_support_ = int(rows.shape[0])
+        self.gamma_ = state["gamma"]
+        self._fitted_kernel = (state["kernel"], state["gamma"], state["degree"], state["coef0"])
+        public: Any = self._support_rows
+        if used is not None:
+            public = used.expand(self._support_rows)
+        elif state["containers"].get("support_vectors_") is not None:
+            public = sp.csr_matrix(self._support_rows)
+        self.support_vectors_ = public
+
+
+class BudgetModel(BudgetKernelSteps, PipelineClassifier):
     """The budgeted model's steps; the estimator adds its parameters
     (``_solver_params``: the core's options) and its public methods."""
 
@@ -184,16 +342,6 @@ class BudgetModel(PipelineClassifier):
         self._store(result, classes, class_weight, X, used, params, append=append)
         return self
 
-    def _compact(self, X: Any, continued: bool) -> Tuple[Any, Optional[UsedColumns]]:
-        """The call's data on the columns used (wide sparse data, _columns.py):
-        a continued model trained on all columns stays on all of them; one
-        trained on its used columns goes on with those and the new rows'."""
-        if not continued:
-            return UsedColumns.compact(X)
-        if self._used_columns is None:
-            return X, None
-        return UsedColumns.compact(X, keep=self._used_columns)
-
     def _partial_classes(self, classes: Any, fitted: bool) -> np.ndarray:
         """The classes of a partial_fit call (scikit-learn's incremental protocol)."""
         if classes is not None:
@@ -219,41 +367,10 @@ class BudgetModel(PipelineClassifier):
                 f"y has the classes {list(plain(c) for c in classes)}. Use warm_start=False to train a new model."
             )
 
-    def _kernel_gamma(self, X: Any, params: Dict[str, Any], keep: bool) -> float:
-        """gamma for this call (a continued model keeps a resolved "scale" / "auto"),
-        after checking the data's magnitude against the kernel."""
-        if params["kernel"] in ("rbf", "linear"):
-            # data too large for the kernel first: it is also why gamma="scale" may overflow
-            check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, DBL_MAX)
-        gamma = self.gamma_ if keep and isinstance(self.gamma, str) else resolve_gamma(self.gamma, X)
-        if params["kernel"] not in ("rbf", "linear"):
-            check_kernel_magnitude(X, params["kernel"], gamma, params["degree"], params["coef0"], DBL_MAX)
-        return gamma
-
-    def _start(self, n: float, used: Optional[UsedColumns] = None) -> Dict[str, Any]:
-        """The fitted model as the core's starting point (docs/scale.md), in
-        the columns of the call: ``used``'s (which hold the model's), or all."""
-        rows = self._support_rows
-        if self._used_columns is not None and used is not None:
-            rows = used.remap(rows, self._used_columns)
-        elif self._used_columns is not None:  # trained on compacted columns: back to all of them
-            rows = np.ascontiguousarray(self._used_columns.expand(rows).toarray())
-        return {
-            "support_vectors": rows,
-            "dual_coef": np.ascontiguousarray(self.dual_coef_.T),
-            "intercept": self.intercept_,
-            "steps": int(self.t_),
-            "n_ref": float(self.n_samples_seen_),
-            "n": n,
-        }
-
     def _train(self, X: Any, y_index: np.ndarray, n_classes: int, params: Dict[str, Any],
                weight: Optional[np.ndarray], start: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         """The core call."""
-        verbose = int(self.verbose) if isinstance(self.verbose, (bool, np.bool_)) else self.verbose
-        verbose = check_number("verbose", verbose, integer=True, low=0)
-        params["seed"] = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
-        monitor = _EpochMonitor(params["epochs"], verbose, self.callback)
+        monitor = self._seed_and_monitor(params)
         return _core.fit_budgeted(
             core_view(X), y_index.astype(np.int32, copy=False).ravel(), n_classes, params, monitor, weight, start
         )
@@ -262,70 +379,18 @@ class BudgetModel(PipelineClassifier):
                used: Optional[UsedColumns], params: Dict[str, Any], append: bool) -> None:
         """Publishes a training result as the fitted model; `append`: a
         partial_fit call after others (history and counts continue)."""
-        history: List[Dict[str, Any]] = [dict(s) for s in result["history"]]
-        if append:
-            earlier = self.history_
-            for s in history:
-                s["epoch"] = int(s["epoch"]) + len(earlier)
-            history = earlier + history
-        # the rows the core computes with (in the training columns), and the
-        # public ones: CSR in the original columns when X was sparse
-        rows = np.ascontiguousarray(result["support_vectors"], dtype=np.float64)
-        if used is not None:
-            public = used.expand(rows)
-        elif sp.issparse(X):
-            public = sp.csr_matrix(rows)
-        else:
-            public = rows
-        stats = {key: result[key] for key in TOTAL_KEYS}
-        stats.update(stopped_early=bool(result["stopped_early"]), averaged=int(result["averaged"]),
-                     mix_fallbacks=int(result["mix_fallbacks"]))
         self._publish(
             {"support_vectors_": result["support_vectors"], "dual_coef_": result["dual_coef"],
              "intercept_": result["intercept"]},
             classes_=classes,
             class_weight_=class_weight,
-            intercept_=np.asarray(result["intercept"], dtype=np.float64),
-            gamma_=params["gamma"],
-            _support_rows=rows,
-            _used_columns=used,
-            support_vectors_=public,
-            dual_coef_=np.ascontiguousarray(np.asarray(result["dual_coef"], dtype=np.float64).T),
-            n_support_=int(rows.shape[0]),
-            n_iter_=self.n_iter_ + 1 if append else int(result["epochs_run"]),
-            history_=history,
-            fit_stats_=stats,
-            t_=int(result["steps_total"]),
-            n_samples_seen_=int(round(result["n_ref"])),
-            _fitted_kernel=(params["kernel"], params["gamma"], params["degree"], params["coef0"]),
+            **self._model_attributes(result, X, used, params, append),
             _sigmoids=None,  # probability estimates belong to the model they were fitted for (fit sets them after)
         )
 
-    def _decision(self, X: Any) -> np.ndarray:
-        """``f(x) = sum_j beta_j k(z_j, x) + b``, one column per output."""
-        coef = np.ascontiguousarray(self.dual_coef_.T)
-        kernel, gamma, degree, coef0 = self._fitted_kernel
-        outside = None
-        if self._used_columns is not None:
-            X, outside = self._used_columns.restrict(X)
-        X = as_supported(X)
-        if self.n_support_ == 0:
-            return np.zeros((X.shape[0], coef.shape[1])) + self.intercept_
-        scores = _core.decision_function(
-            core_view(X), self._support_rows, coef, kernel, gamma, degree, coef0, effective_n_jobs(self.n_jobs)
-        )
-        if outside is not None:
-            scores = scale_outside(scores, outside, kernel, gamma)
-        scores += self.intercept_
-        return scores
-
     def _fitted_state(self) -> Dict[str, Any]:
-        kernel, gamma, degree, coef0 = self._fitted_kernel
         state = super()._fitted_state()
-        state.update(intercept=np.asarray(self.intercept_, dtype=np.float64), kernel=kernel, gamma=float(gamma),
-                     degree=int(degree), coef0=float(coef0), support_rows=self._support_rows,
-                     used_columns=self._used_columns,
-                     coef=np.ascontiguousarray(np.asarray(self.dual_coef_, dtype=np.float64).T))
+        state.update(self._kernel_state())
         sigmoids = getattr(self, "_sigmoids", None)
         state.update(prob_a=np.empty(0) if sigmoids is None else sigmoids[0],
                      prob_b=np.empty(0) if sigmoids is None else sigmoids[1])
@@ -333,21 +398,8 @@ class BudgetModel(PipelineClassifier):
 
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
         super()._restore_fitted_state(state)
-        rows, used = state["support_rows"], state["used_columns"]
-        self._used_columns = used
-        self._support_rows = np.ascontiguousarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
-        self.dual_coef_ = np.ascontiguousarray(state["coef"].T)
-        self.intercept_ = state["intercept"]
-        self.n_support_ = int(rows.shape[0])
-        self.gamma_ = state["gamma"]
-        self._fitted_kernel = (state["kernel"], state["gamma"], state["degree"], state["coef0"])
+        self._restore_kernel_state(state)
         prob_a, prob_b = state.get("prob_a"), state.get("prob_b")  # absent or None: no probability estimates
         self._sigmoids = None if prob_a is None or prob_b is None else (prob_a, prob_b)
-        public: Any = self._support_rows
-        if used is not None:
-            public = used.expand(self._support_rows)
-        elif state["containers"].get("support_vectors_") is not None:
-            public = sp.csr_matrix(self._support_rows)
-        self.support_vectors_ = public
         for name in ("t_", "n_samples_seen_"):  # partial_fit continues from them (a file without: from the start)
             self._default(name, 0)
