@@ -25,6 +25,11 @@
 // update's coefficient; its step sum is a random walk over all points, which
 // costs accuracy at large C, so it is off by default (docs/budgeted.md).
 //
+// Regression and novelty detection (regression.hpp) run the same loop with
+// another single-output loss (EpsilonLoss, OneClassLoss below): the loss
+// gives the step's coefficient, and the one-class loss moves its offset -rho
+// at every step.
+//
 // Where we differ from the paper: merging uses the correct m (the papers'
 // pseudo-code puts h on the wrong point), multi-class merging maximises
 // sum_c beta_z^c^2 exactly instead of eq. (17).
