@@ -21,6 +21,12 @@
 // unmerged copy of which training point (an O(n) map). A step on such a
 // point changes that coefficient in place: exact, and no maintenance.
 //
+// Regression (epsilon-SVR, regression.hpp): the same machine with real
+// targets in place of the labels and the signed coefficient beta_i in
+// [-C_i, C_i] as the dual variable; its step is the exact soft-threshold
+// step of svr_coordinate_step. The first pass, averaging and the rule for
+// merged copies below carry over (docs/budgeted.md, "Regression").
+//
 // Multi-class: one-vs-rest, each class an independent binary machine with
 // its own random stream (results do not depend on n_jobs); classes run in
 // parallel threads, epoch by epoch, so that the callback sees every epoch.
