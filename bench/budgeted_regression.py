@@ -157,11 +157,11 @@ def main() -> None:
     for name in args.families:
         rows += run_family(name, args.n, args.budget, args.epochs, args.seed, args.quick)
         for r in rows[-6:]:
-            print(f"{r['family']:9s} {r['method']:45s} {r['seconds']:8.2f}s  test MSE {r['mse']:.4f}", flush=True)
+            print(f"{r['family']:9s} {r['method']:45s} {r['seconds']:8.2f}s  test MSE {r['mse']:.3g}", flush=True)
     lines = [f"Generated regression, {args.n} training rows, seed {args.seed}, {platform.processor() or 'cpu'}; "
              "MSE in units of the target's variance (predicting the mean: ~1).", "",
              "| family | method | training rows | fit seconds | test MSE |", "|---|---|---|---|---|"]
-    lines += [f"| {r['family']} | {r['method']} | {r['rows']} | {r['seconds']:.2f} | {r['mse']:.4f} |" for r in rows]
+    lines += [f"| {r['family']} | {r['method']} | {r['rows']} | {r['seconds']:.2f} | {r['mse']:.3g} |" for r in rows]
     table = "\n".join(lines)
     print(table)
     if args.out:
