@@ -97,8 +97,11 @@ def largest_within(make: Callable[[int], Callable[[], Any]], sizes: List[int], s
     return best
 
 
-def run_family(name: str, n: int, budget: int, epochs: int, seed: int, quick: bool) -> List[Dict[str, Any]]:
+def run_family(name: str, n: int, budget: int, epochs: int, seed: int, quick: bool,
+               fixed_lambda: bool = False) -> List[Dict[str, Any]]:
     make_data, C, gamma, eps = FAMILIES[name]
+    if fixed_lambda:
+        C *= 100_000 / n  # lambda = 1 / (C n) as at 100k rows
     rng = np.random.default_rng(seed)
     X, y = make_data(n, rng)
     Xt, yt = make_data(5000 if quick else 20000, rng)
@@ -149,17 +152,20 @@ def main() -> None:
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=list(FAMILIES))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="smoke run: 10k rows, budget 100, one epoch")
+    parser.add_argument("--fixed-lambda", action="store_true",
+                        help="scale every machine's C by 100000 / n (lambda = 1 / (C n) as at 100k rows)")
     parser.add_argument("--out", help="write the Markdown table (and a .json beside it) here")
     args = parser.parse_args()
     if args.quick:
         args.n, args.budget, args.epochs = 10_000, 100, 1
     rows: List[Dict[str, Any]] = []
     for name in args.families:
-        rows += run_family(name, args.n, args.budget, args.epochs, args.seed, args.quick)
+        rows += run_family(name, args.n, args.budget, args.epochs, args.seed, args.quick, args.fixed_lambda)
         for r in rows[-6:]:
             print(f"{r['family']:9s} {r['method']:45s} {r['seconds']:8.2f}s  test MSE {r['mse']:.3g}", flush=True)
-    lines = [f"Generated regression, {args.n} training rows, seed {args.seed}, {platform.processor() or 'cpu'}; "
-             "MSE in units of the target's variance (predicting the mean: ~1).", "",
+    scale = f", C x {100_000 / args.n:g} (lambda as at 100k rows)" if args.fixed_lambda else ""
+    lines = [f"Generated regression, {args.n} training rows, seed {args.seed}{scale}, "
+             f"{platform.processor() or 'cpu'}; MSE in units of the target's variance (predicting the mean: ~1).", "",
              "| family | method | training rows | fit seconds | test MSE |", "|---|---|---|---|---|"]
     lines += [f"| {r['family']} | {r['method']} | {r['rows']} | {r['seconds']:.2f} | {r['mse']:.3g} |" for r in rows]
     table = "\n".join(lines)
