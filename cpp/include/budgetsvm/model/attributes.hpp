@@ -45,6 +45,7 @@ enum class AttrKind {
   array,        // {"$array": "attr/<n>"}, an ARRY section of the rule's dtype and shape
   report_list,  // a list of plain data (fit reports)
   report_dict,  // {"$dict": [...]} of plain data (fit reports)
+  report,       // plain data of any form: a number, a string, a list (fit reports)
 };
 
 /// A dimension of an array attribute's shape.
@@ -127,12 +128,13 @@ inline const std::vector<AttrRule>& attribute_rules(int family) {
   // SVR, NuSVR, OneClassSVM: an exact fit's report.
   static const std::vector<AttrRule> exact_single = single({
       {"support_", K::array, Dtype::i4, 1, {Dim::support_vectors}},
+      {"class_weight_", K::array, Dtype::f8, 1, {Dim::any}},
       {"n_iter_", K::count},
-      {"dual_objective_", K::array, Dtype::f8, 1, {Dim::any}},
+      {"dual_objective_", K::report},
+      {"epsilon_", K::report},  // NuSVR: the epsilon its nu gave
       {"shape_fit_", K::shape},
       {"fit_status_", K::count},
-      {"fit_details_", K::report_list},
-      {"solver_", K::report_list},
+      {"solver_", K::report},
       {"_sparse", K::flag},
   });
   // BudgetedSVR, BudgetedOneClassSVM: a budgeted fit's report.
@@ -168,6 +170,7 @@ inline const char* kind_name(AttrKind k) {
     case AttrKind::array: return "array";
     case AttrKind::report_list: return "report_list";
     case AttrKind::report_dict: return "report_dict";
+    case AttrKind::report: return "report";
   }
   return "?";
 }
@@ -655,6 +658,9 @@ class Checker {
       }
       case AttrKind::report_list:
         if (peek() != '[') fail(what + "expected a list");
+        plain(depth);
+        return;
+      case AttrKind::report:
         plain(depth);
         return;
       case AttrKind::report_dict:
