@@ -358,7 +358,10 @@ class BudgetedSVR(BudgetKernelSteps, PipelineRegressor):
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
         super()._restore_fitted_state(state)
         self._restore_kernel_state(state)
-        self._y_offset = float(state.get("y_offset", 0.0))
+        # the centring mean (continuing needs it apart from b); a file without
+        # it: all of the intercept, exact with fit_intercept=False (b = 0)
+        offset = state.get("y_offset")
+        self._y_offset = float(np.asarray(self.intercept_).ravel()[0]) if offset is None else float(offset)
         for name in ("t_", "n_samples_seen_"):
             self._default(name, 0)
 
