@@ -265,8 +265,13 @@ class BudgetedSVR(BudgetKernelSteps, PipelineRegressor):
 
         The model continues from the previous calls (and from ``fit``), as
         :meth:`BudgetedSVC.partial_fit <budgetsvm.BudgetedSVC.partial_fit>`
-        does: ``C`` means what it means in ``fit`` on all the rows seen so
-        far. The first chunk's mean of ``y`` centres the targets of all.
+        does: BSGD continues its step counter, BSCA its growing first pass,
+        and ``C`` means what it means in ``fit`` on all the rows seen so far
+        (``lambda = 1 / (C n)`` with ``n = n_samples_seen_``). Unlike the
+        classifier's, the model is not rescaled when ``n`` grows: a
+        regression function does not grow with ``C n``
+        (``docs/budgeted.md``). The first chunk's mean of ``y`` centres the
+        targets of all.
 
         Parameters
         ----------
