@@ -183,6 +183,25 @@ def test_one_class_nu_property(nu):
     assert np.mean(ref.predict(Xt) == det.predict(Xt)) > 0.9
 
 
+@pytest.mark.parametrize("nu", [0.07, 0.5, 1.0])
+def test_one_class_rho_minimises_the_primal_for_its_w(nu):
+    # offset_ = rho minimises -rho + 1/(nu n) sum_i max(0, rho - s_i) for the
+    # trained w (s_i its training scores): brute force over a fine grid of rho
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(700, 2))
+    w = rng.uniform(0.5, 2.0, size=700)
+    det = BudgetedOneClassSVM(nu=nu, budget=30, gamma=0.5, random_state=0).fit(X, sample_weight=w)
+    s = det.score_samples(X)
+    w = w / w.mean()
+
+    def objective(rho):
+        return -rho + np.sum(w * np.maximum(0.0, rho - s)) / (nu * s.size)
+
+    grid = np.linspace(s.min() - 0.1, s.max() + 0.1, 20001)
+    best = min(objective(r) for r in grid)
+    assert objective(det.offset_) <= best + 1e-9
+
+
 def test_one_class_conventions():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(1000, 3))

@@ -427,7 +427,10 @@ class BudgetedOneClassSVM(BudgetKernelSteps, PipelineOutlierDetector):
     verbose : int, default=0
         ``1`` prints a progress line per epoch to stderr.
     instruments : bool, default=False
-        Record the objective per epoch in ``history_`` (one extra pass).
+        Record per epoch in ``history_`` (one extra pass) the objective
+        ``1/2 ||w||^2 - rho + 1/(nu n) sum_i max(0, rho - <w, phi(x_i)>)``
+        at the iterate's ``rho`` (before ``rho`` is set to its exact
+        minimiser after training) and ``||w||^2``.
     callback : callable or None, default=None
         Called after every epoch with its statistics; ``True`` stops.
 

@@ -311,9 +311,12 @@ Result train_bsgd_loss(const Rows& X, const Loss& loss_fn, const int* y, const d
     if (params.instruments) {
       control.poll_now();
       stats.sq_norm = model.squared_norm();
-      for (double b : bias) stats.sq_norm += intercept ? b * b : 0.0;
-      if (!Loss::offset_shrinks) stats.sq_norm = model.squared_norm();  // rho is not regularised
-      stats.objective = 0.5 * stats.sq_norm + primal_loss(X, loss_fn, y, weight, params.C, model, bias);
+      // The constant feature's weight is regularised with w; the one-class
+      // offset -rho is not, and enters the objective as -rho (= b).
+      if (Loss::offset_shrinks)
+        for (double b : bias) stats.sq_norm += intercept ? b * b : 0.0;
+      stats.objective = 0.5 * stats.sq_norm + primal_loss(X, loss_fn, y, weight, params.C, model, bias) +
+                        (Loss::offset_shrinks ? 0.0 : bias[0]);
     }
     stats.totals = counters;
     stats.n_support = model.size();
