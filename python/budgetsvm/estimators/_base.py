@@ -1,7 +1,12 @@
 """The pipeline every estimator's ``fit``, ``partial_fit`` and ``predict`` goes through.
 
-:class:`PipelineClassifier` holds the steps that every estimator of the
-package shares, in the order a fit runs them:
+:class:`PipelineEstimator` holds the steps that every estimator of the
+package shares, :class:`PipelineClassifier` (class labels and weights,
+the largest score wins), :class:`PipelineRegressor` (a real target, one
+score per row) and :class:`PipelineOutlierDetector` (no target; positive
+scores are inliers) what their targets and outputs need. In the order a
+classifier's fit runs them (a regressor skips the labels and class
+weights, a detector the target):
 
 1. **input** (:meth:`~PipelineClassifier._fit_input`): scikit-learn's
    ``validate_data`` (its messages, ``n_features_in_``, feature names), the
@@ -86,7 +91,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -101,8 +106,11 @@ from .._params import check_class_weight_spec, check_class_weights, check_sample
 DTYPES = [np.float64, np.float32]
 
 
-class PipelineClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the estimators: the shared steps of fit and prediction (module docstring).
+class PipelineEstimator(BaseEstimator):
+    """The steps every estimator shares, whatever it predicts (module docstring).
+
+    :class:`PipelineClassifier`, :class:`PipelineRegressor` and
+    :class:`PipelineOutlierDetector` add what their targets and outputs need.
 
     Class attributes a subclass may set:
 
@@ -122,31 +130,12 @@ class PipelineClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------- fit steps
 
-    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, np.ndarray]:
-        """Step 1: ``(X, y)`` validated, ``X`` in a layout the core reads in place."""
+    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, Any]:
+        """Step 1: ``(X, y)`` validated, ``X`` in a layout the core reads in place
+        (the subclasses check ``y`` for what they predict)."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=DTYPES, order=self._order,
                              ensure_all_finite=self._validate_finite, reset=reset)
-        X = as_supported(X)
-        check_classification_targets(y)
-        return X, y
-
-    def _one_class_message(self, classes: np.ndarray) -> str:
-        """The error for ``y`` of a single class (scikit-learn's LinearSVC's words)."""
-        return ("This solver needs samples of at least 2 classes in the data, but the data "
-                f"contains only one class: {plain(classes[0])!r}.")
-
-    def _fit_labels(self, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        """Step 2: ``(classes, y_index)``, at least two classes."""
-        classes, y_index = encode_labels(y)
-        if len(classes) < 2:
-            raise ValueError(self._one_class_message(classes))
-        return classes, y_index
-
-    def _class_factors(self, classes: np.ndarray, y: Any) -> np.ndarray:
-        """Step 3a: ``class_weight`` (None, a dict or "balanced") as one factor of ``C`` per class."""
-        check_class_weight_spec(self.class_weight)
-        weights = compute_class_weight(self.class_weight, classes=classes, y=y)
-        return check_class_weights(weights, classes)
+        return as_supported(X), y
 
     @staticmethod
     def _sample_weights(sample_weight: Any, n_samples: int, allow_negative: bool = True) -> Optional[np.ndarray]:
@@ -177,6 +166,77 @@ class PipelineClassifier(ClassifierMixin, BaseEstimator):
     def _decision(self, X: Any) -> np.ndarray:
         """The scores of the validated ``X``, one column per output (the estimator's own)."""
         raise NotImplementedError
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------ model files
+
+    def _fitted_state(self) -> Dict[str, Any]:
+        """The fitted model as model files store it (``model_files._estimator_state.core_of``).
+
+        A dict in the vocabulary of docs/model_format.md: ``n_features``
+        and ``intercept`` (in the layout the family predicts with; this
+        method gives the first, a classifier adds ``classes``) for every
+        family; the kernel
+        families add ``kernel``, ``gamma``, ``degree``, ``coef0``,
+        ``support_rows`` (in the training columns, dense or CSR) and
+        ``used_columns`` (a ``UsedColumns`` or None); then the family's own
+        arrays (``SVC``: ``dual_coef``, ``n_support``, ``prob_a``,
+        ``prob_b``; ``BudgetedSVC``: ``coef``; ``LinearSVC``: ``weights``).
+        The other fitted attributes travel by their public names (the
+        family's attribute list, ``model_files._estimator_state.attribute_rules``).
+        """
+        return {"n_features": int(self.n_features_in_)}
+
+    def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
+        """Sets the state :meth:`_fitted_state` describes, read from a model
+        file and checked (``model_files._estimator_state.restore_core``), and the attributes
+        derived from it (this method: ``n_features_in_``; a classifier's:
+        ``classes_`` too).
+        ``state`` holds the keys of :meth:`_fitted_state` and ``containers``:
+        the attributes the file's ATTR section stored, each with the sparse
+        container it was (``None``: dense), so that a loaded model reports
+        the containers the saved one did; an attribute the file did not
+        carry gets its default (:meth:`_default`).
+        """
+        self.n_features_in_ = int(state["n_features"])
+
+    def _default(self, name: str, value: Any) -> None:
+        """Sets a reported attribute a model file did not carry."""
+        if not hasattr(self, name):
+            setattr(self, name, value)
+
+
+class PipelineClassifier(ClassifierMixin, PipelineEstimator):
+    """Base of the classifiers: class labels, class weights and the decision
+    of the largest score (module docstring)."""
+
+    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, np.ndarray]:
+        """Step 1: ``(X, y)`` validated, ``y`` class labels."""
+        X, y = super()._fit_input(X, y, reset=reset)
+        check_classification_targets(y)
+        return X, y
+
+    def _one_class_message(self, classes: np.ndarray) -> str:
+        """The error for ``y`` of a single class (scikit-learn's LinearSVC's words)."""
+        return ("This solver needs samples of at least 2 classes in the data, but the data "
+                f"contains only one class: {plain(classes[0])!r}.")
+
+    def _fit_labels(self, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """Step 2: ``(classes, y_index)``, at least two classes."""
+        classes, y_index = encode_labels(y)
+        if len(classes) < 2:
+            raise ValueError(self._one_class_message(classes))
+        return classes, y_index
+
+    def _class_factors(self, classes: np.ndarray, y: Any) -> np.ndarray:
+        """Step 3a: ``class_weight`` (None, a dict or "balanced") as one factor of ``C`` per class."""
+        check_class_weight_spec(self.class_weight)
+        weights = compute_class_weight(self.class_weight, classes=classes, y=y)
+        return check_class_weights(weights, classes)
 
     @fitted_view
     def decision_function(self, X: Any) -> np.ndarray:
@@ -232,43 +292,140 @@ class PipelineClassifier(ClassifierMixin, BaseEstimator):
             return self.classes_[(scores > 0).astype(np.intp)]
         return self.classes_[np.argmax(scores, axis=1)]
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
-    # ------------------------------------------------------------ model files
-
     def _fitted_state(self) -> Dict[str, Any]:
-        """The fitted model as model files store it (``model_files._estimator_state.core_of``).
-
-        A dict in the vocabulary of docs/model_format.md: ``classes``,
-        ``n_features`` and ``intercept`` (in the layout the family predicts
-        with; this method gives the first two) for every family; the kernel
-        families add ``kernel``, ``gamma``, ``degree``, ``coef0``,
-        ``support_rows`` (in the training columns, dense or CSR) and
-        ``used_columns`` (a ``UsedColumns`` or None); then the family's own
-        arrays (``SVC``: ``dual_coef``, ``n_support``, ``prob_a``,
-        ``prob_b``; ``BudgetedSVC``: ``coef``; ``LinearSVC``: ``weights``).
-        The other fitted attributes travel by their public names (the
-        family's attribute list, ``model_files._estimator_state.attribute_rules``).
-        """
-        return {"classes": np.asarray(self.classes_), "n_features": int(self.n_features_in_)}
+        """:meth:`PipelineEstimator._fitted_state` with the ``classes``."""
+        return {"classes": np.asarray(self.classes_), **super()._fitted_state()}
 
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
-        """Sets the state :meth:`_fitted_state` describes, read from a model
-        file and checked (``model_files._estimator_state.restore_core``), and the attributes
-        derived from it (this method: ``classes_`` and ``n_features_in_``).
-        ``state`` holds the keys of :meth:`_fitted_state` and ``containers``:
-        the attributes the file's ATTR section stored, each with the sparse
-        container it was (``None``: dense), so that a loaded model reports
-        the containers the saved one did; an attribute the file did not
-        carry gets its default (:meth:`_default`).
-        """
+        """:meth:`PipelineEstimator._restore_fitted_state` and ``classes_``."""
+        super()._restore_fitted_state(state)
         self.classes_ = state["classes"]
-        self.n_features_in_ = int(state["n_features"])
 
-    def _default(self, name: str, value: Any) -> None:
-        """Sets a reported attribute a model file did not carry."""
-        if not hasattr(self, name):
-            setattr(self, name, value)
+
+class PipelineRegressor(RegressorMixin, PipelineEstimator):
+    """Base of the regressors: a real target, one output per row (module docstring).
+
+    ``y`` is validated as scikit-learn's regressors do (numeric, finite,
+    one column) and given to the core as float64; ``predict`` is the
+    estimator's one score column; ``score`` is scikit-learn's R^2.
+    """
+
+    def _fit_input(self, X: Any, y: Any, reset: bool = True) -> Tuple[Any, np.ndarray]:
+        """Step 1: ``(X, y)`` validated, ``y`` a finite float64 vector."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=DTYPES, order=self._order,
+                             ensure_all_finite=self._validate_finite, y_numeric=True, reset=reset)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if not np.isfinite(y).all():  # validate_data checks y only for NaN/inf when X is checked too
+            raise ValueError("Input y contains NaN or infinity.")
+        return as_supported(X), y
+
+    @fitted_view
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted targets of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVR
+        >>> X = np.linspace(0, 1, 20).reshape(-1, 1)
+        >>> reg = SVR(kernel="linear", C=100.0, epsilon=0.01).fit(X, 2 * X[:, 0] + 1)
+        >>> np.round(reg.predict([[0.0], [0.5]]), 1).tolist()
+        [1.0, 2.0]
+        """
+        return self._decision(self._predict_input(X))[:, 0]
+
+
+class PipelineOutlierDetector(OutlierMixin, PipelineEstimator):
+    """Base of the novelty detectors: fitted on ``X`` alone (module docstring).
+
+    The estimator's ``_decision`` is scikit-learn's ``decision_function``:
+    positive for inliers, negative for outliers; ``score_samples`` adds
+    ``offset_`` back (the raw score, larger = more normal), and ``predict``
+    gives +1 where the decision is positive and -1 elsewhere, as LIBSVM's
+    one-class SVM.
+    """
+
+    def _fit_input(self, X: Any, y: Any = None, reset: bool = True) -> Tuple[Any, None]:
+        """Step 1: ``X`` validated (``y`` is ignored, as scikit-learn's detectors do)."""
+        X = validate_data(self, X, accept_sparse="csr", dtype=DTYPES, order=self._order,
+                          ensure_all_finite=self._validate_finite, reset=reset)
+        return as_supported(X), None
+
+    @fitted_view
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed distance to the boundary: positive inside (inliers), negative outside.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        decision : ndarray of shape (n_samples,)
+            ``score_samples(X) - offset_``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import OneClassSVM
+        >>> X = np.random.default_rng(0).normal(size=(200, 2))
+        >>> det = OneClassSVM(nu=0.1, gamma=0.5).fit(X)
+        >>> bool(det.decision_function([[0.0, 0.0]])[0] > 0 > det.decision_function([[6.0, 6.0]])[0])
+        True
+        """
+        return self._decision(self._predict_input(X))[:, 0]
+
+    @fitted_view
+    def score_samples(self, X: Any) -> np.ndarray:
+        """Raw scores of ``X`` (larger: more normal): ``decision_function(X) + offset_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import OneClassSVM
+        >>> X = np.random.default_rng(0).normal(size=(200, 2))
+        >>> det = OneClassSVM(nu=0.1, gamma=0.5).fit(X)
+        >>> s = det.score_samples([[0.0, 0.0]])
+        >>> bool(np.allclose(s, det.decision_function([[0.0, 0.0]]) + det.offset_))
+        True
+        """
+        return self.decision_function(X) + self.offset_
+
+    @fitted_view
+    def predict(self, X: Any) -> np.ndarray:
+        """+1 for inliers (a positive decision), -1 for outliers.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            +1 or -1 (int).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import OneClassSVM
+        >>> X = np.random.default_rng(0).normal(size=(200, 2))
+        >>> OneClassSVM(nu=0.1, gamma=0.5).fit(X).predict([[0.0, 0.0], [6.0, 6.0]]).tolist()
+        [1, -1]
+        """
+        return np.where(self.decision_function(X) > 0, 1, -1).astype(np.intp)
