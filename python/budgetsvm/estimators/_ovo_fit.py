@@ -65,6 +65,10 @@ class OneVsOneFit(OneVsOneModel):
             )
         return sw, (None if np.all(keep) else keep)
 
+    def _pair_class_weights(self) -> np.ndarray:
+        """The multipliers of each class's bounds in the pairs (``class_weight_``; NuSVC: 1)."""
+        return np.asarray(self.class_weight_, dtype=np.float64)
+
     def _pair_nu(self) -> float:
         """0: the pairs are C-SVC problems; NuSVC: its nu (nu-SVC pairs)."""
         return 0.0
@@ -88,7 +92,7 @@ class OneVsOneFit(OneVsOneModel):
         X_core = solver_X if precomputed else core_view(solver_X)
         rows, start = class_rows(y_index, keep, n_classes)
         fit = _core.fit_exact_ovo(
-            X_core, rows, start, params, np.asarray(self.class_weight_, dtype=np.float64),
+            X_core, rows, start, params, self._pair_class_weights(),
             None if weights is None else np.asarray(weights, dtype=np.float64),
             self._report_pair if self.verbose else None, nu=self._pair_nu(),
         )

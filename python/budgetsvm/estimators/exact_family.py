@@ -333,7 +333,12 @@ class SVR(_DualFit, KernelSteps, PipelineRegressor):
         """
         params = self._core_params(self.solver)
         params["C"] = check_number("C", self.C, low=0.0, low_inclusive=False)
-        epsilon = check_number("epsilon", self.epsilon, low=0.0)
+        epsilon = self.epsilon
+        if isinstance(epsilon, (bool, np.bool_)) or not isinstance(epsilon, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(epsilon) < np.inf:
+            raise ValueError("The 'epsilon' parameter of SVR must be a float in the range [0.0, inf). "
+                             f"Got {epsilon!r} instead.")
+        epsilon = float(epsilon)
         X, z = self._family_input(X, y)
         rows, w = self._kept_rows(sample_weight, X.shape[0])
         self._check_costs(params["C"], None, w)
@@ -593,7 +598,8 @@ class NuSVC(SVC):
     tol : float, default=1e-3
     cache_size : float, default=200
     class_weight : dict or "balanced", default=None
-        Multiplies each class's bounds (1 per sample).
+        Reported in ``class_weight_`` only: LIBSVM's nu-SVC (and scikit-learn's
+        NuSVC) has no per-class bound, so it does not change the problem.
     verbose : bool or int, default=False
     max_iter : int, default=-1
     decision_function_shape : {"ovo", "ovr"}, default="ovr"
@@ -666,6 +672,10 @@ class NuSVC(SVC):
     def _pair_nu(self) -> float:
         return _check_nu(self)
 
+    def _pair_class_weights(self) -> np.ndarray:
+        # LIBSVM's nu-SVC has no per-class bound (scikit-learn's NuSVC reports class_weight_ only)
+        return np.ones(len(self.class_weight_))
+
     def _kept_weights(self, sample_weight: Any, y_index: np.ndarray,
                       n_classes: int) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
         """SVC's step, then nu's feasibility: for every pair of classes, nu times
@@ -673,9 +683,7 @@ class NuSVC(SVC):
         (scikit-learn's and LIBSVM's message)."""
         weights, keep = super()._kept_weights(sample_weight, y_index, n_classes)
         nu = _check_nu(self)
-        bounds = np.asarray(self.class_weight_, dtype=np.float64)[y_index]
-        if weights is not None:
-            bounds = bounds * np.where(weights > 0, weights, 0.0)
+        bounds = np.ones(y_index.size) if weights is None else np.where(weights > 0, weights, 0.0)
         totals = np.bincount(y_index, weights=bounds, minlength=n_classes)
         for i in range(n_classes):
             for j in range(i + 1, n_classes):
@@ -686,7 +694,7 @@ class NuSVC(SVC):
     def _binary_fit(self, X_core, y_pm, params, rows, weights) -> Dict[str, Any]:
         """A nu-SVC problem of the probability cross-validation, scaled as the pairs are."""
         w = np.ones(rows.size) if weights["sample_weight"] is None else np.asarray(weights["sample_weight"])
-        bounds = np.where(y_pm > 0, weights["weight_pos"], weights["weight_neg"]) * w
+        bounds = w  # no class weights on the nu path (_pair_class_weights)
         nu = _check_nu(self)
         pos, neg = bounds[y_pm > 0].sum(), bounds[y_pm < 0].sum()
         half = nu * (pos + neg) / 2
