@@ -54,16 +54,17 @@ class OneVsOneFit(OneVsOneModel):
         keep = sw > 0
         remaining = np.unique(y_index[keep])
         if remaining.size < 2:
-            raise ValueError(
-                "Only one class is left after removing samples with sample_weight <= 0; "
-                "SVC needs samples of at least two classes."
+            raise ValueError(  # scikit-learn's (LIBSVM wrapper's) words first
+                "Invalid input - all samples with positive weights belong to the same class: only one class "
+                "is left after removing samples with sample_weight <= 0; SVC needs samples of at least two classes."
             )
         if remaining.size < n_classes:
             raise ValueError(
                 "Every sample of some class has sample_weight <= 0; remove that class from y "
                 "(its one-vs-one problems would have no samples of it)."
             )
-        return sw, (None if np.all(keep) else keep)
+        # the left-out samples' weights as 0 (the core takes none below 0; their rows are not solved)
+        return np.where(keep, sw, 0.0), (None if np.all(keep) else keep)
 
     def _pair_class_weights(self) -> np.ndarray:
         """The multipliers of each class's bounds in the pairs (``class_weight_``; NuSVC: 1)."""

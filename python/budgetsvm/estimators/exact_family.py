@@ -678,18 +678,19 @@ class NuSVC(SVC):
 
     def _kept_weights(self, sample_weight: Any, y_index: np.ndarray,
                       n_classes: int) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
-        """SVC's step, then nu's feasibility: for every pair of classes, nu times
+        """nu's feasibility, then SVC's step: for every pair of classes, nu times
         the pair's total bound over 2 must not exceed either class's total
-        (scikit-learn's and LIBSVM's message)."""
-        weights, keep = super()._kept_weights(sample_weight, y_index, n_classes)
+        (scikit-learn's and LIBSVM's message; a class whose weights are all
+        <= 0 makes every nu infeasible, as there)."""
         nu = _check_nu(self)
-        bounds = np.ones(y_index.size) if weights is None else np.where(weights > 0, weights, 0.0)
+        sw = self._sample_weights(sample_weight, y_index.shape[0])
+        bounds = np.ones(y_index.size) if sw is None else np.where(sw > 0, sw, 0.0)
         totals = np.bincount(y_index, weights=bounds, minlength=n_classes)
         for i in range(n_classes):
             for j in range(i + 1, n_classes):
                 if nu * (totals[i] + totals[j]) / 2 > min(totals[i], totals[j]):
                     raise ValueError("specified nu is infeasible")
-        return weights, keep
+        return super()._kept_weights(sample_weight, y_index, n_classes)
 
     def _binary_fit(self, X_core, y_pm, params, rows, weights) -> Dict[str, Any]:
         """A nu-SVC problem of the probability cross-validation, scaled as the pairs are."""
