@@ -101,7 +101,7 @@ class _DualFit:
             return self._fit_input(X, y)  # type: ignore[attr-defined]
         if sp.issparse(X):
             raise TypeError("Sparse precomputed kernels are not supported.")
-        if y is None:
+        if y is None and isinstance(self, PipelineOutlierDetector):
             X = validate_data(self, X, accept_sparse=False, dtype=np.float64, order="C")
         else:
             X, y = validate_data(self, X, y, accept_sparse=False, dtype=np.float64, order="C", y_numeric=True)
