@@ -14,7 +14,7 @@ The packages: the estimators (``budgeted``, ``exact``, ``linear``, ``dask``),
 
 from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
-from .estimators import SVC, AutoSVC, BudgetedSVC, LinearSVC, merge_solution, tune
+from .estimators import SVC, SVR, AutoSVC, BudgetedSVC, LinearSVC, NuSVC, NuSVR, OneClassSVM, merge_solution, tune
 from .io import iter_svmlight, load_svmlight, shuffle_chunks, shuffle_svmlight
 from .kernels import kernel_matrix
 from .model_files import load_model, save_model
@@ -28,6 +28,10 @@ __all__ = [
     "BudgetedSVC",
     "merge_solution",
     "SVC",
+    "NuSVC",
+    "SVR",
+    "NuSVR",
+    "OneClassSVM",
     "__version__",
     "LinearSVC",
     "kernel_matrix",
