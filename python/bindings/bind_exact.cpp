@@ -10,6 +10,7 @@
 
 #include "budgetsvm/core/kernel_options.hpp"
 #include "budgetsvm/exact/fit.hpp"
+#include "budgetsvm/exact/general.hpp"
 #include "budgetsvm/exact/ovo.hpp"
 #include "data.hpp"
 #include "fields.hpp"
@@ -100,6 +101,68 @@ py::dict py_fit_exact(py::object X, py::array_t<double, py::array::c_style | py:
   return to_dict(std::move(result));
 }
 
+py::dict dual_result_dict(exact::DualResult&& r);
+std::vector<Index> index_vector(const py::object& a, const char* name);
+std::vector<double> double_vector(const py::object& a);
+
+// The general dual (exact/general.hpp) on the rows `rows` of X (a row may
+// appear twice: epsilon-SVR's two copies), one y, bound, p and start per
+// position; nu: the two-constraint path.
+py::dict py_fit_exact_dual(py::object X, py::object rows, py::object y, py::object upper, py::object p,
+                           py::object alpha0, py::dict params, bool nu) {
+  bool precomputed = false;
+  exact::Params prm = exact_params(params, precomputed);
+  exact::ExactSettings& s = prm.settings;
+  s.validate();
+  const std::vector<Index> subset = index_vector(rows, "rows");
+  require(!subset.empty(), "rows must not be empty");
+  exact::DualProblem problem;
+  problem.y = double_vector(y);
+  problem.upper = double_vector(upper);
+  problem.p = double_vector(p);
+  if (!alpha0.is_none()) problem.alpha0 = double_vector(alpha0);
+  problem.nu = nu;
+  const int n_jobs = s.n_jobs;
+  RunControl control = python_run_control();
+  exact::DualResult result;
+  if (precomputed) {
+    const py::array K = kernel_matrix_arg(X);
+    const Index n_total = K.shape(0);
+    for (Index r : subset) require(r >= 0 && r < n_total, "rows index out of range");
+    const double* data = array_data<double>(K);
+    py::gil_scoped_release release;  // K and the arrays are kept alive by the caller
+    PrecomputedKernelSource source(data, n_total, subset);
+    result = exact::solve_dual(source, problem, s, control);
+  } else {
+    const Kernel kernel = prm.kernel;
+    kernel.validate();
+    result = visit_data(X, [&](const auto& view) {
+      for (Index r : subset) require(r >= 0 && r < view.rows(), "rows index out of range");
+      py::gil_scoped_release release;  // the view points into arrays the caller keeps alive
+      ViewKernelSource<std::decay_t<decltype(view)>> source(view, kernel, subset, n_jobs);
+      return exact::solve_dual(source, problem, s, control);
+    });
+  }
+  return dual_result_dict(std::move(result));
+}
+
+py::dict dual_result_dict(exact::DualResult&& r) {
+  py::dict d;
+  d["solver"] = exact::solver_name(r.solver);
+  d["alpha"] = py::array_t<double>(static_cast<py::ssize_t>(r.alpha.size()), r.alpha.data());
+  d["rho"] = r.rho;
+  d["r"] = r.r;
+  d["objective"] = r.objective;
+  d["iterations"] = r.iterations;
+  d["status"] = r.converged ? "converged" : "max_iter_reached";
+  d["max_violation"] = r.max_violation;
+  d["seconds"] = r.seconds;
+  d["polished"] = r.polished;
+  d["kernel_columns_computed"] = exact::ExactReport::kernel_columns(r.cache.kernel_evaluations,
+                                                                    static_cast<std::int64_t>(r.alpha.size()));
+  return d;
+}
+
 /// A 1-D int64 array as Index values.
 std::vector<Index> index_vector(const py::object& a, const char* name) {
   auto arr = a.cast<py::array>();
@@ -116,9 +179,10 @@ std::vector<double> double_vector(const py::object& a) {
 // Every pair of a one-vs-one problem, solved in C++ on its own rows
 // (exact/ovo.hpp), laid out as LIBSVM lays it out.
 py::dict py_fit_exact_ovo(py::object X, py::object class_rows, py::object class_start, py::dict params,
-                          py::object class_weight, py::object sample_weight, py::object on_pair) {
+                          py::object class_weight, py::object sample_weight, py::object on_pair, double nu) {
   bool precomputed = false;
   exact::Params p = exact_params(params, precomputed);
+  p.settings.nu = nu;
   exact::ClassRows classes{index_vector(class_rows, "class_rows"), index_vector(class_start, "class_start")};
   const std::vector<double> weights = double_vector(class_weight);
   std::vector<double> per_row;
@@ -223,8 +287,8 @@ void register_exact(py::module_& m) {
   publish_fields<exact::OvoResult>("exact.OvoResult");
   m.def("fit_exact_ovo", &py_fit_exact_ovo, py::arg("X"), py::arg("class_rows"), py::arg("class_start"),
         py::arg("params"), py::arg("class_weight"), py::arg("sample_weight") = py::none(),
-        py::arg("on_pair") = py::none(),
-        "One-vs-one C-SVC: every pair of classes solved on its own rows (LIBSVM's order and layout); see\n"
+        py::arg("on_pair") = py::none(), py::arg("nu") = 0.0,
+        "One-vs-one C-SVC (nu > 0: nu-SVC pairs, exact/general.hpp): every pair of classes solved on its own rows (LIBSVM's order and layout); see\n"
         "budgetsvm/exact/ovo.hpp. class_rows: the training rows grouped by class (ascending within),\n"
         "class_start: the k + 1 offsets of the classes in it. on_pair(pair, solver, iterations, objective,\n"
         "seconds, converged) is called after each pair.\n\n"
@@ -240,6 +304,13 @@ void register_exact(py::module_& m) {
         "SV=None: X is the kernel matrix against the support vectors. row_scale multiplies each row's\n"
         "sums before the intercept.");
 
+  m.def("fit_exact_dual", &py_fit_exact_dual, py::arg("X"), py::arg("rows"), py::arg("y"), py::arg("upper"),
+        py::arg("p"), py::arg("alpha0"), py::arg("params"), py::arg("nu") = false,
+        "The general dual min 1/2 a'Qa + p'a, 0 <= a <= upper, y'a fixed (nu: the sums of each label\n"
+        "fixed) from the start alpha0 (None: 0), on the rows `rows` of X (int64, repeats allowed); see\n"
+        "budgetsvm/exact/general.hpp.\n\n"
+        "Returns a dict: solver, alpha, rho, r (nu path), objective, iterations, status, max_violation,\n"
+        "seconds, polished, kernel_columns_computed.");
   m.def("fit_exact", &py_fit_exact, py::arg("X"), py::arg("y"), py::arg("params"),
         py::arg("rows") = py::none(), py::arg("weight_pos") = 1.0, py::arg("weight_neg") = 1.0,
         py::arg("sample_weight") = py::none(),

@@ -16,11 +16,15 @@ from ._core import __version__
 from ._install_paths import get_cmake_dir, get_include
 from .estimators import (
     SVC,
+    SVR,
     AutoSVC,
     BudgetedOneClassSVM,
     BudgetedSVC,
     BudgetedSVR,
     LinearSVC,
+    NuSVC,
+    NuSVR,
+    OneClassSVM,
     merge_solution,
     tune,
 )
@@ -39,6 +43,10 @@ __all__ = [
     "BudgetedOneClassSVM",
     "merge_solution",
     "SVC",
+    "NuSVC",
+    "SVR",
+    "NuSVR",
+    "OneClassSVM",
     "__version__",
     "LinearSVC",
     "kernel_matrix",

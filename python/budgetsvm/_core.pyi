@@ -138,6 +138,17 @@ def fit_exact_ovo(
     class_weight: npt.NDArray[np.float64],
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     on_pair: Optional[Callable[[int, str, int, float, float, bool], None]] = None,
+    nu: float = 0.0,
+) -> Dict[str, Any]: ...
+def fit_exact_dual(
+    X: Union[CoreData, npt.NDArray[np.float64]],
+    rows: npt.NDArray[np.int64],
+    y: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64],
+    alpha0: Optional[npt.NDArray[np.float64]],
+    params: Dict[str, Any],
+    nu: bool = False,
 ) -> Dict[str, Any]: ...
 def ovo_scores(
     X: Union[CoreData, npt.NDArray[np.float64]],

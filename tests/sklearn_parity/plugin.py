@@ -1,11 +1,11 @@
 """pytest plugin: scikit-learn's own SVM tests, pointed at our drop-ins.
 
 Loaded by ``run.py`` with ``-p``; never collected by the plain test run. On
-load it replaces ``sklearn.svm.SVC`` and ``sklearn.svm.LinearSVC`` by
-``budgetsvm.SVC`` and ``budgetsvm.LinearSVC`` (before scikit-learn's test
+load it replaces ``sklearn.svm.SVC``, ``LinearSVC``, ``NuSVC``, ``SVR``,
+``NuSVR`` and ``OneClassSVM`` by budgetsvm's (before scikit-learn's test
 module is imported, so its ``from sklearn.svm import LinearSVC`` gets ours
-too). It keeps the applicable tests, those whose code calls ``svm.SVC(``,
-``SVC(`` or ``LinearSVC(`` (found in the syntax tree, so comments do not
+too). It keeps the applicable tests, those whose code calls one of them
+(``svm.SVC(``, ``SVR(``, ...; found in the syntax tree, so comments do not
 count), and marks the expected differences (``expected.py``) as strict xfails.
 """
 
@@ -21,14 +21,14 @@ import budgetsvm
 
 from expected import EXPECTED_DIFFERENCES
 
-sklearn.svm.SVC = budgetsvm.SVC
-sklearn.svm.LinearSVC = budgetsvm.LinearSVC
-
-_TARGETS = ("SVC", "LinearSVC")
+_TARGETS = ("SVC", "LinearSVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM")
+for _name in _TARGETS:
+    setattr(sklearn.svm, _name, getattr(budgetsvm, _name))
 
 
 def _calls_a_target(function) -> bool:
-    """Whether the function (decorators included) calls SVC(...) or LinearSVC(...)."""
+    """Whether the function (decorators included) calls one of the targets (SVC(...), SVR(...), ...)
+    or names one as ``svm.<target>``."""
     tree = ast.parse(inspect.getsource(function).lstrip())
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -36,6 +36,9 @@ def _calls_a_target(function) -> bool:
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
             if name in _TARGETS:
                 return True
+        # a class handed on without a call (parametrize lists, loops over estimators): svm.SVR
+        if isinstance(node, ast.Attribute) and node.attr in _TARGETS and getattr(node.value, "id", None) == "svm":
+            return True
     return False
 
 
@@ -48,8 +51,9 @@ def pytest_collection_modifyitems(config, items):
     if not items:
         return
     module = items[0].module
-    if module.LinearSVC is not budgetsvm.LinearSVC or module.svm.SVC is not budgetsvm.SVC:
-        raise pytest.UsageError("scikit-learn's test module was imported before SVC/LinearSVC were re-pointed")
+    if module.LinearSVC is not budgetsvm.LinearSVC or any(getattr(module.svm, n) is not getattr(budgetsvm, n)
+                                                          for n in _TARGETS):
+        raise pytest.UsageError("scikit-learn's test module was imported before the estimators were re-pointed")
     applicable = set(applicable_tests(module))
     unknown = set(EXPECTED_DIFFERENCES) - applicable
     if unknown:
@@ -71,7 +75,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_report_header(config):
-    return [f"budgetsvm {budgetsvm.__version__}: sklearn.svm.SVC and LinearSVC re-pointed to budgetsvm's"]
+    return [f"budgetsvm {budgetsvm.__version__}: sklearn.svm's {', '.join(_TARGETS)} re-pointed to budgetsvm's"]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -1,6 +1,8 @@
 """The estimators, one module per family, on one pipeline (``_base``).
 
-* ``exact``: :class:`~budgetsvm.SVC`, the exact kernel SVM;
+* ``exact``: :class:`~budgetsvm.SVC`, the exact kernel SVM, and ``exact_family``:
+  :class:`~budgetsvm.SVR`, :class:`~budgetsvm.NuSVR`, :class:`~budgetsvm.NuSVC`,
+  :class:`~budgetsvm.OneClassSVM` (LIBSVM's other formulations on the same solver);
 * ``budgeted``: :class:`~budgetsvm.BudgetedSVC` and
   :func:`~budgetsvm.merge_solution` (the budgeted model's steps:
   ``_budget_model``);
@@ -21,6 +23,8 @@ from .auto import AutoSVC, tune
 from .budgeted import BudgetedSVC, merge_solution
 from .budgeted_regression import BudgetedOneClassSVM, BudgetedSVR
 from .exact import SVC
+from .exact_family import SVR, NuSVC, NuSVR, OneClassSVM
 from .linear import LinearSVC
 
-__all__ = ["AutoSVC", "BudgetedOneClassSVM", "BudgetedSVC", "BudgetedSVR", "LinearSVC", "SVC", "merge_solution", "tune"]
+__all__ = ["AutoSVC", "BudgetedOneClassSVM", "BudgetedSVC", "BudgetedSVR", "LinearSVC", "NuSVC", "NuSVR",
+           "OneClassSVM", "SVC", "SVR", "merge_solution", "tune"]

@@ -12,18 +12,18 @@ n_pairs) coefficient matrix.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, cast
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .. import _core
 from .._atomic import fitted_view
-from .._columns import scale_outside
 from .._data import as_supported, core_view
 from .._params import effective_n_jobs
 from ._base import PipelineClassifier
+from ._kernel_steps import KernelSteps
 
 
 def class_rows(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int):
@@ -70,7 +70,7 @@ def ovr_scores(votes: np.ndarray, confidence: np.ndarray) -> np.ndarray:
 
 
 
-class OneVsOneModel(PipelineClassifier):
+class OneVsOneModel(KernelSteps, PipelineClassifier):
     """The fitted one-vs-one model: its scores, labels and saved state."""
 
     _name = "SVC"
@@ -82,34 +82,6 @@ class OneVsOneModel(PipelineClassifier):
         return tags
 
     # ------------------------------------------------------------------ fit
-
-    def _kernel_times(self, Xq, SV, coef: np.ndarray) -> np.ndarray:
-        """K(Xq, SV) @ coef for supported Xq and SV, computed block by block in C++."""
-        coef = np.ascontiguousarray(coef, dtype=np.float64)
-        return _core.decision_function(
-            core_view(Xq), core_view(SV), coef, cast(str, self.kernel), float(self._gamma) or 1.0,
-            int(self.degree), float(self.coef0), effective_n_jobs(self.n_jobs),
-        )
-
-    def _validate_for_predict(self, X):
-        check_is_fitted(self)
-        if self.kernel == "precomputed":
-            if sp.issparse(X):
-                raise TypeError("Sparse precomputed kernels are not supported.")
-            X = validate_data(self, X, accept_sparse=False, dtype=np.float64, order="C", reset=False)
-            if X.shape[1] != self.shape_fit_[0]:
-                raise ValueError(
-                    f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, "
-                    "the number of samples at training time"
-                )
-            return X
-        # the width first, for sparse input too (scikit-learn's order)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order=None, reset=False)
-        if sp.issparse(X) and not self._sparse and not callable(self.kernel):
-            # scikit-learn's rule (its dense and sparse LIBSVM paths differ); ours could
-            # compute it, but a drop-in raises where scikit-learn raises
-            raise ValueError(f"cannot use sparse input in {type(self).__name__!r} trained on dense data")
-        return as_supported(X)
 
     def _check_internal_representation(self) -> None:
         """The fitted arrays must agree (scikit-learn checks the same before
@@ -153,29 +125,8 @@ class OneVsOneModel(PipelineClassifier):
             return self._ovo_scores(X, "values")
         X = self._validate_for_predict(X)
         self._check_internal_representation()
-        coef = self._pair_coef()
-        if self.kernel == "precomputed":
-            dec = X[:, self.support_] @ coef
-        elif callable(self.kernel):
-            dec = self._callable_kernel(X) @ coef
-        elif self.support_.size == 0:  # no support vectors (a tolerance that accepts alpha = 0): f = b
-            dec = np.zeros((X.shape[0], coef.shape[1]))
-        elif self._used_columns is not None:  # trained on the used columns of wide sparse data
-            X, outside = self._used_columns.restrict(X)
-            dec = self._kernel_times(as_supported(X), as_supported(self._support_rows), coef)
-            dec = scale_outside(dec, outside, str(self.kernel), float(self._gamma))
-        else:
-            dec = self._kernel_times(X, as_supported(self._support_rows), coef)
+        dec = self._kernel_scores(X, self._pair_coef())
         return dec + self._intercept_
-
-    def _callable_kernel(self, X) -> np.ndarray:
-        """The callable kernel between X and the support vectors, shape-checked."""
-        K = np.asarray(cast(Callable, self.kernel)(X, self.support_vectors_), dtype=np.float64)
-        if K.shape != (X.shape[0], self.support_.size):
-            raise ValueError(
-                f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], self.support_.size)}."
-            )
-        return K
 
     def _ovo_scores(self, X, output: str):
         """More than two classes: the pairs' decision values (``output="values"``),

@@ -20,9 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .. import _core
-from .._columns import UsedColumns
-from .._data import core_view, resolve_gamma
-from .._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
+from .._data import core_view
 from ._ovo import REPORT_KEYS, SOLVER_NAMES, OneVsOneModel, class_rows, pair_reports
 
 
@@ -56,46 +54,25 @@ class OneVsOneFit(OneVsOneModel):
         keep = sw > 0
         remaining = np.unique(y_index[keep])
         if remaining.size < 2:
-            raise ValueError(
-                "Only one class is left after removing samples with sample_weight <= 0; "
-                "SVC needs samples of at least two classes."
+            raise ValueError(  # scikit-learn's (LIBSVM wrapper's) words first
+                "Invalid input - all samples with positive weights belong to the same class: only one class "
+                "is left after removing samples with sample_weight <= 0; SVC needs samples of at least two classes."
             )
         if remaining.size < n_classes:
             raise ValueError(
                 "Every sample of some class has sample_weight <= 0; remove that class from y "
                 "(its one-vs-one problems would have no samples of it)."
             )
-        return sw, (None if np.all(keep) else keep)
+        # the left-out samples' weights as 0 (the core takes none below 0; their rows are not solved)
+        return np.where(keep, sw, 0.0), (None if np.all(keep) else keep)
 
-    def _solver_input(self, X: Any, params: Dict[str, Any]) -> Tuple[Any, Optional[UsedColumns]]:
-        """(what the solver reads, the used columns): a callable kernel's Gram
-        matrix, or ``X`` on its used columns; the kernel's magnitude checked and
-        ``gamma`` resolved (``_gamma``, and the core's ``params["gamma"]``)."""
-        self._sparse = sp.issparse(X)
-        if self.kernel == "precomputed":
-            self._gamma = 0.0
-            check_matrix_magnitude(X, FLT_MAX)
-            return X, None
-        if callable(self.kernel):
-            n_samples = X.shape[0]
-            self._fit_X = X  # the callable's second argument at training time
-            gram = np.ascontiguousarray(self.kernel(X, X), dtype=np.float64)
-            if gram.shape != (n_samples, n_samples):
-                raise ValueError(f"The kernel callable returned shape {gram.shape}; expected {(n_samples, n_samples)}.")
-            if not np.all(np.isfinite(gram)):
-                raise ValueError("The kernel callable returned NaN or infinity.")
-            check_matrix_magnitude(gram, FLT_MAX)
-            self._gamma = 0.0
-            return gram, None
-        if self.kernel in ("rbf", "linear"):
-            # data too large for the kernel first: it is also why gamma="scale" may overflow
-            check_kernel_magnitude(X, params["kernel"], 1.0, 0, 0.0, FLT_MAX)
-            self._gamma = resolve_gamma(self.gamma, X)  # validated even where unused (linear)
-        else:
-            self._gamma = resolve_gamma(self.gamma, X)
-            check_kernel_magnitude(X, params["kernel"], self._gamma, int(self.degree), float(self.coef0), FLT_MAX)
-        params["gamma"] = float(self._gamma) if self._gamma > 0 else 1.0
-        return UsedColumns.compact(X)  # wide sparse data: the used columns only (_columns.py)
+    def _pair_class_weights(self) -> np.ndarray:
+        """The multipliers of each class's bounds in the pairs (``class_weight_``; NuSVC: 1)."""
+        return np.asarray(self.class_weight_, dtype=np.float64)
+
+    def _pair_nu(self) -> float:
+        """0: the pairs are C-SVC problems; NuSVC: its nu (nu-SVC pairs)."""
+        return 0.0
 
     def _report_pair(self, pair, solver, iterations, objective, seconds, converged):
         """verbose: one line per binary problem, as it is solved."""
@@ -116,9 +93,9 @@ class OneVsOneFit(OneVsOneModel):
         X_core = solver_X if precomputed else core_view(solver_X)
         rows, start = class_rows(y_index, keep, n_classes)
         fit = _core.fit_exact_ovo(
-            X_core, rows, start, params, np.asarray(self.class_weight_, dtype=np.float64),
+            X_core, rows, start, params, self._pair_class_weights(),
             None if weights is None else np.asarray(weights, dtype=np.float64),
-            self._report_pair if self.verbose else None,
+            self._report_pair if self.verbose else None, nu=self._pair_nu(),
         )
         prob_a, prob_b = self._platt_for_pairs(solver_X, X_core, rows, start, weights, params, rng)
         support, dual, intercept = fit["support"], fit["dual"], fit["intercept"]

@@ -8,7 +8,7 @@ coupled into one per class (Wu, Lin and Weng 2004; ``_platt``).
 from __future__ import annotations
 
 import warnings
-from typing import Any, Tuple
+from typing import Any, Dict, Tuple
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -51,6 +51,11 @@ class PlattProbability(OneVsOneModel):
                 p += 1
         return prob_a, prob_b
 
+    def _binary_fit(self, X_core, y_pm, params, rows, weights) -> Dict[str, Any]:
+        """One binary problem of the cross-validation (``alpha``, ``intercept``):
+        the estimator's formulation (C-SVC here; NuSVC overrides it)."""
+        return _core.fit_exact(X_core, y_pm, params, rows, **weights)
+
     def _platt_for_pair(self, X, X_core, rows, y_pm, params, pair_weights, rng):
         """Platt's (A, B) from 5-fold cross-validated decision values (LIBSVM's procedure)."""
         n = rows.size
@@ -75,7 +80,7 @@ class PlattProbability(OneVsOneModel):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 cv_weights = dict(pair_weights, sample_weight=None if weights is None else weights[train])
-                result = _core.fit_exact(X_core, y_train, params, rows[train], **cv_weights)
+                result = self._binary_fit(X_core, y_train, params, rows[train], cv_weights)
             alpha = np.asarray(result["alpha"])
             sv = alpha > 0
             coef = (y_train[sv] * alpha[sv])[:, None]

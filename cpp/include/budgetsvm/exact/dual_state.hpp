@@ -1,9 +1,16 @@
 // State shared by the exact kernel SVM solvers (SMO and ALFPGM):
 //
-//   min_a  1/2 a^T Q a - e^T a   s.t.  y^T a = 0,  0 <= a_t <= C_t,
+//   min_a  1/2 a^T Q a + p^T a   s.t.  y^T a = Delta,  0 <= a_t <= C_t,
 //   Q_ts = y_t y_s k(x_t, x_s)
 //
-// with the gradient G = Q a - e kept for the active positions, LIBSVM's
+// C-SVC (reset): p = -e, a starts at 0 (Delta = 0). The general form
+// (reset_problem: LIBSVM's form, which epsilon-SVR, one-class and the nu
+// formulations use) takes p and a feasible starting point a0; Delta is
+// y^T a0, which every pair step keeps. The C-SVC path keeps no p (it reads
+// -1 where the general one reads p_t, the same arithmetic) and starts at
+// G = -e without a kernel column.
+//
+// with the gradient G = Q a + p kept for the active positions, LIBSVM's
 // G_bar_t = sum_{s: a_s = C_s} C_s Q_ts (so that the gradient of shrunk
 // positions can be rebuilt from the free variables only), LIBSVM's shrinking
 // rules (Fan, Chen, Lin 2005, section 5; Joachims 1999) and the bias as
@@ -107,10 +114,64 @@ class DualState {
     alpha_.assign(y.size(), 0.0);
     G_.assign(y.size(), -1.0);
     G_bar_.assign(y.size(), 0.0);
+    p_.clear();
+    delta_ = 0.0;
     active_ = cache_.order();
     unshrunk_once_ = false;
     pending_bar_.clear();
   }
+
+  /// Starts the general problem (header comment) for the cache's current
+  /// positions: labels y (+1 / -1), bounds C_t = upper, linear term p and a
+  /// feasible start alpha0 (0 <= alpha0_t <= C_t; empty: 0). The gradient
+  /// starts at p + Q alpha0 and G_bar from the variables at their bound,
+  /// each from kernel columns computed for the non-zero alpha0 only (none
+  /// when alpha0 = 0).
+  void reset_problem(const std::vector<double>& labels, const std::vector<double>& bounds,
+                     const std::vector<double>& p, const std::vector<double>& alpha0, RunControl& control) {
+    n_ = cache_.size();
+    const auto n = static_cast<std::size_t>(n_);
+    require(labels.size() == n && bounds.size() == n && p.size() == n,
+            "y, the bounds and p need one value per position");
+    require(alpha0.empty() || alpha0.size() == n, "the starting alpha needs one value per position");
+    for (std::size_t t = 0; t < n; ++t) {
+      require(labels[t] == 1.0 || labels[t] == -1.0, "labels must be +1 or -1");
+      require(std::isfinite(bounds[t]) && bounds[t] >= 0.0, "bounds must be non-negative finite numbers");
+      require(std::isfinite(p[t]), "the linear term must be finite");
+      if (!alpha0.empty())
+        require(alpha0[t] >= 0.0 && alpha0[t] <= bounds[t], "the starting alpha must lie within its bounds");
+    }
+    y_ = labels;
+    upper_ = bounds;
+    p_ = p;
+    if (alpha0.empty()) alpha_.assign(n, 0.0); else alpha_ = alpha0;
+    delta_ = 0.0;
+    for (Index t = 0; t < n_; ++t) delta_ += y(t) * alpha(t);
+    G_ = p;
+    G_bar_.assign(n, 0.0);
+    active_ = cache_.order();
+    unshrunk_once_ = false;
+    pending_bar_.clear();
+    std::vector<Index> cols, bound_cols;
+    std::vector<double> coefs, bound_coefs;
+    for (Index t = 0; t < n_; ++t) {
+      if (alpha(t) <= 0.0) continue;
+      cols.push_back(t);
+      coefs.push_back(y(t) * alpha(t));
+      if (at_upper(t)) {
+        bound_cols.push_back(t);
+        bound_coefs.push_back(y(t) * upper(t));
+      }
+    }
+    add_uncached(cols, coefs, 0, G_, control);
+    add_uncached(bound_cols, bound_coefs, 0, G_bar_, control);
+  }
+
+  /// Delta = y^T a, fixed by the start (0 on the C-SVC path).
+  double delta() const { return delta_; }
+
+  /// The linear term p_t (-1 on the C-SVC path, which keeps no p).
+  double linear(Index t) const { return p_.empty() ? -1.0 : p_[static_cast<std::size_t>(t)]; }
 
   Index n() const { return n_; }
   int jobs() const { return jobs_; }  // threads for the solvers' parallel loops
@@ -247,7 +308,7 @@ class DualState {
   }
 
   /// Makes every position active again, rebuilding the gradient of the
-  /// shrunk ones: G_t = G_bar_t - 1 + sum_{s free} a_s Q_ts.
+  /// shrunk ones: G_t = G_bar_t + p_t + sum_{s free} a_s Q_ts.
   void unshrink(RunControl& control) {
     if (!shrunk()) return;
     apply_pending_bar(control);
@@ -255,7 +316,7 @@ class DualState {
     const Index first = static_cast<Index>(active_.size());  // inactive: places first..n-1
     for (Index k = first; k < n_; ++k) {
       const Index t = order[static_cast<std::size_t>(k)];
-      G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+      G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] + linear(t);
     }
     // Free variables whose complete column is cached contribute from the
     // cache; the others from columns computed at the inactive places.
@@ -288,7 +349,7 @@ class DualState {
 
   /// Sets the free variables F (every variable strictly between its
   /// bounds, before and after) to `values` and rebuilds G over all n from
-  /// G_bar and their complete columns: G_t = G_bar_t - 1 + sum_{s in F} a_s Q_ts.
+  /// G_bar and their complete columns: G_t = G_bar_t + p_t + sum_{s in F} a_s Q_ts.
   /// Nothing may be shrunk; bound statuses (hence G_bar) do not change.
   void assign_free(const std::vector<Index>& F, const std::vector<double>& values,
                    const std::vector<const float*>& full_columns) {
@@ -301,7 +362,7 @@ class DualState {
       alpha_[static_cast<std::size_t>(t)] = values[k];
       coef_.push_back(y(t) * values[k]);
     }
-    for (Index t = 0; t < n_; ++t) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] - 1.0;
+    for (Index t = 0; t < n_; ++t) G_[static_cast<std::size_t>(t)] = G_bar_[static_cast<std::size_t>(t)] + linear(t);
     add_columns(cache_.order().data(), 0, n_, coef_, coef_cols_, G_);
   }
 
@@ -333,10 +394,10 @@ class DualState {
     return n_free > 0 ? sum_free / static_cast<double>(n_free) : 0.5 * (ub + lb);
   }
 
-  /// 1/2 a^T Q a - e^T a = sum_t a_t (G_t - 1) / 2 (all positions active).
+  /// 1/2 a^T Q a + p^T a = sum_t a_t (G_t + p_t) / 2 (all positions active).
   double objective() const {
     double v = 0.0;
-    for (Index t = 0; t < n_; ++t) v += alpha(t) * (G(t) - 1.0);
+    for (Index t = 0; t < n_; ++t) v += alpha(t) * (G(t) + linear(t));
     return 0.5 * v;
   }
 
@@ -451,6 +512,8 @@ class DualState {
   KernelCache& cache_;
   Index n_;
   std::vector<double> y_, upper_, alpha_, G_, G_bar_;
+  std::vector<double> p_;  // the linear term; empty on the C-SVC path (p = -1)
+  double delta_ = 0.0;     // y^T a, kept by every step
   const VectorXd& diag_;
   std::vector<Index> active_;
   bool unshrunk_once_ = false;

@@ -44,6 +44,7 @@
 #include "../core/expansion.hpp"
 #include "../core/parallel.hpp"
 #include "fit.hpp"
+#include "general.hpp"
 
 namespace budgetsvm::exact {
 
@@ -214,6 +215,8 @@ OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const
   require(source.size() == n_total, "the source must be over all rows of the training data");
   ExactWorkspace<Source> workspace(source, true);
   const std::vector<Index> all_rows;  // the whole binary problem: no subset
+  std::vector<double> bounds;  // nu-SVC: each position's bound
+  DualResult nu_result;
   for (Index i = 0; i < k; ++i) {
     for (Index j = i + 1; j < k; ++j) {
       const Index ni = classes.count(i), nj = classes.count(j);
@@ -233,8 +236,26 @@ OvoResult fit_ovo(Source& source, Index n_total, const ClassRows& classes, const
         if (!sample_weight.empty())
           for (Index r : subset) settings.sample_weight.push_back(sample_weight[static_cast<std::size_t>(r)]);
       }
-      const ExactResult r = workspace.solve(whole ? all_rows : subset, y, settings, control);
-      const std::vector<double>& alpha = workspace.alpha();
+      ExactResult r;
+      const std::vector<double>* solved = nullptr;
+      if (settings.nu > 0.0) {
+        // nu-SVC's pair (general.hpp): bounds class weight x sample weight,
+        // the start from nu, the solution scaled by 1 / r; its own cache.
+        source.set_rows(whole ? all_rows : subset);
+        bounds.resize(y.size());
+        for (std::size_t t = 0; t < y.size(); ++t) {
+          const double w = settings.sample_weight.empty() ? 1.0 : settings.sample_weight[t];
+          bounds[t] = (y[t] > 0 ? settings.weight_pos : settings.weight_neg) * w;
+        }
+        nu_result = solve_dual(source, nu_svc_problem(y, bounds, settings.nu), settings, control);
+        scale_nu_svc(nu_result);
+        static_cast<ExactReport&>(r) = nu_result;
+        solved = &nu_result.alpha;
+      } else {
+        r = workspace.solve(whole ? all_rows : subset, y, settings, control);
+        solved = &workspace.alpha();
+      }
+      const std::vector<double>& alpha = *solved;
       for (Index m = 0; m < ni + nj; ++m) {
         const double a = alpha[static_cast<std::size_t>(whole ? subset[static_cast<std::size_t>(m)] : m)];
         if (a > 0.0) nonzero.emplace_back(m, a);

@@ -70,6 +70,7 @@ struct ExactSettings {
   std::int64_t max_iter = -1;  // -1: max(10^7, 100 n)
   bool shrinking = true;
   int n_jobs = 1;  // threads for gradient updates (the column source has its own)
+  double nu = 0.0;  // > 0: one-vs-one pairs are nu-SVC problems with this nu (general.hpp); set by the caller
 
   /// Ranges from the registry (params_options); the per-problem weights and
   /// the rules that tie two options together here.

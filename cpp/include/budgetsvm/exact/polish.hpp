@@ -5,7 +5,9 @@
 // tolerance with the right free set F, the exact optimum on that face is
 // the solution of the (|F| + 1) x (|F| + 1) linear system
 //
-//   Q_FF a_F - rho y_F = e_F - G_bar_F,      y_F^T a_F = -sum_{s at C_s} y_s C_s
+//   Q_FF a_F - rho y_F = -p_F - G_bar_F,      y_F^T a_F = Delta - sum_{s at C_s} y_s C_s
+//
+// (C-SVC: p = -e, Delta = 0)
 //
 // (G_bar_F: the contribution of the variables at their upper bound; those
 // at zero contribute nothing). ALFPGM solves its sub-problems iteratively,
@@ -60,10 +62,10 @@ inline bool polish_free_variables(DualState& s) {
     }
     M(m, c) = s.y(tc);
     M(c, m) = -s.y(tc);
-    rhs[c] = 1.0 - s.G_bar(tc);
+    rhs[c] = -s.linear(tc) - s.G_bar(tc);
   }
   M(m, m) = 0.0;
-  rhs[m] = -fixed_sum;
+  rhs[m] = s.delta() - fixed_sum;
   // float columns: the cached k(x_r, x_c) and k(x_c, x_r) may differ in the last bit
   M.topLeftCorner(m, m) = (0.5 * (M.topLeftCorner(m, m) + M.topLeftCorner(m, m).transpose())).eval();
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(M);
