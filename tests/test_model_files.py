@@ -421,7 +421,7 @@ def test_damaged_libsvm_files(tmp_path):
     with pytest.raises(ValueError, match="kernel_type"):
         load_model(path)
     path.write_bytes(text.replace(b"c_svc", b"epsilon_svr"))
-    with pytest.raises(ValueError, match="not a classifier"):
+    with pytest.raises(ValueError, match="label does not belong in a epsilon_svr model"):
         load_model(path)
     with pytest.raises(ValueError, match="n_features"):
         save_model(est, path, format="libsvm")

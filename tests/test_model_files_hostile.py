@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from budgetsvm import BudgetedSVC, LinearSVC, SVC, _core, load_model, save_model
+from budgetsvm import SVC, SVR, BudgetedSVC, LinearSVC, NuSVC, NuSVR, OneClassSVM, _core, load_model, save_model
 from budgetsvm.model_files import _container as container
 from budgetsvm.model_files import _estimator_state as state
 from budgetsvm.cli import main as cli_main
@@ -321,7 +321,18 @@ ESTIMATORS = {
     "linear-l1": lambda: LinearSVC(penalty="l1", dual=False),
     "bsca": lambda: BudgetedSVC(budget=15, random_state=0),
     "bsgd": lambda: BudgetedSVC(solver="bsgd", budget=15, random_state=0, instruments=True),
+    "nusvc": lambda: NuSVC(nu=0.2),
+    "svr": lambda: SVR(C=3.0),
+    "nusvr": lambda: NuSVR(nu=0.3),
+    "oneclass": lambda: OneClassSVM(nu=0.2),
 }
+#: the targets of the regressors (the one-class fits ignore theirs)
+YR = X[:, 0] ** 2 - X[:, 1]
+
+
+def _scores(est, Xq):
+    """decision_function, or a regressor's predictions."""
+    return est.decision_function(Xq) if hasattr(est, "decision_function") else est.predict(Xq)
 
 
 @pytest.mark.parametrize("data", ["dense", "csr_matrix", "csr_array", "frame", "wide"])
@@ -333,7 +344,7 @@ def test_every_fitted_attribute_is_on_the_list_and_comes_back(tmp_path, name, da
     Xd = {"dense": X, "csr_matrix": sp.csr_matrix(X), "csr_array": sp.csr_array(X),
           "frame": pd.DataFrame(X, columns=["a", "b", "c", "d"]),
           "wide": sp.random(120, 900, density=0.01, random_state=1, format="csr")}[data]
-    est = fit(ESTIMATORS[name], Xd)
+    est = fit(ESTIMATORS[name], Xd, YR if name.endswith("svr") else Y3)
     rules = state.attribute_rules(type(est).__name__)
     fitted = [n for n in vars(est) if n.endswith("_") and not n.startswith("_")]
     assert set(fitted) <= set(rules), set(fitted) - set(rules)
@@ -350,7 +361,7 @@ def test_every_fitted_attribute_is_on_the_list_and_comes_back(tmp_path, name, da
             else:
                 assert repr(a) == repr(b), n
     Xq = Xd.iloc[:20] if data == "frame" else Xd[:20]
-    assert np.array_equal(back.decision_function(Xq), est.decision_function(Xq))
+    assert np.array_equal(_scores(back, Xq), _scores(est, Xq))
 
 
 def test_partial_fit_state_is_on_the_list(tmp_path):
@@ -675,3 +686,41 @@ def test_text_lines_are_limited_by_max_line_bytes(tmp_path):
     for bad in (0, -1, 1.5, True, "1000"):
         with pytest.raises(ValueError, match="max_line_bytes"):
             load_model(path, max_line_bytes=bad)
+
+
+# ------------------------------------------- the regression, one-class and nu families
+
+
+@pytest.mark.parametrize("name", ["svr", "nusvr", "oneclass", "nusvc"])
+def test_single_output_and_nu_families_read_alike_in_cpp(tmp_path, name):
+    """Python-written files of the families 4-7 predict the same in the C++ Model; C++ writes them back."""
+    est = fit(ESTIMATORS[name], X, YR if name.endswith("svr") else Y3)
+    path = tmp_path / "m.bsvm"
+    save_model(est, path)
+    dec, index, labels = _core.model_predict(str(path), X, 2)
+    ref = native_decision(est, X) if name == "nusvc" else _scores(est, X)[:, None]
+    np.testing.assert_allclose(dec, ref, rtol=1e-12, atol=1e-12 * np.max(np.abs(ref)))
+    if name.endswith("svr"):  # regression: no classes, no class index
+        assert labels == [] and np.all(index == -1)
+    elif name == "oneclass":
+        assert [float(v) for v in labels] == [-1.0, 1.0]
+        np.testing.assert_array_equal(np.array([-1, 1])[index], est.predict(X))
+    else:
+        np.testing.assert_array_equal(np.asarray(est.classes_)[index], est.predict(X))
+    _core.model_resave(str(path), str(tmp_path / "cpp.bsvm"))
+    assert np.array_equal(_scores(load_model(tmp_path / "cpp.bsvm"), X), _scores(est, X))
+
+
+def test_single_output_families_rules_are_checked_by_both(tmp_path):
+    svr = saved(fit(ESTIMATORS["svr"], X, YR), tmp_path)
+    one = saved(fit(ESTIMATORS["oneclass"]), tmp_path)
+    refused_by_both(tmp_path, with_array(svr, "classes", np.array([0, 1])), match="regression model has no classes")
+    refused_by_both(tmp_path, with_modl(svr, decision=state.DECISIONS["sign"]), match="decision rule")
+    refused_by_both(tmp_path, with_array(one, "classes", np.array([0, 1])), match="classes must be -1 and 1")
+    refused_by_both(tmp_path, with_array(one, "classes", np.array(["-1", "1"], dtype=object)),
+                    match="classes must be -1 and 1")
+    refused_by_both(tmp_path, with_modl(one, decision=state.DECISIONS["value"]), match="decision rule")
+    sigmoids = with_array(with_array(one, "prob_a", np.array([-1.0])), "prob_b", np.array([0.0]))
+    refused_by_both(tmp_path, sigmoids, match="only a classifier's model holds probability sigmoids")
+    refused_by_both(tmp_path, with_modl(svr, family=max(state.FAMILIES.values()) + 1), match="unknown estimator family")
+    refused_by_both(tmp_path, with_modl(svr, decision=max(state.DECISIONS.values()) + 1), match="unknown decision rule")

@@ -334,6 +334,51 @@ TEST_CASE("model files: labels must be unique and increasing; the decision rule 
   CHECK(refused(m));
 }
 
+TEST_CASE("model files: regression and one-class families: their layout, rule and labels are checked") {
+  Model base = small_budget_model(2);
+  base.extra.clear();
+  const Blobs data(40, 2, 5);
+  const MatrixXd d = decisions(base, data.view());
+  // a regression model: no classes, the rule `value`, predict_values is its decision
+  for (ModelFamily f : {ModelFamily::svr, ModelFamily::nu_svr, ModelFamily::budgeted_svr}) {
+    Model m = base;
+    m.family = f;
+    m.rule = DecisionRule::value;
+    m.classes = model_format::Array{};
+    m.label_text.clear();
+    CHECK(!refused(m));
+    const Model back = model_from_bytes(model_to_bytes(m));
+    CHECK(back.n_classes() == 0 && back.n_outputs() == 1);
+    const std::vector<double> values = back.predict_values(data.view());
+    for (Index i = 0; i < data.X.rows(); ++i) CHECK(values[static_cast<std::size_t>(i)] == d(i, 0));
+    CHECK_THROWS(back.predict(data.view()), std::invalid_argument);
+    Model sign = m;
+    sign.rule = DecisionRule::sign;
+    CHECK(refused(sign));
+  }
+  // one-class: the labels -1 and +1, the rule sign, a positive value is +1
+  for (ModelFamily f : {ModelFamily::one_class_svm, ModelFamily::budgeted_one_class_svm}) {
+    Model m = base;
+    m.family = f;
+    m.classes = LabelTable(std::vector<double>{-1.0, 1.0}).array();
+    CHECK(!refused(m));
+    const Model back = model_from_bytes(model_to_bytes(m));
+    CHECK((back.label_numbers == std::vector<double>{-1.0, 1.0}));
+    const auto pred = back.predict(data.view());
+    for (Index i = 0; i < data.X.rows(); ++i) CHECK(pred[static_cast<std::size_t>(i)] == (d(i, 0) > 0.0 ? 1 : 0));
+    Model other = m;
+    other.classes = LabelTable(std::vector<double>{0.0, 1.0}).array();
+    CHECK(refused(other));
+    Model prob = m;
+    prob.prob_a = {-1.0};
+    prob.prob_b = {0.0};
+    CHECK(refused(prob));
+  }
+  Model unknown = base;  // a family this version does not know
+  unknown.family = static_cast<ModelFamily>(kLastFamily + 1);
+  CHECK(refused(unknown));
+}
+
 TEST_CASE("model files: integer labels of every width round-trip exactly, uint64 included") {
   const Model base = small_budget_model(2);
   struct Case {

@@ -174,6 +174,61 @@ class _DualFit:
                 stacklevel=3,
             )
 
+    # ------------------------------------------------------------ model files
+
+    def _fitted_state(self) -> Dict[str, Any]:
+        """The model as model files store it: the expansion's ``coef``
+        (``dual_coef_`` transposed), its intercept and the kernel."""
+        state = super()._fitted_state()  # type: ignore[misc]
+        state.update(kernel=self.kernel, degree=int(self.degree), coef0=float(self.coef0),
+                     gamma=float(self._gamma),  # type: ignore[attr-defined]
+                     intercept=np.asarray(self._intercept_, dtype=np.float64),  # type: ignore[attr-defined]
+                     coef=np.ascontiguousarray(np.asarray(self._dual_coef_, dtype=np.float64).T),  # type: ignore[attr-defined]
+                     support_rows=self._support_rows,  # type: ignore[attr-defined]
+                     used_columns=self._used_columns)  # type: ignore[attr-defined]
+        return state
+
+    def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
+        """Sets what ``_fitted_state`` saved and the attributes derived from
+        it; ``sparse_queries`` (optional): the model takes dense and sparse
+        queries (LIBSVM's models, sparse by nature)."""
+        super()._restore_fitted_state(state)  # type: ignore[misc]
+        rows, used, containers = state["support_rows"], state["used_columns"], state["containers"]
+        dual = np.ascontiguousarray(state["coef"].T)
+        intercept = state["intercept"]
+        n_sv = int(rows.shape[0])
+        self._used_columns = used
+        self._gamma = float(state["gamma"])
+        self._support_rows = rows
+        self._dual_coef_ = dual
+        self._intercept_ = intercept
+        self.intercept_ = intercept
+        public_dual: Any = dual
+        dual_kind = containers.get("dual_coef_")
+        if dual_kind is not None or ("dual_coef_" not in containers and sp.issparse(rows)):
+            public_dual = (dual_kind or sp.csr_matrix)(dual)
+        self.dual_coef_ = public_dual
+        support_vectors = used.expand(rows) if used is not None else rows
+        sv_kind = containers.get("support_vectors_")
+        if sv_kind is not None and sp.issparse(support_vectors):
+            support_vectors = sv_kind(support_vectors)
+        self.support_vectors_ = support_vectors
+        self.n_support_ = np.array([n_sv], dtype=np.int32)
+        self._n_support = np.array([n_sv, 0], dtype=np.int32)
+        if isinstance(self, PipelineOutlierDetector):
+            self.offset_ = -np.asarray(intercept, dtype=np.float64)
+        defaults = {
+            "support_": np.arange(n_sv, dtype=np.int32),
+            "shape_fit_": (n_sv, int(state["n_features"])),
+            "_sparse": sp.issparse(rows),
+            "fit_status_": 0,
+            "class_weight_": np.empty(0),
+        }
+        for name, value in defaults.items():
+            self._default(name, value)  # type: ignore[attr-defined]
+        if state.get("sparse_queries"):
+            self._sparse = True
+
     # ------------------------------------------------------------ prediction
 
     def _predict_input(self, X: Any) -> Any:

@@ -31,9 +31,20 @@ from .._columns import UsedColumns
 from ._values import decode_plain, sparse_kind
 
 MODL = struct.Struct("<IIiIddQ")  # family, kernel, degree, decision, gamma, coef0, n_features
-FAMILIES = {"SVC": 1, "LinearSVC": 2, "BudgetedSVC": 3}
+FAMILIES = {"SVC": 1, "LinearSVC": 2, "BudgetedSVC": 3, "SVR": 4, "NuSVR": 5, "NuSVC": 6, "OneClassSVM": 7,
+            "BudgetedSVR": 8, "BudgetedOneClassSVM": 9}
 KERNELS = {"linear": 0, "rbf": 1, "poly": 2, "sigmoid": 3}
-DECISIONS = {"ovo": 1, "sign": 2, "argmax": 3}
+DECISIONS = {"ovo": 1, "sign": 2, "argmax": 3, "value": 4}
+#: LIBSVM's one-vs-one layout (dual_coef, n_support)
+OVO_FAMILIES = ("SVC", "NuSVC")
+#: one output, the prediction; no classes (decision rule "value")
+REGRESSION_FAMILIES = ("SVR", "NuSVR", "BudgetedSVR")
+#: one output whose sign is the class -1 or +1 (stored as the classes [-1, 1])
+ONE_CLASS_FAMILIES = ("OneClassSVM", "BudgetedOneClassSVM")
+#: the kernel families fitted by an exact solver (their kernel parameters are the model's)
+EXACT_FAMILIES = ("SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM")
+#: the labels of a one-class model
+ONE_CLASS_LABELS = np.array([-1, 1], dtype=np.int64)
 #: n_features must be below this (both readers)
 MAX_FEATURES = 2**62
 
@@ -109,22 +120,27 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
     state it gives (``est._fitted_state()``, estimators/_base.py)."""
     family = type(est).__name__
     if family not in FAMILIES:
-        raise TypeError(f"save_model takes a fitted SVC, LinearSVC or BudgetedSVC; got {family}")
+        raise TypeError(f"save_model takes a fitted estimator of budgetsvm ({', '.join(FAMILIES)}); got {family}")
     fitted = est._fitted_state()
     n_features = fitted["n_features"]
-    classes = fitted["classes"]
-    arrays = {"classes": classes, "intercept": fitted["intercept"]}
-    if family == "SVC":
-        if not isinstance(fitted["kernel"], str) or fitted["kernel"] not in KERNELS:
-            raise ValueError(
-                f"SVC(kernel={fitted['kernel']!r}) cannot be saved: a precomputed or callable kernel needs the "
-                "training data or Python code at prediction time; model files hold kernels by name only"
-            )
+    arrays: Dict[str, Any] = {}
+    if family in ONE_CLASS_FAMILIES:
+        arrays["classes"] = ONE_CLASS_LABELS
+    elif family not in REGRESSION_FAMILIES:
+        arrays["classes"] = fitted["classes"]
+    arrays["intercept"] = fitted["intercept"]
+    if family in EXACT_FAMILIES and (not isinstance(fitted["kernel"], str) or fitted["kernel"] not in KERNELS):
+        raise ValueError(
+            f"{family}(kernel={fitted['kernel']!r}) cannot be saved: a precomputed or callable kernel needs the "
+            "training data or Python code at prediction time; model files hold kernels by name only"
+        )
+    if family in OVO_FAMILIES:
         arrays.update(dual_coef=fitted["dual_coef"], n_support=fitted["n_support"])
         decision = "ovo"
-    elif family == "BudgetedSVC":
+    elif family != "LinearSVC":
         arrays["coef"] = fitted["coef"]
-        decision = "sign" if fitted["coef"].shape[1] == 1 else "argmax"
+        decision = ("value" if family in REGRESSION_FAMILIES
+                    else "sign" if fitted["coef"].shape[1] == 1 else "argmax")
     else:
         arrays["weights"] = fitted["weights"]
         decision = "sign" if fitted["weights"].shape[0] == 1 else "argmax"
@@ -132,7 +148,7 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
     if family != "LinearSVC":
         arrays.update(sv_arrays(fitted["support_rows"]))
         arrays.update(_used_arrays(fitted["used_columns"]))
-    if family in ("SVC", "BudgetedSVC") and np.size(fitted["prob_a"]):
+    if family in ("SVC", "NuSVC", "BudgetedSVC") and np.size(fitted["prob_a"]):
         arrays.update(prob_a=fitted["prob_a"], prob_b=fitted["prob_b"])
     modl = (KERNELS[fitted["kernel"]], fitted["degree"], DECISIONS[decision], fitted["gamma"], fitted["coef0"])
     return family, MODL.pack(FAMILIES[family], *modl, n_features), arrays
@@ -211,10 +227,19 @@ class Core:
     def __init__(self, modl: Dict[str, Any], arrays: Dict[str, Any]):
         self.modl = modl
         self.family = family = modl["family"]
-        self.classes = _classes(arrays)
-        k = self.classes.size
-        self.n_outputs = k * (k - 1) // 2 if family == "SVC" else (1 if k == 2 else k)
-        expected = "ovo" if family == "SVC" else ("sign" if self.n_outputs == 1 else "argmax")
+        regression, ovo = family in REGRESSION_FAMILIES, family in OVO_FAMILIES
+        self.classes: Optional[np.ndarray] = None
+        if regression:
+            _check("classes" not in arrays, "a regression model has no classes")
+            k = 0
+        else:
+            self.classes = _classes(arrays)
+            k = self.classes.size
+        if family in ONE_CLASS_FAMILIES:
+            _check(self.classes is not None and self.classes.dtype.kind in "iuf"
+                   and self.classes.tolist() == [-1, 1], "a one-class model's classes must be -1 and 1")
+        self.n_outputs = 1 if regression else k * (k - 1) // 2 if ovo else (1 if k == 2 else k)
+        expected = ("value" if regression else "ovo" if ovo else "sign" if self.n_outputs == 1 else "argmax")
         _check(modl["decision"] == expected, "the decision rule does not fit the family and classes")
         self.intercept = _float_vector(arrays, "intercept", self.n_outputs)
         n_features = modl["n_features"]
@@ -226,9 +251,13 @@ class Core:
         self.used, width = _training_width(arrays, n_features)
         self.rows = sv_matrix(arrays, width)
         self.n_sv = n_sv = self.rows.shape[0]
-        if family == "BudgetedSVC":
+        if not ovo:  # the expansion's coefficients as stored
             self.coef = _float_matrix(arrays, "coef", n_sv, self.n_outputs)
-            self._read_prob(arrays, k)
+            if family == "BudgetedSVC":
+                self._read_prob(arrays, k)
+            else:
+                _check("prob_a" not in arrays and "prob_b" not in arrays,
+                       "only a classifier's model holds probability sigmoids")
             return
         n_support = _array(arrays, "n_support")
         _check(n_support.dtype == np.int64 and n_support.shape == (k,) and bool(np.all(n_support >= 0))
@@ -239,7 +268,7 @@ class Core:
         self._read_prob(arrays, k)
 
     def _read_prob(self, arrays: Dict[str, Any], k: int) -> None:
-        """Platt's sigmoid per class pair (optional; SVC and BudgetedSVC)."""
+        """Platt's sigmoid per class pair (optional; SVC, NuSVC and BudgetedSVC)."""
         if "prob_a" in arrays or "prob_b" in arrays:
             pairs = k * (k - 1) // 2
             self.prob = (_float_vector(arrays, "prob_a", pairs), _float_vector(arrays, "prob_b", pairs))
@@ -259,7 +288,8 @@ def dtype_code(array: np.ndarray) -> int:
 def check_attributes(text: Any, core: Core, arrays: Dict[str, np.ndarray]) -> None:
     """The ATTR text against the rules of both readers (attributes.hpp)."""
     infos = {name: (dtype_code(a), a.shape) for name, a in arrays.items() if name.startswith("attr/")}
-    _core.check_model_attributes(bytes(text), FAMILIES[core.family], core.classes.size, core.n_sv,
+    n_classes = 0 if core.classes is None else core.classes.size
+    _core.check_model_attributes(bytes(text), FAMILIES[core.family], n_classes, core.n_sv,
                                  core.modl["n_features"], infos)
 
 
@@ -285,15 +315,17 @@ def restore_attributes(est, family: str, attrs: Dict[str, Any], arrays: Dict[str
 
 
 def restore_kernel(est, modl: Dict[str, Any], params: Dict[str, Any]) -> None:
-    """The kernel and its parameters from MODL, never defaulted: an SVC
-    predicts with its kernel parameters, so MODL's always win; a
-    BudgetedSVC predicts with its fitted kernel (``_fitted_kernel``) and
-    keeps the hyperparameters the file's ``params`` give, MODL's otherwise."""
+    """The kernel and its parameters from MODL, never defaulted: an exact
+    family (SVC, NuSVC, SVR, NuSVR, OneClassSVM) predicts with its kernel
+    parameters, so MODL's always win (``gamma`` too, unless ``params``
+    gives it: it may be "scale"); a budgeted family predicts with its
+    fitted kernel (``_fitted_kernel``) and keeps the hyperparameters the
+    file's ``params`` give, MODL's otherwise."""
     values = {"kernel": modl["kernel"], "degree": int(modl["degree"]), "coef0": float(modl["coef0"]),
               "gamma": float(modl["gamma"])}
-    if modl["family"] == "SVC":
+    if modl["family"] in EXACT_FAMILIES:
         est.set_params(**{k: v for k, v in values.items() if k != "gamma" or k not in params})
-    elif modl["family"] == "BudgetedSVC":
+    elif modl["family"] != "LinearSVC":
         est.set_params(**{k: v for k, v in values.items() if k not in params})
 
 
@@ -318,7 +350,9 @@ def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any], attrs: Optio
     prob_a, prob_b = core.prob if core.prob is not None else (None, None)
     if core.family == "BudgetedSVC":
         fitted.update(coef=core.coef, prob_a=prob_a, prob_b=prob_b)
-    elif core.family == "SVC":
+    elif core.family in REGRESSION_FAMILIES or core.family in ONE_CLASS_FAMILIES:
+        fitted["coef"] = core.coef
+    elif core.family in OVO_FAMILIES:
         fitted.update(dual_coef=core.dual, n_support=core.n_support, prob_a=prob_a, prob_b=prob_b)
     fitted.update(extra)
     est._restore_fitted_state(fitted)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Dict
 
-from ..estimators import SVC, BudgetedSVC, LinearSVC
+from ..estimators import SVC, SVR, BudgetedSVC, LinearSVC, NuSVC, NuSVR, OneClassSVM
 
 #: family name -> the estimator class a loaded model is an instance of
-ESTIMATORS: Dict[str, type] = {"SVC": SVC, "LinearSVC": LinearSVC, "BudgetedSVC": BudgetedSVC}
+ESTIMATORS: Dict[str, type] = {"SVC": SVC, "LinearSVC": LinearSVC, "BudgetedSVC": BudgetedSVC, "SVR": SVR,
+                               "NuSVR": NuSVR, "NuSVC": NuSVC, "OneClassSVM": OneClassSVM}

@@ -7,6 +7,11 @@ order; support vectors are grouped by class; pair (i, j) votes for i when
 ``sum coef k - rho > 0``. Our SVC keeps the same one-vs-one layout with
 sorted classes and ``intercept = -rho``, so export is a transcription; import
 reorders the classes to sorted order (negating the pairs whose order flips).
+NuSVC is the same with ``svm_type nu_svc``. A regression or one-class model
+(SVR, NuSVR, OneClassSVM and the budgeted BudgetedSVR, BudgetedOneClassSVM:
+``epsilon_svr``, ``nu_svr``, ``one_class``) has one coefficient per support
+vector, ``rho = -intercept`` and no labels; a one-class model predicts +1
+where ``sum coef k - rho > 0``.
 A binary BudgetedSVC ``f(x) = sum beta_j k(z_j, x) + b`` (positive: class 1)
 is the LIBSVM model with labels (class 1, class 0), coefficients beta and
 ``rho = -b`` (and, fitted with ``probability=True``, ``probA = A`` and
@@ -80,11 +85,36 @@ def _kernel_lines(kernel: str, gamma: float, degree: int, coef0: float) -> List[
     return lines
 
 
+#: LIBSVM's svm_type of each family it can hold
+SVM_TYPES = {"SVC": "c_svc", "BudgetedSVC": "c_svc", "NuSVC": "nu_svc", "OneClassSVM": "one_class",
+             "BudgetedOneClassSVM": "one_class", "SVR": "epsilon_svr", "BudgetedSVR": "epsilon_svr",
+             "NuSVR": "nu_svr"}
+#: the family a LIBSVM svm_type loads as
+LOADS_AS = {"c_svc": "SVC", "nu_svc": "NuSVC", "one_class": "OneClassSVM", "epsilon_svr": "SVR", "nu_svr": "NuSVR"}
+
+
+def _single_output(est, family: str) -> str:
+    """LIBSVM's text of a regression or one-class model: one coefficient per
+    support vector, ``rho = -intercept``, no labels (LIBSVM's layout of
+    epsilon_svr, nu_svr and one_class)."""
+    if family in state.EXACT_FAMILIES and (not isinstance(est.kernel, str) or est.kernel not in state.KERNELS):
+        raise ValueError(f"{family}(kernel={est.kernel!r}) cannot be written as a LIBSVM model: "
+                         "a precomputed or callable kernel is not stored by name")
+    fitted = est._fitted_state()
+    coef = np.asarray(fitted["coef"], dtype=np.float64).reshape(1, -1)
+    head = [f"svm_type {SVM_TYPES[family]}"]
+    head += _kernel_lines(fitted["kernel"], fitted["gamma"] or 1.0, fitted["degree"], fitted["coef0"])
+    head += ["nr_class 2", f"total_sv {coef.shape[1]}", "rho " + _num(-float(fitted["intercept"][0])), "SV"]
+    return "\n".join(head + _sv_lines(est.support_vectors_, coef)) + "\n"
+
+
 def to_libsvm(est) -> str:
     family = type(est).__name__
-    if family == "SVC":
+    if family in state.REGRESSION_FAMILIES or family in state.ONE_CLASS_FAMILIES:
+        return _single_output(est, family)
+    if family in state.OVO_FAMILIES:
         if not isinstance(est.kernel, str) or est.kernel not in state.KERNELS:
-            raise ValueError(f"SVC(kernel={est.kernel!r}) cannot be written as a LIBSVM model: "
+            raise ValueError(f"{family}(kernel={est.kernel!r}) cannot be written as a LIBSVM model: "
                              "a precomputed or callable kernel is not stored by name")
         labels = _integer_labels(est.classes_, "LIBSVM")
         fitted = est._fitted_state()  # LIBSVM's layout (estimators/_ovo.py)
@@ -112,9 +142,9 @@ def to_libsvm(est) -> str:
         # probA_ / probB_ give P(class 0 | -f); LIBSVM's sigmoid gives P(its first label, class 1 | f)
         prob = (est.probA_, -est.probB_) if hasattr(est, "probA_") else None
     else:
-        raise TypeError(f"format='libsvm' takes a fitted SVC or BudgetedSVC; got {family} "
+        raise TypeError(f"format='libsvm' takes a fitted kernel estimator ({', '.join(SVM_TYPES)}); got {family} "
                         "(LinearSVC: format='liblinear')")
-    head = ["svm_type c_svc"] + kernel + [
+    head = [f"svm_type {SVM_TYPES[family]}"] + kernel + [
         f"nr_class {len(labels)}",
         f"total_sv {dual.shape[1]}",
         "rho " + " ".join(_num(r) for r in rho),
@@ -358,14 +388,19 @@ def _sorted_ovo(labels: List[int], n_support: List[int], coef: np.ndarray, rho: 
 
 def from_libsvm(text: _TextModel, n_features: Any = None):
     header = text.header(LIBSVM_KEYS, "SV")
-    need = ["svm_type", "kernel_type", "nr_class", "total_sv", "rho", "label", "nr_sv"]
+    for key in ("svm_type", "kernel_type"):
+        if key not in header:
+            raise ValueError(f"LIBSVM model file: header lacks {key!r}")
+    svm_type = " ".join(header["svm_type"][1])
+    if svm_type not in LOADS_AS:
+        raise text.error(f"svm_type {svm_type!r} is not one of LIBSVM's ({', '.join(LOADS_AS)})",
+                         header["svm_type"][0])
+    family = LOADS_AS[svm_type]
+    single = family in state.REGRESSION_FAMILIES or family in state.ONE_CLASS_FAMILIES
+    need = ["nr_class", "total_sv", "rho"] + ([] if single else ["label", "nr_sv"])
     missing = [key for key in need if key not in header]
     if missing:
-        raise ValueError(f"LIBSVM model file: header lacks {missing} (a classification model has them)")
-    svm_type = " ".join(header["svm_type"][1])
-    if svm_type not in ("c_svc", "nu_svc"):
-        raise text.error(f"svm_type {svm_type!r} is not a classifier (budgetsvm loads c_svc and nu_svc models)",
-                         header["svm_type"][0])
+        raise ValueError(f"LIBSVM model file: header lacks {missing} (a {svm_type} model has them)")
     kernel = " ".join(header["kernel_type"][1])
     kernel = "poly" if kernel == "polynomial" else kernel
     if kernel not in state.KERNELS:
@@ -382,6 +417,10 @@ def from_libsvm(text: _TextModel, n_features: Any = None):
     coef0 = _one(text, header, "coef0", "float") if "coef0" in header else 0.0
     k = _one(text, header, "nr_class", "int", 2, _LARGEST)
     total = _one(text, header, "total_sv", "int", 0, _LARGEST)
+    params = dict(kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
+    modl = {"family": family, "kernel": kernel, "degree": degree, "gamma": gamma, "coef0": coef0}
+    if single:
+        return _single_from_libsvm(text, header, family, total, n_features, params, modl)
     pairs = k * (k - 1) // 2
     labels = _values(text, header, "label", "int", -(2**63), 2**63 - 1)
     n_support = _values(text, header, "nr_sv", "int", 0, _LARGEST)
@@ -408,13 +447,37 @@ def from_libsvm(text: _TextModel, n_features: Any = None):
     arrays.update(state.sv_arrays(sv.toarray() if dense else sv))
     if prob:
         arrays["prob_a"], arrays["prob_b"] = prob_a, prob_b
-    est = ESTIMATORS["SVC"](kernel=kernel, gamma=gamma if kernel != "linear" else "scale", degree=degree, coef0=coef0)
-    modl = {"family": "SVC", "kernel": kernel, "decision": "ovo", "degree": degree, "gamma": gamma,
-            "coef0": coef0, "n_features": width}
+    est = ESTIMATORS[family](**params)
+    modl.update(decision="ovo", n_features=width)
     # LIBSVM's models are sparse by nature: dense and sparse queries both welcome
     state.restore_core(est, modl, arrays, sparse_queries=True)
     if prob:
         est.probability = True
+    return est
+
+
+def _single_from_libsvm(text: _TextModel, header, family: str, total: int, n_features: Any,
+                        params: Dict[str, Any], modl: Dict[str, Any]):
+    """A regression or one-class model: one coefficient per support vector and one rho."""
+    for key in ("label", "nr_sv", "probA", "probB"):
+        if key in header:
+            raise text.error(f"{key} does not belong in a {' '.join(header['svm_type'][1])} model (LIBSVM writes "
+                             "labels for classifiers only; budgetsvm does not load the probability models of its "
+                             "regression and one-class SVMs)", header[key][0])
+    rho = np.array(_values(text, header, "rho", "float"))
+    if rho.size != 1:
+        raise text.error(f"rho needs one value; got {rho.size}", header["rho"][0])
+    coef, sv = _libsvm_svs(text, 1, total)
+    width = _width(sv.shape[1], n_features)
+    sv = sp.csr_matrix((sv.data, sv.indices, sv.indptr), shape=(sv.shape[0], width))
+    arrays: Dict[str, Any] = {"intercept": -rho, "coef": np.ascontiguousarray(coef.T)}
+    if family in state.ONE_CLASS_FAMILIES:
+        arrays["classes"] = state.ONE_CLASS_LABELS
+    dense = sv.shape[0] * width <= 10**8 and sv.nnz >= 0.1 * sv.shape[0] * width
+    arrays.update(state.sv_arrays(sv.toarray() if dense else sv))
+    est = ESTIMATORS[family](**params)
+    modl.update(decision="value" if family in state.REGRESSION_FAMILIES else "sign", n_features=width)
+    state.restore_core(est, modl, arrays, sparse_queries=True)
     return est
 
 

@@ -64,8 +64,9 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
 
     Parameters
     ----------
-    estimator : SVC, LinearSVC, BudgetedSVC or AutoSVC
-        A fitted estimator (of an :class:`~budgetsvm.AutoSVC`, its
+    estimator : a fitted estimator of budgetsvm
+        SVC, NuSVC, SVR, NuSVR, OneClassSVM, LinearSVC, BudgetedSVC,
+        BudgetedSVR, BudgetedOneClassSVM, or AutoSVC (of an :class:`~budgetsvm.AutoSVC`, its
         ``best_estimator_``: the file holds the model, not the search's
         report).
     path : str or path-like
@@ -75,11 +76,12 @@ def save_model(estimator: Any, path: PathLike, format: str = "budgetsvm") -> Non
         previous content, and a concurrent ``load_model`` sees the old model
         or the new one, never a part.
     format : {"budgetsvm", "libsvm", "liblinear"}, default="budgetsvm"
-        ``"budgetsvm"``: the portable binary format (any of the three
-        families, labels of any number or string type, every fitted
-        attribute); ``"libsvm"``: LIBSVM's model text, for SVC and binary
-        BudgetedSVC with numeric labels; ``"liblinear"``: LIBLINEAR's, for
-        LinearSVC with numeric labels.
+        ``"budgetsvm"``: the portable binary format (every estimator,
+        labels of any number or string type, every fitted attribute);
+        ``"libsvm"``: LIBSVM's model text, for the kernel estimators but
+        multi-class BudgetedSVC, classifiers with numeric labels (svm_type
+        c_svc, nu_svc, one_class, epsilon_svr, nu_svr); ``"liblinear"``:
+        LIBLINEAR's, for LinearSVC with numeric labels.
 
     Examples
     --------

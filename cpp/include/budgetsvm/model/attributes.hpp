@@ -45,6 +45,7 @@ enum class AttrKind {
   array,        // {"$array": "attr/<n>"}, an ARRY section of the rule's dtype and shape
   report_list,  // a list of plain data (fit reports)
   report_dict,  // {"$dict": [...]} of plain data (fit reports)
+  report,       // plain data of any form: a number, a string, a list (fit reports)
 };
 
 /// A dimension of an array attribute's shape.
@@ -59,7 +60,9 @@ struct AttrRule {
 };
 
 /// Estimator families, by their code in MODL.
-inline constexpr int kFamilySVC = 1, kFamilyLinearSVC = 2, kFamilyBudgetedSVC = 3;
+inline constexpr int kFamilySVC = 1, kFamilyLinearSVC = 2, kFamilyBudgetedSVC = 3, kFamilySVR = 4, kFamilyNuSVR = 5,
+                     kFamilyNuSVC = 6, kFamilyOneClassSVM = 7, kFamilyBudgetedSVR = 8,
+                     kFamilyBudgetedOneClassSVM = 9;
 
 /// The attributes a file may hold for a family: every fitted attribute the
 /// Python estimator has (tests/test_model_files_hostile.py checks that every
@@ -111,11 +114,49 @@ inline const std::vector<AttrRule>& attribute_rules(int family) {
       {"history_", K::report_list},
       {"fit_stats_", K::report_dict},
   });
+  // The single-output kernel families (regression, novelty detection): no
+  // classes; the expansion's arrays derived as for the classifiers.
+  const auto single = [](std::vector<AttrRule> rest) {
+    std::vector<AttrRule> rules = {
+        {"n_features_in_", K::derived}, {"support_vectors_", K::derived}, {"dual_coef_", K::derived},
+        {"intercept_", K::derived},     {"n_support_", K::derived},       {"offset_", K::derived},
+        {"feature_names_in_", K::array, Dtype::utf8, 1, {Dim::features}},
+    };
+    rules.insert(rules.end(), rest.begin(), rest.end());
+    return rules;
+  };
+  // SVR, NuSVR, OneClassSVM: an exact fit's report.
+  static const std::vector<AttrRule> exact_single = single({
+      {"support_", K::array, Dtype::i4, 1, {Dim::support_vectors}},
+      {"class_weight_", K::array, Dtype::f8, 1, {Dim::any}},
+      {"n_iter_", K::count},
+      {"dual_objective_", K::report},
+      {"epsilon_", K::report},  // NuSVR: the epsilon its nu gave
+      {"shape_fit_", K::shape},
+      {"fit_status_", K::count},
+      {"solver_", K::report},
+      {"_sparse", K::flag},
+  });
+  // BudgetedSVR, BudgetedOneClassSVM: a budgeted fit's report.
+  static const std::vector<AttrRule> budgeted_single = single({
+      {"gamma_", K::derived},
+      {"n_iter_", K::count},
+      {"t_", K::count},
+      {"n_samples_seen_", K::count},
+      {"history_", K::report_list},
+      {"fit_stats_", K::report_dict},
+  });
   static const std::vector<AttrRule> none;
   switch (family) {
-    case kFamilySVC: return svc;
+    case kFamilySVC:
+    case kFamilyNuSVC: return svc;
     case kFamilyLinearSVC: return linear;
     case kFamilyBudgetedSVC: return budgeted;
+    case kFamilySVR:
+    case kFamilyNuSVR:
+    case kFamilyOneClassSVM: return exact_single;
+    case kFamilyBudgetedSVR:
+    case kFamilyBudgetedOneClassSVM: return budgeted_single;
     default: return none;
   }
 }
@@ -129,6 +170,7 @@ inline const char* kind_name(AttrKind k) {
     case AttrKind::array: return "array";
     case AttrKind::report_list: return "report_list";
     case AttrKind::report_dict: return "report_dict";
+    case AttrKind::report: return "report";
   }
   return "?";
 }
@@ -616,6 +658,9 @@ class Checker {
       }
       case AttrKind::report_list:
         if (peek() != '[') fail(what + "expected a list");
+        plain(depth);
+        return;
+      case AttrKind::report:
         plain(depth);
         return;
       case AttrKind::report_dict:

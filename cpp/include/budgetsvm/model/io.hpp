@@ -157,11 +157,11 @@ inline void read_header(Model& m, const std::string& p) {
   const auto family = model_format::load_uint(d, 4), kernel = model_format::load_uint(d + 4, 4);
   const auto degree = static_cast<std::int32_t>(model_format::load_uint(d + 8, 4));
   const auto rule = model_format::load_uint(d + 12, 4);
-  require(family >= 1 && family <= 3, "model file: unknown estimator family code " + std::to_string(family) +
+  require(family >= 1 && family <= kLastFamily, "model file: unknown estimator family code " + std::to_string(family) +
                                           " (damaged model file, or written by a newer budgetsvm)");
   require(kernel <= 3, "model file: unknown kernel code " + std::to_string(kernel) +
                            " (damaged model file, or written by a newer budgetsvm)");
-  require(rule >= 1 && rule <= 3, "model file: unknown decision rule code " + std::to_string(rule) +
+  require(rule >= 1 && rule <= kLastRule, "model file: unknown decision rule code " + std::to_string(rule) +
                                       " (damaged model file, or written by a newer budgetsvm)");
   m.family = static_cast<ModelFamily>(family);
   m.rule = static_cast<DecisionRule>(rule);
@@ -181,12 +181,24 @@ inline void read_header(Model& m, const std::string& p) {
 }
 
 inline void read_arrays(Model& m, const ArrayMap& a) {
-  read_labels(m, a);
+  const bool regression = regression_family(m.family), ovo = ovo_family(m.family);
+  if (regression) {
+    check(find(a, "classes") == nullptr, "a regression model has no classes");
+    m.classes = Array();
+    m.label_text.clear();
+    m.label_numbers.clear();
+  } else {
+    read_labels(m, a);
+  }
+  if (one_class_family(m.family))
+    check(m.label_numbers.size() == 2 && m.label_numbers[0] == -1.0 && m.label_numbers[1] == 1.0,
+          "a one-class model's classes must be -1 and 1");
   const auto k = static_cast<std::uint64_t>(m.n_classes());
-  const std::uint64_t n_out = m.family == ModelFamily::svc ? k * (k - 1) / 2 : (k == 2 ? 1 : k);
-  const DecisionRule expected = m.family == ModelFamily::svc ? DecisionRule::ovo
-                                : n_out == 1                 ? DecisionRule::sign
-                                                             : DecisionRule::argmax;
+  const std::uint64_t n_out = regression ? 1 : ovo ? k * (k - 1) / 2 : (k == 2 ? 1 : k);
+  const DecisionRule expected = regression ? DecisionRule::value
+                                : ovo      ? DecisionRule::ovo
+                                : n_out == 1 ? DecisionRule::sign
+                                             : DecisionRule::argmax;
   check(m.rule == expected, "the decision rule does not fit the family and classes");
   m.intercept = float_vector(a, "intercept", n_out);
   if (m.family == ModelFamily::linear_svc) {
@@ -207,9 +219,10 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
   m.sv = support_vectors(a, width);
   const auto n_sv = static_cast<std::uint64_t>(m.sv.rows);
   const std::uint64_t n_pairs = k * (k - 1) / 2;
-  if (m.family == ModelFamily::budgeted_svc) {
+  if (!ovo) {  // the expansion's coefficients as stored (BudgetedSVC, the regressors, the one-class families)
     m.coef = float_matrix(a, "coef", n_sv, n_out);
     if (find(a, "prob_a") || find(a, "prob_b")) {  // optional: probability=True (Python predicts with them)
+      check(m.family == ModelFamily::budgeted_svc, "only a classifier's model holds probability sigmoids");
       m.prob_a = float_vector(a, "prob_a", n_pairs);
       m.prob_b = float_vector(a, "prob_b", n_pairs);
     }
@@ -330,14 +343,16 @@ inline void sv_arrays(const SupportVectors& sv, std::vector<Array>& out) {
 }
 
 inline std::vector<Array> arrays_of(const Model& m) {
-  std::vector<Array> out{m.classes, doubles("intercept", m.intercept.data(), m.intercept.size(), {m.intercept.size()})};
+  std::vector<Array> out;
+  if (!regression_family(m.family)) out.push_back(m.classes);
+  out.push_back(doubles("intercept", m.intercept.data(), m.intercept.size(), {m.intercept.size()}));
   if (m.family == ModelFamily::linear_svc) {
     out.push_back(row_major("weights", m.weights));
     return out;
   }
   sv_arrays(m.sv, out);
   if (m.restricted) out.push_back(int64s("used_columns", m.used_columns));
-  if (m.family == ModelFamily::budgeted_svc) {
+  if (!ovo_family(m.family)) {
     out.push_back(row_major("coef", m.coef));
   } else {
     out.push_back(row_major("dual_coef", m.dual_coef));

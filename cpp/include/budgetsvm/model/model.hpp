@@ -1,13 +1,17 @@
 // A fitted model that predicts: budgetsvm::Model.
 //
-// One type for the three estimator families. A kernel model (SVC,
-// BudgetedSVC) is an expansion f(x) = sum_j k(x, z_j) coef(j, :) + intercept
-// over support vectors z_j stored as trained (dense or CSR, float32 or
-// float64, on the training columns); a linear model (LinearSVC) is
+// One type for every estimator family. A kernel model (SVC, NuSVC,
+// BudgetedSVC, SVR, NuSVR, OneClassSVM, BudgetedSVR, BudgetedOneClassSVM)
+// is an expansion f(x) = sum_j k(x, z_j) coef(j, :) + intercept over
+// support vectors z_j stored as trained (dense or CSR, float32 or float64,
+// on the training columns); a linear model (LinearSVC) is
 // f(x) = W x + intercept. The outputs become class indices by one of three
-// rules: one-vs-one votes (SVC, LIBSVM's pairs: a positive value votes for
-// the pair's first class, ties to the lowest index), sign (two classes,
-// positive means class 1) or argmax (first maximum). Decision values come
+// rules: one-vs-one votes (SVC and NuSVC, LIBSVM's pairs: a positive value
+// votes for the pair's first class, ties to the lowest index), sign (two
+// classes, positive means class 1; the one-class families' classes are -1
+// and +1, so a positive value is an inlier as in LIBSVM) or argmax (first
+// maximum); a regression model's one output is the prediction itself (the
+// rule `value`: predict_values). Decision values come
 // from the same kernel_expansion the Python estimators call, so a model
 // loaded in C++ predicts as the Python estimator it was saved from.
 //
@@ -31,8 +35,32 @@
 
 namespace budgetsvm {
 
-enum class ModelFamily { svc = 1, linear_svc = 2, budgeted_svc = 3 };
-enum class DecisionRule { ovo = 1, sign = 2, argmax = 3 };
+enum class ModelFamily {
+  svc = 1,
+  linear_svc = 2,
+  budgeted_svc = 3,
+  svr = 4,
+  nu_svr = 5,
+  nu_svc = 6,
+  one_class_svm = 7,
+  budgeted_svr = 8,
+  budgeted_one_class_svm = 9,
+};
+enum class DecisionRule { ovo = 1, sign = 2, argmax = 3, value = 4 };
+
+/// The highest family and rule codes this version reads.
+inline constexpr unsigned kLastFamily = 9, kLastRule = 4;
+
+/// SVC and NuSVC: LIBSVM's one-vs-one layout (dual_coef, n_support).
+inline bool ovo_family(ModelFamily f) { return f == ModelFamily::svc || f == ModelFamily::nu_svc; }
+/// The regressors: one output, the prediction; no classes.
+inline bool regression_family(ModelFamily f) {
+  return f == ModelFamily::svr || f == ModelFamily::nu_svr || f == ModelFamily::budgeted_svr;
+}
+/// The novelty detectors: one output, its sign the class -1 or +1.
+inline bool one_class_family(ModelFamily f) {
+  return f == ModelFamily::one_class_svm || f == ModelFamily::budgeted_one_class_svm;
+}
 
 /// Support vectors as stored: dense row-major or CSR (int64 indices), in
 /// float32 or float64. visit(f) calls f with the matching data view.
@@ -108,7 +136,7 @@ class Model {
   MatrixXd coef;                            // kernel models: n_sv x n_outputs
   MatrixXd weights;                         // linear models: n_outputs x n_features
   std::vector<double> intercept;            // n_outputs
-  // SVC only: LIBSVM's layout, from which coef is derived (kept to write back)
+  // SVC and NuSVC only: LIBSVM's layout, from which coef is derived (kept to write back)
   MatrixXd dual_coef;                       // (n_classes - 1) x n_sv
   std::vector<std::int64_t> n_support;      // per class
   // SVC and BudgetedSVC: Platt's sigmoid per class pair (may be empty; kept to write back)
@@ -136,7 +164,7 @@ class Model {
       linear_decision(X, out, n_threads, control);
     } else if (sv.rows == 0) {
       out.setZero();
-    } else if (family == ModelFamily::svc && n_classes() > 2) {
+    } else if (ovo_family(family) && n_classes() > 2) {
       svc_pairs(X, out, n_threads, control);  // with the intercepts
       return;
     } else if (!restricted) {
@@ -147,9 +175,11 @@ class Model {
     for (Index c = 0; c < out.cols(); ++c) out.col(c).array() += intercept[static_cast<std::size_t>(c)];
   }
 
-  /// out[i] = the class index of row i (an index into labels()).
+  /// out[i] = the class index of row i (an index into labels()); a
+  /// regression model has no classes (predict_values).
   template <class View>
   void predict(const View& X, int* out, int n_threads = 1) const {
+    require(rule != DecisionRule::value, "a regression model predicts values, not classes: call predict_values");
     MatrixXd dec(X.rows(), n_outputs());
     decision_function(X, dec, n_threads);
     for (Index i = 0; i < X.rows(); ++i) out[i] = class_of(dec.row(i));
@@ -162,8 +192,19 @@ class Model {
     return out;
   }
 
-  /// The class index that one row of decision values means.
+  /// A regression model's predictions (its one decision value per row).
+  template <class View>
+  std::vector<double> predict_values(const View& X, int n_threads = 1) const {
+    require(rule == DecisionRule::value, "predict_values needs a regression model; a classifier predicts classes");
+    MatrixXd dec(X.rows(), 1);
+    decision_function(X, dec, n_threads);
+    return std::vector<double>(dec.data(), dec.data() + dec.rows());
+  }
+
+  /// The class index that one row of decision values means (-1 for a
+  /// regression model).
   int class_of(const Eigen::Ref<const Eigen::RowVectorXd>& d) const {
+    if (rule == DecisionRule::value) return -1;  // a regression model: no class
     if (rule == DecisionRule::sign) return d[0] > 0.0 ? 1 : 0;
     if (rule == DecisionRule::argmax) {
       Index best = 0;
