@@ -155,7 +155,7 @@ TEST_CASE("general dual: epsilon-SVR by SMO (shrinking) and ALFPGM meets the KKT
 }
 
 TEST_CASE("general dual: nu path keeps both sums and meets each label's KKT conditions") {
-  const Data D(120, 3, 4);
+  const Data D(400, 3, 4);
   std::vector<double> y(static_cast<std::size_t>(D.n)), upper(static_cast<std::size_t>(D.n), 1.0);
   std::vector<Index> rows;
   for (Index i = 0; i < D.n; ++i) {
@@ -178,6 +178,13 @@ TEST_CASE("general dual: nu path keeps both sums and meets each label's KKT cond
   CHECK_CLOSE(sum[1], start_sum[1], 1e-9);
   CHECK_CLOSE(start_sum[0], 0.4 * static_cast<double>(D.n) / 2.0, 1e-9);
   CHECK(r.r > 0.0);
+  // shrinking per label (the default above) against none: the same optimum
+  ViewKernelSource<DenseRM> plain(D.view(), D.kernel, rows, 1);
+  settings.shrinking = false;
+  const DualResult unshrunk = solve_dual(plain, P, settings, control);
+  CHECK(unshrunk.converged);
+  CHECK_CLOSE(unshrunk.objective, r.objective, 1e-6 * std::fabs(r.objective));
+  CHECK_CLOSE(unshrunk.rho, r.rho, 1e-4);
   // an infeasible nu: more than the smaller class can hold
   std::vector<double> lopsided(y.size(), -1.0);
   lopsided[0] = 1.0;

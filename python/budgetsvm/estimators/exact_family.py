@@ -22,7 +22,7 @@ start (``_core.fit_exact_dual``, budgetsvm/exact/general.hpp):
 
 epsilon-SVR's kernel columns hold 2n values (each row's twice): the cache
 stores both copies (a first version; docs/exact.md). The nu path runs SMO
-without shrinking.
+(with shrinking per label).
 """
 
 from __future__ import annotations
@@ -413,7 +413,7 @@ class NuSVR(_DualFit, KernelSteps, PipelineRegressor):
     ``nu`` bounds the fraction of training errors from above and of support
     vectors from below; the tube's width follows from it (LIBSVM's nu-SVR,
     module docstring), solved by our SMO on the nu path (two equality
-    constraints, pairs of one label; no shrinking).
+    constraints, pairs of one label).
 
     Parameters
     ----------
@@ -426,7 +426,7 @@ class NuSVR(_DualFit, KernelSteps, PipelineRegressor):
     gamma : {"scale", "auto"} or float, default="scale"
     coef0 : float, default=0.0
     shrinking : bool, default=True
-        Accepted for scikit-learn's signature; the nu path does not shrink.
+        LIBSVM's shrinking (per label on the nu path).
     tol : float, default=1e-3
     cache_size : float, default=200
     verbose : bool or int, default=False
@@ -634,7 +634,7 @@ class NuSVC(SVC):
     from above and of support vectors from below. Every pair of classes
     (one-vs-one, LIBSVM's order and layout, as :class:`SVC`) is LIBSVM's
     nu-SVC problem solved by our SMO on the nu path (two equality
-    constraints, pairs of one label; no shrinking), its solution scaled by
+    constraints, pairs of one label), its solution scaled by
     ``1 / r`` as LIBSVM does, so that ``dual_coef_`` and ``intercept_`` are
     those of a C-SVC with ``C = 1 / r``. Prediction, ``decision_function``
     (``decision_function_shape``) and the probability estimates (Platt on
@@ -648,7 +648,7 @@ class NuSVC(SVC):
     gamma : {"scale", "auto"} or float, default="scale"
     coef0 : float, default=0.0
     shrinking : bool, default=True
-        Accepted for scikit-learn's signature; the nu path does not shrink.
+        LIBSVM's shrinking (per label on the nu path).
     probability : bool, default="deprecated"
     tol : float, default=1e-3
     cache_size : float, default=200

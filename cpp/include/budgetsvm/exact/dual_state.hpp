@@ -279,17 +279,36 @@ class DualState {
   /// LIBSVM's shrinking: drops bound variables that cannot be part of a
   /// violating pair; the first time the gap falls below 10 tol, un-shrinks
   /// everything once (the gradient is rebuilt) before shrinking again.
-  void shrink(double tol, RunControl& control) {
-    Violation v = violation(active_);
-    if (!unshrunk_once_ && v.gap() <= 10.0 * tol) {
+  /// per_label (the nu path, general.hpp): each label's violation apart,
+  /// the larger gap for the un-shrink and each variable against its own
+  /// label's (LIBSVM's shrinking of Solver_NU).
+  void shrink(double tol, RunControl& control, bool per_label = false) {
+    Violation v[2];
+    const auto scan = [&] {
+      if (!per_label) {
+        v[0] = violation(active_);
+        return;
+      }
+      v[0] = v[1] = Violation{};
+      for (Index t : active_) {
+        Violation& L = v[y(t) > 0 ? 0 : 1];
+        const double qt = q(t);
+        if (in_up(t)) L.up_max = std::max(L.up_max, qt);
+        if (in_low(t)) L.low_min = std::min(L.low_min, qt);
+      }
+    };
+    scan();
+    const auto gap = [&] { return per_label ? std::max(v[0].gap(), v[1].gap()) : v[0].gap(); };
+    if (!unshrunk_once_ && gap() <= 10.0 * tol) {
       unshrunk_once_ = true;
       unshrink(control);
-      v = violation(active_);
+      scan();
     }
     const auto drop = [&](Index t) {
       const bool up = in_up(t), low = in_low(t);
       const double qt = q(t);
-      return (up && !low && qt < v.low_min) || (low && !up && qt > v.up_max);
+      const Violation& L = v[per_label && y(t) < 0 ? 1 : 0];
+      return (up && !low && qt < L.low_min) || (low && !up && qt > L.up_max);
     };
     // LIBSVM's do_shrinking: a dropped place takes the last kept one.
     swaps_.clear();

@@ -15,11 +15,12 @@
 // label (a step along y_i e_i - y_j e_j with y_i != y_j would move both
 // sums). select_nu_pair is the second-order rule of Fan, Chen and Lin
 // restricted that way, as LIBSVM's Solver_NU: per label the i of largest q
-// over I_up, then j of that label over I_low with the largest b^2 / a; the
-// better of the two labels' pairs is taken; optimal when neither label
-// holds a pair violating by tol. The nu path runs without shrinking (every
-// position stays active); it polls the RunControl every iteration and
-// stops at the same iteration bound as SMO.
+// over I_up, then j of that label over I_low with the largest b^2 / a
+// (SMO's vectorised search, over that label's entries); the better of the
+// two labels' pairs is taken; optimal when neither label
+// holds a pair violating by tol. It shrinks as SMO does, each label against
+// its own violation (DualState::shrink, per_label); it polls the
+// RunControl every iteration and stops at the same iteration bound as SMO.
 //
 // The bias of the nu path (nu_offsets): per label, r_+ and r_- are the
 // mean of G over that label's free variables (or the middle of the
@@ -37,7 +38,9 @@
 
 #include "dual_state.hpp"
 #include "fit.hpp"
+#include "simd_exact.hpp"
 #include "smo.hpp"
+#include "wss.hpp"
 
 namespace budgetsvm::exact {
 
@@ -58,55 +61,93 @@ struct LabelViolation {
   Violation v;
 };
 
-/// The nu path's pair (i = j = -1: optimal at tol).
+/// What select_nu_pair's j searches read, per label in position order (kept
+/// by the caller between iterations: no allocation): q_t for members of
+/// that label's I_low, +inf elsewhere; k(x_t, x_t); the place where(t).
+struct NuScratch {
+  std::vector<double> q[2], diag;
+  std::vector<Index> place;
+};
+
+/// The nu path's pair (i = j = -1: optimal at tol). One pass over the
+/// positions finds each label's i and lays out the j searches' arrays; each
+/// label's j is then the vectorised second-order search (simd_exact.hpp,
+/// the one SMO uses) over that label's I_low.
 template <class FetchPair>
-PairChoice select_nu_pair(const DualState& s, double tol, FetchPair&& fetch_pair) {
+PairChoice select_nu_pair(const DualState& s, double tol, FetchPair&& fetch_pair, NuScratch& scratch) {
+  static const simd::BestPartner best_partner = simd::best_partner_for(simd::active_level());
+  constexpr double inf = std::numeric_limits<double>::infinity();
   const DualState::Arrays v = s.arrays();
+  const std::vector<Index>& active = s.active();  // the candidates (all positions unless shrunk)
+  const Index n = static_cast<Index>(active.size());
+  const std::size_t un = static_cast<std::size_t>(n);
+  for (auto& q : scratch.q) q.resize(un);
+  scratch.diag.resize(un);
+  scratch.place.resize(un);
   LabelViolation lab[2];  // [0]: y = +1, [1]: y = -1
-  const Index n = s.n();
-  for (Index t = 0; t < n; ++t) {
+  for (Index k = 0; k < n; ++k) {
+    const Index t = active[static_cast<std::size_t>(k)];
     const double y = v.y[t], a = v.alpha[t], C = v.upper[t];
     const double q = -y * v.G[t];
-    LabelViolation& L = lab[y > 0 ? 0 : 1];
+    const int l = y > 0 ? 0 : 1;
+    LabelViolation& L = lab[l];
     if (in_up_set(y, a, C) && q > L.v.up_max) {
       L.v.up_max = q;
       L.i = t;
     }
-    if (in_low_set(y, a, C)) L.v.low_min = std::min(L.v.low_min, q);
+    const double low_q = in_low_set(y, a, C) ? q : inf;
+    L.v.low_min = std::min(L.v.low_min, low_q);
+    scratch.q[l][static_cast<std::size_t>(k)] = low_q;
+    scratch.q[1 - l][static_cast<std::size_t>(k)] = inf;
+    scratch.diag[static_cast<std::size_t>(k)] = v.diag[t];
+    scratch.place[static_cast<std::size_t>(k)] = v.where[t];
   }
   PairChoice choice;
-  choice.violation.up_max = std::max(lab[0].v.gap(), lab[1].v.gap());  // the larger gap, as up_max - 0
+  const double gap = std::max(lab[0].v.gap(), lab[1].v.gap());
+  choice.violation.up_max = gap;  // the larger label's gap, as up_max - 0
   choice.violation.low_min = 0.0;
-  if (!(std::max(lab[0].v.gap(), lab[1].v.gap()) >= tol)) return choice;
+  if (!(gap >= tol)) return choice;
   // Both labels' i columns in one fetch (both valid together).
   const float* cols[2] = {nullptr, nullptr};
   fetch_pair(lab[0].i, lab[1].i, cols);
   double best = -1.0;
-  for (Index t = 0; t < n; ++t) {
-    const double y = v.y[t];
-    const int l = y > 0 ? 0 : 1;
+  for (int l = 0; l < 2; ++l) {
     const Index i = lab[l].i;
-    if (i < 0 || !in_low_set(y, v.alpha[t], v.upper[t])) continue;
-    const double b = lab[l].v.up_max + y * v.G[t];  // q_i - q_t
-    if (!(b > 0.0)) continue;
-    const double a = pair_curvature(v.diag[i], v.diag[t], static_cast<double>(cols[l][v.where[t]]));
-    const double gain = b * b / a;
+    if (i < 0) continue;
+    const double qi = lab[l].v.up_max, Kii = v.diag[i];
+    const double* q = scratch.q[l].data();
+    Index r = best_partner(q, scratch.diag.data(), cols[l], scratch.place.data(), n, qi, Kii, 0.0, kTau);
+    double gain = 0.0;
+    if (r < n) {
+      gain = pair_gain(qi, Kii, q[r], scratch.diag[static_cast<std::size_t>(r)],
+                       static_cast<double>(cols[l][scratch.place[static_cast<std::size_t>(r)]]), 0.0);
+    } else {
+      // No gain above 0 (b^2 underflows for b below 1e-154): the first t with b > 0.
+      for (r = 0; r < n && !(qi - q[r] > 0.0); ++r) {
+      }
+      if (r == n) continue;
+    }
     if (gain > best) {
       best = gain;
       choice.i = i;
-      choice.j = t;
+      choice.j = active[static_cast<std::size_t>(r)];
     }
   }
   return choice;
 }
 
-/// SMO on the nu path from the state's current point (no shrinking).
-inline SolveReport solve_smo_nu(DualState& s, double tol, std::int64_t max_iter, RunControl& control) {
+/// SMO on the nu path from the state's current point; shrinking per label
+/// (DualState::shrink), as LIBSVM's Solver_NU.
+inline SolveReport solve_smo_nu(DualState& s, double tol, std::int64_t max_iter, bool shrinking,
+                                RunControl& control) {
   SolveReport report;
   const std::int64_t bound = iteration_bound(max_iter, s.n());
+  const std::int64_t shrink_every = std::min<std::int64_t>(s.n(), 1000);
+  std::int64_t counter = shrink_every + 1;
   std::vector<Index> pair(2), two;
   std::vector<const float*> cols;
   std::vector<double> values(2);
+  NuScratch scratch;
   const auto fetch_pair = [&](Index ip, Index in, const float** out) {
     two.clear();
     if (ip >= 0) two.push_back(ip);
@@ -118,10 +159,23 @@ inline SolveReport solve_smo_nu(DualState& s, double tol, std::int64_t max_iter,
   };
   while (report.iterations < bound) {
     control.poll();
-    const PairChoice choice = select_nu_pair(s, tol, fetch_pair);
+    if (--counter == 0) {
+      counter = shrink_every;
+      if (shrinking) s.shrink(tol, control, true);
+    }
+    PairChoice choice = select_nu_pair(s, tol, fetch_pair, scratch);
     if (choice.i < 0) {
-      report.converged = true;
-      break;
+      if (!s.shrunk()) {
+        report.converged = true;
+        break;
+      }
+      s.unshrink(control);
+      choice = select_nu_pair(s, tol, fetch_pair, scratch);
+      if (choice.i < 0) {
+        report.converged = true;
+        break;
+      }
+      counter = 1;
     }
     ++report.iterations;
     pair[0] = choice.i;
@@ -132,6 +186,7 @@ inline SolveReport solve_smo_nu(DualState& s, double tol, std::int64_t max_iter,
     values[1] = step.alpha_j;
     s.move(pair, values, cols);
   }
+  s.unshrink(control);
   return report;
 }
 
@@ -185,7 +240,7 @@ inline void run_dual(DualState& state, const DualProblem& problem, const ExactSe
   state.reset_problem(problem.y, problem.upper, problem.p, problem.alpha0, control);
   if (problem.nu) {
     result.solver = ExactSolver::smo;
-    const SolveReport r = solve_smo_nu(state, settings.tol, settings.max_iter, control);
+    const SolveReport r = solve_smo_nu(state, settings.tol, settings.max_iter, settings.shrinking, control);
     result.iterations = r.iterations;
     result.converged = r.converged;
     result.max_violation = nu_violation(state);
