@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from budgetsvm import SVC, SVR, BudgetedSVC, LinearSVC, NuSVC, NuSVR, OneClassSVM, _core, load_model, save_model
+from budgetsvm import (SVC, SVR, BudgetedOneClassSVM, BudgetedSVC, BudgetedSVR, LinearSVC, NuSVC, NuSVR, OneClassSVM,
+                       _core, load_model, save_model)
 from budgetsvm.model_files import _container as container
 from budgetsvm.model_files import _estimator_state as state
 from budgetsvm.cli import main as cli_main
@@ -325,6 +326,9 @@ ESTIMATORS = {
     "svr": lambda: SVR(C=3.0),
     "nusvr": lambda: NuSVR(nu=0.3),
     "oneclass": lambda: OneClassSVM(nu=0.2),
+    "bsca-svr": lambda: BudgetedSVR(budget=15, random_state=0),
+    "bsgd-svr": lambda: BudgetedSVR(solver="bsgd", budget=15, random_state=0),
+    "bsgd-oneclass": lambda: BudgetedOneClassSVM(budget=15, random_state=0),
 }
 #: the targets of the regressors (the one-class fits ignore theirs)
 YR = X[:, 0] ** 2 - X[:, 1]
@@ -344,7 +348,7 @@ def test_every_fitted_attribute_is_on_the_list_and_comes_back(tmp_path, name, da
     Xd = {"dense": X, "csr_matrix": sp.csr_matrix(X), "csr_array": sp.csr_array(X),
           "frame": pd.DataFrame(X, columns=["a", "b", "c", "d"]),
           "wide": sp.random(120, 900, density=0.01, random_state=1, format="csr")}[data]
-    est = fit(ESTIMATORS[name], Xd, YR if name.endswith("svr") else Y3)
+    est = fit(ESTIMATORS[name], Xd, YR if name.endswith("svr") else Y3)  # regressors: a real target
     rules = state.attribute_rules(type(est).__name__)
     fitted = [n for n in vars(est) if n.endswith("_") and not n.startswith("_")]
     assert set(fitted) <= set(rules), set(fitted) - set(rules)
@@ -691,18 +695,18 @@ def test_text_lines_are_limited_by_max_line_bytes(tmp_path):
 # ------------------------------------------- the regression, one-class and nu families
 
 
-@pytest.mark.parametrize("name", ["svr", "nusvr", "oneclass", "nusvc"])
+@pytest.mark.parametrize("name", ["svr", "nusvr", "oneclass", "nusvc", "bsca-svr", "bsgd-svr", "bsgd-oneclass"])
 def test_single_output_and_nu_families_read_alike_in_cpp(tmp_path, name):
     """Python-written files of the families 4-7 predict the same in the C++ Model; C++ writes them back."""
     est = fit(ESTIMATORS[name], X, YR if name.endswith("svr") else Y3)
-    path = tmp_path / "m.bsvm"
+    path = tmp_path / "m.bsvm"  # (the one-class fits ignore their y)
     save_model(est, path)
     dec, index, labels = _core.model_predict(str(path), X, 2)
     ref = native_decision(est, X) if name == "nusvc" else _scores(est, X)[:, None]
     np.testing.assert_allclose(dec, ref, rtol=1e-12, atol=1e-12 * np.max(np.abs(ref)))
     if name.endswith("svr"):  # regression: no classes, no class index
         assert labels == [] and np.all(index == -1)
-    elif name == "oneclass":
+    elif name.endswith("oneclass"):
         assert [float(v) for v in labels] == [-1.0, 1.0]
         np.testing.assert_array_equal(np.array([-1, 1])[index], est.predict(X))
     else:

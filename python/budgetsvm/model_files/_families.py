@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Dict
 
-from ..estimators import SVC, SVR, BudgetedSVC, LinearSVC, NuSVC, NuSVR, OneClassSVM
+from ..estimators import (SVC, SVR, BudgetedOneClassSVM, BudgetedSVC, BudgetedSVR, LinearSVC, NuSVC, NuSVR,
+                          OneClassSVM)
 
 #: family name -> the estimator class a loaded model is an instance of
 ESTIMATORS: Dict[str, type] = {"SVC": SVC, "LinearSVC": LinearSVC, "BudgetedSVC": BudgetedSVC, "SVR": SVR,
-                               "NuSVR": NuSVR, "NuSVC": NuSVC, "OneClassSVM": OneClassSVM}
+                               "NuSVR": NuSVR, "NuSVC": NuSVC, "OneClassSVM": OneClassSVM, "BudgetedSVR": BudgetedSVR,
+                               "BudgetedOneClassSVM": BudgetedOneClassSVM}
