@@ -728,3 +728,17 @@ def test_single_output_families_rules_are_checked_by_both(tmp_path):
     refused_by_both(tmp_path, sigmoids, match="only a classifier's model holds probability sigmoids")
     refused_by_both(tmp_path, with_modl(svr, family=max(state.FAMILIES.values()) + 1), match="unknown estimator family")
     refused_by_both(tmp_path, with_modl(svr, decision=max(state.DECISIONS.values()) + 1), match="unknown decision rule")
+
+
+def test_budgeted_svr_continues_from_its_file_as_from_itself(tmp_path):
+    """The centring mean travels apart from the intercept (``y_offset``), through the C++ writer too, so
+    that partial_fit on a loaded model continues exactly as on the saved one."""
+    est = BudgetedSVR(budget=15, random_state=0).fit(X[:80], YR[:80] + 5.0)
+    path = tmp_path / "m.bsvm"
+    save_model(est, path)
+    _core.model_resave(str(path), str(tmp_path / "cpp.bsvm"))
+    est.partial_fit(X[80:], YR[80:] + 5.0)
+    for name in ("m.bsvm", "cpp.bsvm"):
+        back = load_model(tmp_path / name)
+        back.partial_fit(X[80:], YR[80:] + 5.0)
+        assert np.array_equal(back.predict(X), est.predict(X))

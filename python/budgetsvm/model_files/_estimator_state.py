@@ -139,6 +139,8 @@ def core_of(est) -> Tuple[str, bytes, Dict[str, np.ndarray]]:
         decision = "ovo"
     elif family != "LinearSVC":
         arrays["coef"] = fitted["coef"]
+        if family == "BudgetedSVR":  # the centring mean apart from b: partial_fit continues from it
+            arrays["y_offset"] = np.array([fitted["y_offset"]], dtype=np.float64)
         decision = ("value" if family in REGRESSION_FAMILIES
                     else "sign" if fitted["coef"].shape[1] == 1 else "argmax")
     else:
@@ -245,6 +247,7 @@ class Core:
         n_features = modl["n_features"]
         self.n_sv = 0
         self.prob: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self.y_offset: Optional[float] = None
         if family == "LinearSVC":
             self.weights = _float_matrix(arrays, "weights", self.n_outputs, n_features)
             return
@@ -253,6 +256,8 @@ class Core:
         self.n_sv = n_sv = self.rows.shape[0]
         if not ovo:  # the expansion's coefficients as stored
             self.coef = _float_matrix(arrays, "coef", n_sv, self.n_outputs)
+            self.y_offset = (_float_vector(arrays, "y_offset", 1)[0]
+                             if family == "BudgetedSVR" and "y_offset" in arrays else None)
             if family == "BudgetedSVC":
                 self._read_prob(arrays, k)
             else:
@@ -352,6 +357,8 @@ def restore_core(est, modl: Dict[str, Any], arrays: Dict[str, Any], attrs: Optio
         fitted.update(coef=core.coef, prob_a=prob_a, prob_b=prob_b)
     elif core.family in REGRESSION_FAMILIES or core.family in ONE_CLASS_FAMILIES:
         fitted["coef"] = core.coef
+        if core.y_offset is not None:
+            fitted["y_offset"] = float(core.y_offset)
     elif core.family in OVO_FAMILIES:
         fitted.update(dual_coef=core.dual, n_support=core.n_support, prob_a=prob_a, prob_b=prob_b)
     fitted.update(extra)

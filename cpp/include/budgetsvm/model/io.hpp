@@ -221,6 +221,7 @@ inline void read_arrays(Model& m, const ArrayMap& a) {
   const std::uint64_t n_pairs = k * (k - 1) / 2;
   if (!ovo) {  // the expansion's coefficients as stored (BudgetedSVC, the regressors, the one-class families)
     m.coef = float_matrix(a, "coef", n_sv, n_out);
+    if (m.family == ModelFamily::budgeted_svr && find(a, "y_offset")) m.y_offset = float_vector(a, "y_offset", 1);
     if (find(a, "prob_a") || find(a, "prob_b")) {  // optional: probability=True (Python predicts with them)
       check(m.family == ModelFamily::budgeted_svc, "only a classifier's model holds probability sigmoids");
       m.prob_a = float_vector(a, "prob_a", n_pairs);
@@ -354,6 +355,7 @@ inline std::vector<Array> arrays_of(const Model& m) {
   if (m.restricted) out.push_back(int64s("used_columns", m.used_columns));
   if (!ovo_family(m.family)) {
     out.push_back(row_major("coef", m.coef));
+    if (!m.y_offset.empty()) out.push_back(doubles("y_offset", m.y_offset.data(), m.y_offset.size(), {1}));
   } else {
     out.push_back(row_major("dual_coef", m.dual_coef));
     out.push_back(int64s("n_support", m.n_support));

@@ -141,6 +141,8 @@ class Model {
   std::vector<std::int64_t> n_support;      // per class
   // SVC and BudgetedSVC: Platt's sigmoid per class pair (may be empty; kept to write back)
   std::vector<double> prob_a, prob_b;
+  // BudgetedSVR: the centring mean of the targets, part of intercept (may be empty; kept to write back)
+  std::vector<double> y_offset;
   /// The labels as stored (their number type, or strings), and the file's
   /// other sections (attributes the Python estimators report), kept to
   /// write back unchanged.
