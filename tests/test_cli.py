@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from budgetsvm import load_model
+from budgetsvm.io import load_svmlight
 from budgetsvm.cli import main
 from conftest import write_svmlight, xor_rows
 
@@ -68,18 +69,115 @@ def test_shards_and_threads_flags(files):
 
 
 def test_svm_type_as_in_svm_train(files, capsys):
-    # -s 0 (C-SVC) is what every solver trains; the other svm types are named and refused, never a silent C-SVC
+    # -s 0..4 as in svm-train; other values, and a solver that does not train the type, are one-line errors
     model = files / "s0.model"
     assert main(["train", "-q", "-s", "0", "--budget", "20", str(files / "train.svm"), str(model)]) == 0
     assert model.exists()
-    for value, name in [("1", "nu-SVC"), ("2", "one-class SVM"), ("3", "epsilon-SVR"), ("4", "nu-SVR"),
-                        ("7", "not an svm_type"), ("x", "must be an integer")]:
-        with pytest.raises(SystemExit) as exit_:
-            main(["train", "-s", value, str(files / "train.svm"), str(files / "never.model")])
-        assert exit_.value.code == 1
+    for args, message in [(["-s", "7"], "not an svm_type"), (["-s", "x"], "must be an integer"),
+                          (["-s", "1", "--solver", "bsca"], "-s 1 (nu-SVC) is trained by --solver exact"),
+                          (["-s", "4", "--solver", "linear"], "not --solver linear"),
+                          (["-s", "3", "-b", "1"], "--probability does not apply to BudgetedSVR"),
+                          (["-s", "3", "-w1", "2"], "weighs the classes of a classifier"),
+                          (["-s", "2", "--auto"], "--auto trains C-SVC classifiers"),
+                          (["-s", "3", "--stream", "--n-features", "2"], "--stream trains the budgeted classifiers"),
+                          (["-s", "0", "-n", "0.5"], "--nu does not apply to BudgetedSVC")]:
+        try:  # a usage error (argparse) exits, a refused combination returns 1: both one line on stderr
+            code = main(["train", *args, str(files / "train.svm"), str(files / "never.model")])
+        except SystemExit as exit_:
+            code = exit_.code
+        assert code == 1
         err = capsys.readouterr().err
-        assert name in err and err.count("\n") == 1, err
+        assert message in err and err.count("\n") == 1, err
     assert not (files / "never.model").exists()
+
+
+@pytest.fixture(scope="module")
+def regression_files(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 3))
+    y = np.sin(2 * X[:, 0]) + 0.5 * X[:, 1] + 0.1 * rng.normal(size=500)
+    inlier = np.where(np.abs(X[:, 0]) < 1.5, 1, -1)
+    d = tmp_path_factory.mktemp("cli-regression")
+    write_svmlight(d / "reg.svm", X[:400], y[:400])
+    write_svmlight(d / "reg.t", X[400:], y[400:])
+    write_svmlight(d / "oc.svm", X[:400], inlier[:400])
+    write_svmlight(d / "oc.t", X[400:], inlier[400:])
+    return d
+
+
+@pytest.mark.parametrize("args, estimator", [
+    (["-s", "3", "-p", "0.05", "-c", "4", "--budget", "100", "--random-state", "0"], "BudgetedSVR"),
+    (["-s", "3", "--solver", "bsgd", "-c", "0.1", "--budget", "100", "--random-state", "0"], "BudgetedSVR"),
+    (["-s", "3", "--solver", "smo", "-p", "0.05", "-c", "4"], "SVR"),
+    (["-s", "4", "-n", "0.3", "-c", "4"], "NuSVR"),
+])
+def test_regression_types_train_and_predict_as_svm_predict(regression_files, capsys, args, estimator):
+    d = regression_files
+    Xt, yt = load_svmlight(d / "reg.t", n_features=3)  # the rows as the file holds them
+    model = d / "r.model"
+    assert main(["train", "-q", *args, str(d / "reg.svm"), str(model)]) == 0
+    est = load_model(model)
+    assert type(est).__name__ == estimator
+    for flag, name in [("-p", "epsilon"), ("-n", "nu"), ("-c", "C")]:
+        if flag in args:
+            assert getattr(est, name) == float(args[args.index(flag) + 1])
+    out = d / "r.out"
+    assert main(["predict", str(d / "reg.t"), str(model), str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    values = np.loadtxt(out)
+    np.testing.assert_array_equal(values, est.predict(Xt))
+    mse = float(np.mean((values - yt) ** 2))
+    scc = float(np.corrcoef(values, yt)[0, 1] ** 2)
+    assert printed[0] == f"Mean squared error = {mse:g} (regression)"
+    assert printed[1].startswith("Squared correlation coefficient = ")
+    assert float(printed[1].split("= ")[1].split()[0]) == pytest.approx(scc, rel=1e-5)
+    assert mse < 0.5 * np.var(yt)  # learned something: well below predicting the mean
+    assert main(["predict", "--output", "proba", str(d / "reg.t"), str(model), str(out)]) == 1
+    assert "regression model" in capsys.readouterr().err
+    np.testing.assert_array_equal(np.loadtxt(out), values)  # the refused run left the file as it was
+
+
+@pytest.mark.parametrize("args, estimator", [(["-s", "2", "-n", "0.1", "-g", "0.5", "--random-state", "0"],
+                                              "BudgetedOneClassSVM"),
+                                             (["-s", "2", "--solver", "exact", "-n", "0.1", "-g", "0.5"],
+                                              "OneClassSVM")])
+def test_one_class_type_learns_from_the_rows_and_predicts_plus_minus_one(regression_files, capsys, args, estimator):
+    d = regression_files
+    Xt, inlier = load_svmlight(d / "oc.t", n_features=3)
+    model = d / "o.model"
+    assert main(["train", "-q", *args, str(d / "oc.svm"), str(model)]) == 0
+    est = load_model(model)
+    assert type(est).__name__ == estimator
+    out = d / "o.out"
+    assert main(["predict", str(d / "oc.t"), str(model), str(out)]) == 0
+    pred = np.loadtxt(out)
+    np.testing.assert_array_equal(pred, est.predict(Xt))
+    assert set(np.unique(pred)) <= {-1.0, 1.0}
+    right = int(np.sum(pred == inlier))
+    assert capsys.readouterr().out.strip() == f"Accuracy = {100.0 * right / len(inlier):g}% ({right}/{len(inlier)}) " \
+        "(classification)"
+    assert main(["predict", "--output", "decision", str(d / "oc.t"), str(model), str(out)]) == 0
+    np.testing.assert_array_equal(np.loadtxt(out), est.decision_function(Xt))
+
+
+def test_cross_validation_of_the_new_types(regression_files, capsys):
+    d = regression_files
+    assert main(["train", "-s", "4", "-v", "3", str(d / "reg.svm")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Cross Validation Mean squared error = ") and "(3 folds, random state 0)" in out[0]
+    assert out[1].startswith("Cross Validation Squared correlation coefficient = ")
+    assert main(["train", "-s", "2", "-n", "0.1", "-v", "3", str(d / "oc.svm")]) == 0
+    assert capsys.readouterr().out.startswith("Cross Validation Accuracy = ")
+
+
+def test_nu_svc_type(files, capsys):
+    model = files / "nu.model"
+    assert main(["train", "-q", "-s", "1", "-n", "0.3", "-g", "2", str(files / "train.svm"), str(model)]) == 0
+    est = load_model(model)
+    assert type(est).__name__ == "NuSVC" and est.nu == 0.3
+    assert main(["predict", str(files / "test.svm"), str(model), str(files / "nu.out")]) == 0
+    accuracy = float(capsys.readouterr().out.split("=")[1].split("%")[0])
+    assert accuracy > 90
 
 
 def test_time_takes_a_duration(files, capsys):

@@ -98,10 +98,22 @@ def test_every_flag_of_bsca_help_has_a_non_empty_help_line(capsys):
 def test_help_without_solver_groups_the_flags_by_estimator(capsys):
     text = _help(["train", "--help"], capsys)
     assert re.findall(r"^hyperparameters of .*$", text, re.M) == [
-        "hyperparameters of BudgetedSVC (--solver bsca, bsgd):",
-        "hyperparameters of SVC (--solver exact, alfpgm, smo):",
-        "hyperparameters of LinearSVC (--solver linear):",
+        "hyperparameters of BudgetedSVC (-s 0 --solver bsca, bsgd):",
+        "hyperparameters of SVC (-s 0 --solver exact, alfpgm, smo):",
+        "hyperparameters of LinearSVC (-s 0 --solver linear):",
+        "hyperparameters of NuSVC (-s 1 --solver exact):",
+        "hyperparameters of OneClassSVM (-s 2 --solver exact, alfpgm, smo):",
+        "hyperparameters of BudgetedOneClassSVM (-s 2 --solver bsgd):",
+        "hyperparameters of SVR (-s 3 --solver exact, alfpgm, smo):",
+        "hyperparameters of BudgetedSVR (-s 3 --solver bsca, bsgd):",
+        "hyperparameters of NuSVR (-s 4 --solver exact):",
     ]
+    # -s TYPE (with or without --solver) narrows the groups to that type's estimators
+    titles = re.findall(r"^hyperparameters of (\w+)", _help(["train", "-s", "3", "--help"], capsys), re.M)
+    assert titles == ["SVR", "BudgetedSVR"]
+    titles = re.findall(r"^hyperparameters of (\w+)", _help(["train", "-s", "3", "--solver", "bsgd", "--help"], capsys),
+                        re.M)
+    assert titles == ["BudgetedSVR"]
     # a flag of two estimators is listed in both, with each one's default
     svc = dict(_section(text, "hyperparameters of SVC"))
     linear = dict(_section(text, "hyperparameters of LinearSVC"))
@@ -139,7 +151,7 @@ def test_the_documented_parser_shows_the_groups():
     top = module.parser()
     train = next(a for a in top._actions if a.__class__.__name__ == "_SubParsersAction").choices["train"]
     groups = [g for g in train._action_groups if getattr(g, "solvers", None)]
-    assert [g.solvers for g in groups] == list(FAMILY_SOLVERS.values())
+    assert sorted(g.solvers for g in groups) == sorted(FAMILY_SOLVERS.values())
     for group in groups:
         assert group._group_actions and all(a.help and a.help != "==SUPPRESS==" for a in group._group_actions)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import math
 import sys
 import time
@@ -17,7 +18,7 @@ from .._atomic import refuse_same_files, replacing
 from ..io import SvmlightChunks, load_svmlight
 from ..model_files import FORMATS, load_model, save_model
 from ._fit import check_folds, cross_validate, epochs_of, fit
-from ._flags import LIBSVM_SHORT, SOLVERS, add_flags, chosen
+from ._flags import LIBSVM_SHORT, SOLVERS, SVM_TYPES, TYPE_DEFAULT_SOLVER, add_flags, chosen
 from ._numbers import parse_duration, parse_float, parse_int
 from ._progress import Progress, choose_mode
 from ._weights import class_weight, extract
@@ -69,21 +70,39 @@ def _weigh(args: argparse.Namespace, kwargs: Dict[str, Any], classes: Any) -> No
         kwargs["class_weight"] = class_weight(args.label_weights, list(classes), args.data)
 
 
-_SVM_TYPES = {1: "nu-SVC", 2: "one-class SVM", 3: "epsilon-SVR", 4: "nu-SVR"}
-
-
 def _svm_type(text: str) -> int:
-    """svm-train's ``-s``: 0 (C-SVC) is what every solver here trains; the
-    others are named and refused (a usage error, not a silent C-SVC)."""
+    """svm-train's ``-s``: 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,
+    4 nu-SVR (``_flags.TYPE_SOLVERS``: the estimator of each --solver)."""
     try:
         value = parse_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be an integer; got {text}") from None
-    if value != 0:
-        what = _SVM_TYPES.get(value, "not an svm_type of svm-train")
+    if value not in SVM_TYPES:
         raise argparse.ArgumentTypeError(
-            f"svm_type {value} ({what}) is not available: budgetsvm trains C-SVC classifiers (-s 0)")
+            f"svm_type {value} is not an svm_type of svm-train (0 C-SVC, 1 nu-SVC, 2 one-class SVM, "
+            "3 epsilon-SVR, 4 nu-SVR)")
     return value
+
+
+def _is_regressor(model: Any) -> bool:
+    from sklearn.base import is_regressor
+
+    return bool(is_regressor(model))
+
+
+def _is_detector(model: Any) -> bool:
+    from sklearn.base import is_outlier_detector
+
+    return bool(is_outlier_detector(model))
+
+
+def _trained(clf: Any) -> str:
+    """What a model was trained on, for the summary line."""
+    if _is_regressor(clf):
+        return "regression"
+    if _is_detector(clf):
+        return "one class"
+    return f"{len(clf.classes_)} classes"
 
 
 def _run_train(args: argparse.Namespace) -> int:
@@ -146,15 +165,20 @@ def _train_auto(args: argparse.Namespace) -> int:
 
 def _train(args: argparse.Namespace) -> int:
     if args.auto:
+        if args.svm_type != 0:
+            raise ValueError(f"--auto trains C-SVC classifiers (-s 0); not -s {args.svm_type}")
         return _train_auto(args)
     if args.time is not None:
         raise ValueError("--time is the time budget of --auto: give --auto too")
-    args.solver = args.solver or "bsca"
-    est, kwargs = chosen(args, args.flags, args.solver)
+    args.solver = args.solver or TYPE_DEFAULT_SOLVER[args.svm_type]
+    est, kwargs = chosen(args, args.flags, args.solver, args.svm_type)
     if args.label_weights and "class_weight" in kwargs:
         raise ValueError("-wLABEL and --class-weight both set the class weights: give one or the other")
-    if args.stream and SOLVERS[args.solver][0] != "BudgetedSVC":
-        raise ValueError(f"--stream trains the budgeted solvers (bsca, bsgd); not --solver {args.solver}")
+    if args.label_weights and args.svm_type > 1:
+        raise ValueError(f"-wLABEL weighs the classes of a classifier (-s 0, 1); not -s {args.svm_type}")
+    if args.stream and (args.svm_type != 0 or SOLVERS[args.solver][0] != "BudgetedSVC"):
+        raise ValueError(f"--stream trains the budgeted classifiers (-s 0, --solver bsca or bsgd); not -s "
+                         f"{args.svm_type} --solver {args.solver}")
     if args.stream and kwargs.get("probability"):
         raise ValueError("-b 1 calibrates on 5 folds of the rows in memory: not with --stream (drop one of them)")
     mode = choose_mode(args.progress, args.quiet)
@@ -169,15 +193,16 @@ def _train(args: argparse.Namespace) -> int:
     else:
         X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
         _weigh(args, kwargs, np.unique(y))
-        total = epochs_of(est, kwargs)  # None: SVC, LinearSVC (no progress before the end)
+        total = epochs_of(est, kwargs)  # None: the exact SVMs, LinearSVC (no progress before the end)
         with Progress(mode if total else "off", total, "epoch") as progress:
-            clf = fit(est, kwargs, X, y, progress)
+            # a one-class SVM learns from the rows alone: the file's labels are for predict's accuracy
+            clf = fit(est, kwargs, X, None if args.svm_type == 2 else y, progress)
     save_model(clf, args.model, format=args.format)
     if not args.quiet:
         size = getattr(clf, "n_support_", None)
         what = f"{int(np.sum(size))} support vectors" if size is not None else f"{clf.coef_.shape[1]} features"
-        print(f"trained {args.solver} on {len(clf.classes_)} classes: {what}, {time.perf_counter() - start:.2f} s; "
-              f"model written to {args.model}", file=sys.stderr)
+        print(f"trained {args.solver} ({type(clf).__name__}) on {_trained(clf)}: {what}, "
+              f"{time.perf_counter() - start:.2f} s; model written to {args.model}", file=sys.stderr)
     return 0
 
 
@@ -186,7 +211,9 @@ def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any],
     random state that fixes the folds and the training (--random-state, else 0)."""
     k = args.cross_validation
     check_folds(k, None, args.data)
-    seed = kwargs.setdefault("random_state", 0)
+    seed = kwargs.get("random_state", 0)
+    if "random_state" in inspect.signature(est).parameters:  # NuSVR and the exact regressors draw nothing
+        kwargs["random_state"] = seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
         raise ValueError(f"-v needs --random-state to be an integer in [0, 2**32) (it draws the folds); got {seed!r}")
     if args.stream:
@@ -198,9 +225,32 @@ def _cross_validate(args: argparse.Namespace, est: type, kwargs: Dict[str, Any],
     else:
         X, y = load_svmlight(args.data, n_features=args.n_features, zero_based=args.zero_based)
         _weigh(args, kwargs, np.unique(y))
-        correct, rows = cross_validate(est, kwargs, X, y, k, seed, mode, args.data)
+        if args.svm_type in (3, 4):
+            predicted = cross_validate(est, kwargs, X, y, k, seed, mode, args.data, kind="regression")
+            mse, scc = regression_scores(predicted, y)
+            print(f"Cross Validation Mean squared error = {mse:g} ({k} folds, random state {seed})")
+            print(f"Cross Validation Squared correlation coefficient = {scc:g}")
+            return 0
+        kind = "one-class" if args.svm_type == 2 else "classification"
+        correct, rows = cross_validate(est, kwargs, X, y, k, seed, mode, args.data, kind=kind)
     print(f"Cross Validation Accuracy = {100 * correct / rows:g}% ({k} folds, random state {seed})")
     return 0
+
+
+def regression_scores(predicted: np.ndarray, truth: np.ndarray) -> Tuple[float, float]:
+    """svm-predict's two numbers: the mean squared error and the squared
+    correlation coefficient of predictions and targets (nan when either is
+    constant)."""
+    v = np.asarray(predicted, dtype=np.float64)
+    t = np.asarray(truth, dtype=np.float64)
+    n = v.size
+    if n == 0:
+        return math.nan, math.nan
+    mse = float(np.mean((v - t) ** 2))
+    sv, st = v.sum(), t.sum()
+    cov = n * float(np.dot(v, t)) - sv * st
+    var = (n * float(np.dot(v, v)) - sv * sv) * (n * float(np.dot(t, t)) - st * st)
+    return mse, (cov * cov / var if var > 0 else math.nan)
 
 
 def _predict_rows(model: Any, X: Any, output: str, pred: np.ndarray) -> List[str]:
@@ -228,12 +278,37 @@ def _chunks(args: argparse.Namespace, n_features: int) -> Iterator[Tuple[Any, np
         )
 
 
+def _run_predict_values(args: argparse.Namespace, model: Any) -> int:
+    """A regression model: one predicted value per line, then svm-predict's
+    mean squared error and squared correlation coefficient."""
+    if args.output == "proba":
+        raise ValueError("--output proba needs a classifier with probability estimates; this is a regression model")
+    predicted: List[np.ndarray] = []
+    truth: List[np.ndarray] = []
+    with replacing(args.output_file, "w", encoding="utf-8") as out, _progress(None, "rows", args.quiet) as bar:
+        for X, y in _chunks(args, int(model.n_features_in_)):
+            values = np.asarray(model.predict(X), dtype=np.float64)
+            out.write("".join(f"{v:.17g}\n" for v in values))
+            predicted.append(values)
+            truth.append(np.asarray(y, dtype=np.float64))
+            if bar is not None:
+                bar.update(X.shape[0])
+    if predicted and not args.quiet:
+        mse, scc = regression_scores(np.concatenate(predicted), np.concatenate(truth))
+        print(f"Mean squared error = {mse:g} (regression)")
+        print(f"Squared correlation coefficient = {scc:g} (regression)")
+    return 0
+
+
 def _run_predict(args: argparse.Namespace) -> int:
     refuse_same_files([args.output_file], [args.data, args.model])
     model = load_model(args.model)
+    if _is_regressor(model):
+        return _run_predict_values(args, model)
     if args.output == "proba" and not hasattr(model, "predict_proba"):
         raise ValueError("--output proba needs a model with probability estimates (train it with -b 1)")
-    classes = model.classes_
+    # a one-class model predicts +1 (inlier) or -1: the file's labels are compared with those
+    classes = np.array([-1, 1]) if _is_detector(model) else model.classes_
     numeric = np.issubdtype(np.asarray(classes).dtype, np.number)
     correct = total = unseen = 0
     # OUTPUT is replaced only once every row is written: a failure leaves the previous file
@@ -261,9 +336,12 @@ def _run_predict(args: argparse.Namespace) -> int:
 
 def _run_info(args: argparse.Namespace) -> int:
     model = load_model(args.model)
-    rows = [("estimator", type(model).__name__), ("classes", " ".join(_label_text(c) for c in model.classes_)),
-            ("features", model.n_features_in_)]
-    for name in ("solver", "kernel", "gamma_", "C", "budget", "n_support_", "t_", "n_samples_seen_", "n_iter_"):
+    rows: List[Tuple[str, Any]] = [("estimator", type(model).__name__)]
+    if hasattr(model, "classes_"):
+        rows.append(("classes", " ".join(_label_text(c) for c in model.classes_)))
+    rows.append(("features", model.n_features_in_))
+    for name in ("solver", "kernel", "gamma_", "C", "nu", "epsilon", "budget", "n_support_", "t_", "n_samples_seen_",
+                 "n_iter_"):
         value = getattr(model, name, None)
         if value is not None:
             rows.append((name.rstrip("_"), value if not isinstance(value, np.ndarray) else value.tolist()))
@@ -317,8 +395,10 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     train.add_argument("--format", choices=list(FORMATS), default="budgetsvm",
                        help="model file format (default budgetsvm)")
     train.add_argument("-s", dest="svm_type", type=_svm_type, default=0, metavar="TYPE",
-                       help="svm-train's svm_type: 0 (C-SVC), the only one; nu-SVC (1), one-class (2) and the "
-                       "regression SVMs (3, 4) are not available")
+                       help="svm-train's svm_type: 0 C-SVC (default; SVC, BudgetedSVC, LinearSVC), 1 nu-SVC "
+                       "(NuSVC), 2 one-class SVM (OneClassSVM; --solver bsgd: BudgetedOneClassSVM, the default), "
+                       "3 epsilon-SVR (SVR; --solver bsca or bsgd: BudgetedSVR, the default), 4 nu-SVR (NuSVR); "
+                       "-p is epsilon, -n nu")
     train.add_argument("--auto", action="store_true",
                        help="choose the solver, C, gamma, budget and epochs within --time (AutoSVC: a search on "
                        "growing subsamples scored on held-out rows, then the final fit on all rows; with --stream "

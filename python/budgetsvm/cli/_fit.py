@@ -10,7 +10,7 @@ ETA. ``SVC`` and ``LinearSVC`` do not report before they finish: under
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
@@ -38,9 +38,9 @@ def _epoch_callback(progress: Progress, epochs: int, prefix: str) -> Callable[[D
     return callback
 
 
-def fit(est: type, kwargs: Dict[str, Any], X: Any, y: np.ndarray, progress: Optional[Progress],
+def fit(est: type, kwargs: Dict[str, Any], X: Any, y: Optional[np.ndarray], progress: Optional[Progress],
         prefix: str = "") -> Any:
-    """``est(**kwargs).fit(X, y)``, a BudgetedSVC's epochs shown by ``progress``
+    """``est(**kwargs).fit(X, y)`` (``y`` None: a one-class fit), a budgeted fit's epochs shown by ``progress``
     (as ``{prefix}epoch 2/3``); the model keeps no callback."""
     epochs = epochs_of(est, kwargs)
     if progress is None or progress.mode == "off" or epochs is None:
@@ -60,23 +60,34 @@ def check_folds(k: int, rows: Optional[int], data: str) -> None:
 
 
 def cross_validate(est: type, kwargs: Dict[str, Any], X: Any, y: np.ndarray, k: int, seed: int, mode: str,
-                   data: str) -> Tuple[int, int]:
-    """Stratified K-fold cross-validation, shuffled by ``seed``; every fold's
-    accuracy is shown as it finishes. Returns (correct, rows)."""
-    from sklearn.model_selection import StratifiedKFold
+                   data: str, kind: str = "classification") -> Any:
+    """K-fold cross-validation, shuffled by ``seed``; every fold's score is
+    shown as it finishes. ``kind``: ``"classification"`` (stratified folds;
+    returns (correct, rows)), ``"one-class"`` (plain folds, each model fitted
+    on its rows alone and compared with the file's labels as +1 / -1; returns
+    (correct, rows)) or ``"regression"`` (plain folds; returns the
+    out-of-fold predictions, one per row)."""
+    from sklearn.model_selection import KFold, StratifiedKFold
 
     check_folds(k, X.shape[0], data)
     epochs = epochs_of(est, kwargs)
     per_fold = epochs or 1
     correct = 0
+    predicted = np.zeros(X.shape[0])
+    folds = (StratifiedKFold if kind == "classification" else KFold)(n_splits=k, shuffle=True, random_state=seed)
     with Progress(mode, k * per_fold, f"fold 1/{k}") as progress:
-        splits = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)
-        for fold, (train, test) in enumerate(splits):
+        for fold, (train, test) in enumerate(folds.split(np.zeros(len(y)), y)):
             name = f"fold {fold + 1}/{k}"
             progress.describe(name)
-            model = fit(est, kwargs, X[train], y[train], progress, prefix=f"{name}, ")
-            right = int(np.sum(model.predict(X[test]) == y[test]))
-            correct += right
-            progress.mark(f"accuracy {100 * right / len(test):g}% ({right}/{len(test)})",
-                          advance=0 if epochs else 1, desc=name)
-    return correct, X.shape[0]
+            model = fit(est, kwargs, X[train], None if kind == "one-class" else y[train], progress,
+                        prefix=f"{name}, ")
+            if kind == "regression":
+                predicted[test] = model.predict(X[test])
+                error = float(np.mean((predicted[test] - y[test]) ** 2))
+                summary = f"mean squared error {error:g}"
+            else:
+                right = int(np.sum(model.predict(X[test]) == y[test]))
+                correct += right
+                summary = f"accuracy {100 * right / len(test):g}% ({right}/{len(test)})"
+            progress.mark(summary, advance=0 if epochs else 1, desc=name)
+    return predicted if kind == "regression" else (correct, X.shape[0])

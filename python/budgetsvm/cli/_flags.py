@@ -1,6 +1,6 @@
 """The hyperparameter flags of ``budgetsvm train``, generated.
 
-Every constructor parameter of the three estimators becomes a flag under its
+Every constructor parameter of the estimators becomes a flag under its
 own name (``--merge-method`` for ``merge_method``), typed from the options
 registry of its solver family (``_core.options``) where it has an entry, else
 read as a plain literal and left to the estimator to check. Each flag's
@@ -26,9 +26,9 @@ import inspect
 import itertools
 import math
 import re
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .. import SVC, BudgetedSVC, LinearSVC
+from .. import SVC, SVR, BudgetedOneClassSVM, BudgetedSVC, BudgetedSVR, LinearSVC, NuSVC, NuSVR, OneClassSVM
 from .._params import options
 from ._numbers import parse_float, parse_int
 
@@ -41,7 +41,21 @@ SOLVERS = {
     "alfpgm": ("SVC", "alfpgm"),
     "smo": ("SVC", "smo"),
 }
-FAMILY = {"BudgetedSVC": "budgeted", "SVC": "exact", "LinearSVC": "linear"}
+#: svm-train's -s: its name, and the estimator of each --solver that trains it
+#: (-s 0 is SOLVERS'; a solver missing from a type's table does not train it)
+SVM_TYPES = {0: "C-SVC", 1: "nu-SVC", 2: "one-class SVM", 3: "epsilon-SVR", 4: "nu-SVR"}
+TYPE_SOLVERS: Dict[int, Dict[str, Tuple[str, Optional[str]]]] = {
+    1: {"exact": ("NuSVC", None)},
+    2: {"bsgd": ("BudgetedOneClassSVM", None), "exact": ("OneClassSVM", "auto"), "alfpgm": ("OneClassSVM", "alfpgm"),
+        "smo": ("OneClassSVM", "smo")},
+    3: {"bsca": ("BudgetedSVR", "bsca"), "bsgd": ("BudgetedSVR", "bsgd"), "exact": ("SVR", "auto"),
+        "alfpgm": ("SVR", "alfpgm"), "smo": ("SVR", "smo")},
+    4: {"exact": ("NuSVR", None)},
+}
+#: the --solver of -s TYPE when none is given
+TYPE_DEFAULT_SOLVER = {0: "bsca", 1: "exact", 2: "bsgd", 3: "bsca", 4: "exact"}
+FAMILY = {"BudgetedSVC": "budgeted", "SVC": "exact", "LinearSVC": "linear", "NuSVC": "exact", "SVR": "exact",
+          "NuSVR": "exact", "OneClassSVM": "exact", "BudgetedSVR": "budgeted", "BudgetedOneClassSVM": "budgeted"}
 # parameters the estimator translates before the registry sees them (gamma="scale",
 # merge_duplicates="auto", ...): read as plain literals, not typed by the registry
 TRANSLATED = ("gamma", "n_jobs", "radius", "max_iter", "merge_duplicates")
@@ -51,11 +65,24 @@ NOT_FLAGS = {"solver", "callback", "verbose", "warm_start"}
 # (-B budget, -e epochs, -m maintenance, ...) mean other things there and
 # are not mirrored.
 LIBSVM_SHORT = {"C": "-c", "gamma": "-g", "probability": "-b", "cache_size": "-m", "tol": "-e", "degree": "-d",
-                "coef0": "-r"}
+                "coef0": "-r", "epsilon": "-p", "nu": "-n"}
 
 
 def estimators() -> Dict[str, type]:
-    return {"BudgetedSVC": BudgetedSVC, "SVC": SVC, "LinearSVC": LinearSVC}
+    return {"BudgetedSVC": BudgetedSVC, "SVC": SVC, "LinearSVC": LinearSVC, "NuSVC": NuSVC,
+            "OneClassSVM": OneClassSVM, "BudgetedOneClassSVM": BudgetedOneClassSVM, "SVR": SVR,
+            "BudgetedSVR": BudgetedSVR, "NuSVR": NuSVR}
+
+
+def solver_of(svm_type: int, solver: str) -> Tuple[str, Any]:
+    """(estimator name, its ``solver`` value or None) of ``-s svm_type --solver solver``."""
+    if svm_type == 0:
+        return SOLVERS[solver]
+    table = TYPE_SOLVERS[svm_type]
+    if solver not in table:
+        raise ValueError(f"-s {svm_type} ({SVM_TYPES[svm_type]}) is trained by --solver {', '.join(table)}; "
+                         f"not --solver {solver}")
+    return table[solver]
 
 
 def literal(text: str) -> Any:
@@ -168,6 +195,12 @@ CLI_HELP = {
               "or auto (1 / n_features)", "scale"),
 }
 FAMILY_SOLVERS = {est: tuple(s for s, (e, _) in SOLVERS.items() if e == est) for est in FAMILY}
+for _table in TYPE_SOLVERS.values():
+    for _solver, (_est, _) in _table.items():
+        FAMILY_SOLVERS[_est] += (_solver,) if _solver not in FAMILY_SOLVERS[_est] else ()
+#: -s TYPE of each estimator (its help group names it)
+FAMILY_TYPE = {est: next((t for t, table in TYPE_SOLVERS.items() if any(e == est for e, _ in table.values())), 0)
+               for est in FAMILY}
 
 
 def flag_help(est_name: str) -> Dict[str, str]:
@@ -220,22 +253,24 @@ def add_flags(parser: argparse.ArgumentParser) -> Dict[str, Dict[str, Any]]:
         parser.add_argument(*_names(name), **kwargs)
     # the help: one group per estimator, of display-only actions (the
     # parser parses the hidden actions above; these are never parsed)
-    for est_name, solvers in FAMILY_SOLVERS.items():
+    for est_name, solvers in sorted(FAMILY_SOLVERS.items(), key=lambda item: FAMILY_TYPE[item[0]]):  # by -s
         summary = _first_sentence(inspect.cleandoc(estimators()[est_name].__doc__ or "").splitlines()[0])
         group = parser.add_argument_group(
-            f"hyperparameters of {est_name} (--solver {', '.join(solvers)})",
+            f"hyperparameters of {est_name} (-s {FAMILY_TYPE[est_name]} --solver {', '.join(solvers)})",
             f"{summary[:1].upper()}{summary[1:]}.",
         )
         group.solvers = solvers  # type: ignore[attr-defined]  # CliParser.format_help shows it for these only
+        group.svm_type = FAMILY_TYPE[est_name]  # type: ignore[attr-defined]  # and for this -s (0 by default)
         for name, text in sorted(flag_help(est_name).items(), key=lambda item: item[0].lower()):
             shown = argparse.Action(_names(name), dest=f"hp_{name}", help=text.replace("%", "%%"), **kinds[name])
             group._group_actions.append(shown)
     return flags
 
 
-def chosen(args: argparse.Namespace, flags: Dict[str, Dict[str, Any]], solver: str) -> Tuple[type, Dict[str, Any]]:
-    """The estimator class of --solver and the hyperparameters given on the command line."""
-    est_name, solver_value = SOLVERS[solver]
+def chosen(args: argparse.Namespace, flags: Dict[str, Dict[str, Any]], solver: str,
+           svm_type: int = 0) -> Tuple[type, Dict[str, Any]]:
+    """The estimator class of -s and --solver and the hyperparameters given on the command line."""
+    est_name, solver_value = solver_of(svm_type, solver)
     est = estimators()[est_name]
     kwargs: Dict[str, Any] = {} if solver_value is None else {"solver": solver_value}
     for name, info in flags.items():
@@ -245,7 +280,8 @@ def chosen(args: argparse.Namespace, flags: Dict[str, Dict[str, Any]], solver: s
         if est_name not in info["estimators"]:
             flag = f"--{name.replace('_', '-')}"
             applies = ", ".join(info["estimators"])
-            raise ValueError(f"{flag} does not apply to --solver {solver} (it applies to {applies})")
+            raise ValueError(f"{flag} does not apply to {est_name} (-s {svm_type} --solver {solver}; it applies to "
+                             f"{applies})")
         kwargs[name] = value
     if "probability" in kwargs:
         kwargs["probability"] = bool(kwargs["probability"])  # -b 0/1 as in LIBSVM

@@ -73,8 +73,17 @@ class CliParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         solver = self.chosen("--solver")
         if not any(solver in getattr(group, "solvers", ()) for group in self._action_groups):
-            solver = None  # no --solver, or an unknown one: every group
-        shown = [g for g in self._action_groups if solver is None or solver in getattr(g, "solvers", (solver,))]
+            solver = None  # no --solver, or an unknown one: every solver's groups
+        given = self.chosen("-s")
+        svm_type = int(given) if given is not None and given.isdigit() else (0 if solver else None)
+
+        def wanted(group: argparse._ArgumentGroup) -> bool:
+            if not hasattr(group, "solvers"):
+                return True  # the command's own options
+            return ((solver is None or solver in group.solvers)
+                    and (svm_type is None or svm_type == getattr(group, "svm_type", svm_type)))
+
+        shown = [g for g in self._action_groups if wanted(g)]
         groups, self._action_groups = self._action_groups, shown
         try:
             return super().format_help()
