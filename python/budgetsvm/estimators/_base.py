@@ -342,6 +342,31 @@ class PipelineRegressor(RegressorMixin, PipelineEstimator):
         """
         return self._decision(self._predict_input(X))[:, 0]
 
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """The coefficient of determination R^2 of ``predict(X)`` against ``y``
+        (scikit-learn's ``r2_score``: 1 is perfect, 0 predicts the mean).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from budgetsvm import SVR
+        >>> X = np.linspace(0, 1, 20).reshape(-1, 1)
+        >>> reg = SVR(kernel="linear", C=100.0, epsilon=0.01).fit(X, 2 * X[:, 0] + 1)
+        >>> round(reg.score(X, 2 * X[:, 0] + 1), 3)
+        1.0
+        """
+        return float(super().score(X, y, sample_weight=sample_weight))
+
 
 class PipelineOutlierDetector(OutlierMixin, PipelineEstimator):
     """Base of the novelty detectors: fitted on ``X`` alone (module docstring).

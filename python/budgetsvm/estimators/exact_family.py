@@ -653,8 +653,9 @@ class NuSVC(SVC):
     tol : float, default=1e-3
     cache_size : float, default=200
     class_weight : dict or "balanced", default=None
-        Reported in ``class_weight_`` only: LIBSVM's nu-SVC (and scikit-learn's
-        NuSVC) has no per-class bound, so it does not change the problem.
+        Accepted as scikit-learn's NuSVC accepts it, without effect on the
+        model: LIBSVM's nu-SVC has no per-class bound. The weights are
+        reported in ``class_weight_``.
     verbose : bool or int, default=False
     max_iter : int, default=-1
     decision_function_shape : {"ovo", "ovr"}, default="ovr"
