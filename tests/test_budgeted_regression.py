@@ -11,6 +11,7 @@ from sklearn.kernel_ridge import KernelRidge
 from sklearn.svm import SVR as SkSVR
 from sklearn.svm import OneClassSVM as SkOneClassSVM
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.exceptions import ConvergenceWarning
 
 from budgetsvm import BudgetedOneClassSVM, BudgetedSVR
 
@@ -76,8 +77,9 @@ def test_budget_with_merging_keeps_accuracy(solver, C):
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 def test_n_jobs_never_changes_the_model(solver):
     X, y = smooth(3000, 7, noise=0.1)
-    a = BudgetedSVR(solver=solver, budget=40, C=5.0, random_state=3, n_jobs=1).fit(X, y)
-    b = BudgetedSVR(solver=solver, budget=40, C=5.0, random_state=3, n_jobs=2).fit(X, y)
+    C = 5.0 if solver == "bsca" else 0.1  # (BSGD's steps do not settle at C=5: a ConvergenceWarning)
+    a = BudgetedSVR(solver=solver, budget=40, C=C, random_state=3, n_jobs=1).fit(X, y)
+    b = BudgetedSVR(solver=solver, budget=40, C=C, random_state=3, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
@@ -238,7 +240,7 @@ _WEIGHT_EQUIVALENCE = (
 @parametrize_with_checks(
     [
         BudgetedSVR(budget=40, epochs=4, C=10.0, random_state=0),
-        BudgetedSVR(solver="bsgd", budget=40, epochs=4, C=1.0, random_state=0),
+        BudgetedSVR(solver="bsgd", budget=40, epochs=20, C=0.3, random_state=0),  # a C its steps settle at
         BudgetedOneClassSVM(budget=40, nu=0.3, random_state=0),
     ],
     expected_failed_checks=lambda est: {
@@ -248,3 +250,14 @@ _WEIGHT_EQUIVALENCE = (
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_bsgd_says_when_its_steps_do_not_settle():
+    """At a C large for the targets' scale BSGD's last epoch stays worse than predicting the mean: a
+    ConvergenceWarning naming the remedies; at a small C, none."""
+    X, y = smooth(3000, 7, noise=0.1)
+    with pytest.warns(ConvergenceWarning, match="did not settle at this C"):
+        bad = BudgetedSVR(solver="bsgd", budget=40, C=10.0, random_state=0).fit(X, y)
+    assert np.mean((bad.predict(X) - y) ** 2) > np.var(y)  # the warning is about a model worse than the mean
+    good = BudgetedSVR(solver="bsgd", budget=40, C=0.1, random_state=0).fit(X, y)  # no warning (errors here)
+    assert np.mean((good.predict(X) - y) ** 2) < 0.5 * np.var(y)

@@ -13,9 +13,11 @@ the regressor's and the detector's pipelines (``_base``).
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from .. import _core
 from .._atomic import atomic_fit
@@ -246,7 +248,7 @@ class BudgetedSVR(BudgetKernelSteps, PipelineRegressor):
         >>> rng = np.random.default_rng(1)
         >>> X = rng.normal(size=(500, 3))
         >>> y = X[:, 0] ** 2 + 0.1 * rng.normal(size=500)
-        >>> reg = BudgetedSVR(solver="bsgd", budget=50, C=10, random_state=0).fit(X, y)
+        >>> reg = BudgetedSVR(budget=50, C=10, random_state=0).fit(X, y)
         >>> reg.dual_coef_.shape[0], reg.n_support_ <= 50
         (1, True)
         """
@@ -342,7 +344,31 @@ class BudgetedSVR(BudgetKernelSteps, PipelineRegressor):
         z = np.ascontiguousarray(y - self._y_offset, dtype=np.float64)
         result = _core.fit_budgeted_regression(core_view(X_fit), z, epsilon, params, monitor, weight, start)
         self._store(result, X, used, params, append)
+        self._warn_unsettled(z, weight, epsilon, params)
         return self
+
+    def _warn_unsettled(self, z: np.ndarray, weight: Optional[np.ndarray], epsilon: float,
+                        params: Dict[str, Any]) -> None:
+        """BSGD's steps eta_t = C n / t move a coefficient by about C per visit: at a C large for the
+        targets' scale its last epoch never settles (docs/budgeted.md). Says so when that epoch's mean
+        loss on the rows it visited (before each step: ``progressive_loss``) is more than twice the loss
+        of predicting the mean, a level no model that learned anything reaches."""
+        if params.get("solver") != "bsgd" or not self.history_:
+            return
+        loss = self.history_[-1].get("progressive_loss")
+        kept = z if weight is None else z[weight > 0]
+        if loss is None or not math.isfinite(loss) or kept.size == 0:
+            return
+        mean_loss = float(loss) / kept.size
+        baseline = float(np.mean(np.maximum(np.abs(kept - np.mean(kept)) - epsilon, 0.0)))
+        if mean_loss > 2.0 * baseline:
+            warnings.warn(
+                f"BudgetedSVR(solver='bsgd', C={params['C']:g}): the last epoch's mean loss on the rows it visited "
+                f"({mean_loss:.3g}) is above that of predicting the mean ({baseline:.3g}); BSGD's steps did not "
+                "settle at this C. Use solver='bsca' (the default), a smaller C, or learning_rate='norma'.",
+                ConvergenceWarning,
+                stacklevel=4,
+            )
 
     def _store(self, result: Dict[str, Any], X: Any, used: Optional[UsedColumns], params: Dict[str, Any],
                append: bool) -> None:
