@@ -153,7 +153,7 @@ class _DualFit:
             if isinstance(X, sp.sparray):
                 support_vectors = sp.csr_array(support_vectors)
         public_dual: Any = dual
-        if self._sparse and not callable(self.kernel):  # type: ignore[attr-defined]
+        if self._sparse and not callable(self.kernel):
             public_dual = (sp.csr_matrix if isinstance(solver_X, sp.spmatrix) else sp.csr_array)(dual)
         converged = result["status"] == "converged"
         self.__dict__.pop("_fit_X", None)
@@ -181,11 +181,11 @@ class _DualFit:
         (``dual_coef_`` transposed), its intercept and the kernel."""
         state = super()._fitted_state()  # type: ignore[misc]
         state.update(kernel=self.kernel, degree=int(self.degree), coef0=float(self.coef0),
-                     gamma=float(self._gamma),  # type: ignore[attr-defined]
-                     intercept=np.asarray(self._intercept_, dtype=np.float64),  # type: ignore[attr-defined]
-                     coef=np.ascontiguousarray(np.asarray(self._dual_coef_, dtype=np.float64).T),  # type: ignore[attr-defined]
-                     support_rows=self._support_rows,  # type: ignore[attr-defined]
-                     used_columns=self._used_columns)  # type: ignore[attr-defined]
+                     gamma=float(self._gamma),
+                     intercept=np.asarray(self._intercept_, dtype=np.float64),
+                     coef=np.ascontiguousarray(np.asarray(self._dual_coef_, dtype=np.float64).T),
+                     support_rows=self._support_rows,
+                     used_columns=self._used_columns)
         return state
 
     def _restore_fitted_state(self, state: Dict[str, Any]) -> None:
@@ -235,7 +235,7 @@ class _DualFit:
         return self._validate_for_predict(X)  # type: ignore[attr-defined]
 
     def _decision(self, X: Any) -> np.ndarray:
-        dual = np.asarray(self._dual_coef_, dtype=np.float64)  # type: ignore[attr-defined]
+        dual = np.asarray(self._dual_coef_, dtype=np.float64)
         return self._kernel_scores(X, dual.T) + self._intercept_  # type: ignore[attr-defined]
 
     @property
@@ -255,7 +255,7 @@ class _DualFit:
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self)
-        coef = self._dual_coef_ @ self.support_vectors_  # type: ignore[attr-defined]
+        coef = self._dual_coef_ @ self.support_vectors_
         coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef, dtype=np.float64)
         coef.flags.writeable = False
         return coef
