@@ -12,7 +12,7 @@ from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC as SkLinearSVC
 
-from budgetsvm import SVC, BudgetedSVC, LinearSVC
+from budgetsvm import SVC, SVR, BudgetedSVC, LinearSVC, NuSVC, OneClassSVM
 from budgetsvm.estimators import linear as linear_module
 
 # scikit-learn's six-point toy problem: the optimum has alpha = 1/4 on rows 1 and 3, b = 0
@@ -212,3 +212,32 @@ def test_linearsvc_max_iter_none_is_bounded(monkeypatch):
     with pytest.warns(ConvergenceWarning, match="max_iter=None stopped at its bound of 500 sweeps"):
         clf = LinearSVC().fit(X * 1e100, y)
     assert clf.n_iter_ == 500
+
+
+# -- scikit-learn's test_sparse.py: coef_ of sparse fits, sparse callable kernels ---------------------
+
+
+@pytest.mark.parametrize("container", [sp.csr_matrix, sp.csr_array])
+@pytest.mark.parametrize("make, classes", [(lambda: SVC(kernel="linear"), 2), (lambda: SVC(kernel="linear"), 3),
+                                           (lambda: NuSVC(kernel="linear", nu=0.2), 3),
+                                           (lambda: SVR(kernel="linear"), 0),
+                                           (lambda: OneClassSVM(kernel="linear", nu=0.3), 0)])
+def test_linear_coef_of_a_sparse_fit_is_sparse_in_its_container(container, make, classes):
+    X, y = make_classification(n_samples=120, n_features=6, n_informative=4, n_classes=max(classes, 2),
+                               random_state=0)
+    target = y if classes else X[:, 0] - X[:, 1]
+    dense, sparse = make().fit(X, target), make().fit(container(X), target)
+    assert isinstance(sparse.coef_, container) and not sp.issparse(dense.coef_)
+    np.testing.assert_allclose(sparse.coef_.toarray(), dense.coef_, rtol=1e-6, atol=1e-8)
+    assert not sparse.coef_.data.flags.writeable and not dense.coef_.flags.writeable
+
+
+@pytest.mark.parametrize("container", [sp.csr_matrix, sp.lil_matrix])
+def test_a_callable_kernel_returning_sparse_is_made_dense(container):
+    X, y = make_classification(n_samples=80, n_features=5, random_state=1)
+    linear = lambda a, b: a @ b.T  # noqa: E731  (sparse rows give a sparse Gram matrix)
+    sparse = SVC(kernel=linear).fit(container(X), y)
+    dense = SVC(kernel="linear").fit(X, y)
+    np.testing.assert_allclose(sparse.decision_function(container(X)), dense.decision_function(X), atol=1e-6)
+    reg = SVR(kernel=linear).fit(container(X), X[:, 0])
+    np.testing.assert_allclose(reg.predict(container(X)), SVR(kernel="linear").fit(X, X[:, 0]).predict(X), atol=1e-6)

@@ -47,31 +47,38 @@ def applicable_tests(module) -> list:
     return sorted(n for n in names if _calls_a_target(getattr(module, n)))
 
 
+def _expected(module) -> dict:
+    """The expected differences of one scikit-learn test module (``expected.py``, by file name)."""
+    return EXPECTED_DIFFERENCES.get(module.__name__.rsplit(".", 1)[-1] + ".py", {})
+
+
 def pytest_collection_modifyitems(config, items):
     if not items:
         return
-    module = items[0].module
-    if module.LinearSVC is not budgetsvm.LinearSVC or any(getattr(module.svm, n) is not getattr(budgetsvm, n)
-                                                          for n in _TARGETS):
-        raise pytest.UsageError("scikit-learn's test module was imported before the estimators were re-pointed")
-    applicable = set(applicable_tests(module))
-    unknown = set(EXPECTED_DIFFERENCES) - applicable
-    if unknown:
-        raise pytest.UsageError(f"expected differences name tests that are not applicable: {sorted(unknown)}")
+    modules = {id(item.module): item.module for item in items}
+    applicable = {}
+    for module in modules.values():
+        if getattr(module, "LinearSVC", budgetsvm.LinearSVC) is not budgetsvm.LinearSVC or any(
+                getattr(module.svm, n) is not getattr(budgetsvm, n) for n in _TARGETS):
+            raise pytest.UsageError("scikit-learn's test module was imported before the estimators were re-pointed")
+        applicable[id(module)] = set(applicable_tests(module))
+        unknown = set(_expected(module)) - applicable[id(module)]
+        if unknown:
+            raise pytest.UsageError(f"expected differences name tests that are not applicable: {sorted(unknown)}")
     kept, dropped = [], []
     for item in items:
-        (kept if item.originalname in applicable else dropped).append(item)
+        (kept if item.originalname in applicable[id(item.module)] else dropped).append(item)
     config.hook.pytest_deselected(items=dropped)
     items[:] = kept
     for item in kept:
-        reason = EXPECTED_DIFFERENCES.get(item.originalname)
+        reason = _expected(item.module).get(item.originalname)
         if reason is None:
             continue
         if isinstance(reason, dict):  # per parameter set: {"param id substring": reason}
             reason = next((r for key, r in reason.items() if key in item.name), None)
         if reason is not None:
             item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
-    config._parity_applicable = len(applicable)
+    config._parity_applicable = sum(len(a) for a in applicable.values())
 
 
 def pytest_report_header(config):

@@ -27,6 +27,24 @@ from .._magnitude import FLT_MAX, check_kernel_magnitude, check_matrix_magnitude
 from .._params import effective_n_jobs
 
 
+def sparse_like(rows: Any, values: np.ndarray) -> Any:
+    """Read-only ``values`` in the sparse container of ``rows`` when those are
+    sparse (scikit-learn's ``coef_`` of a model trained on sparse data), else
+    the dense array."""
+    if not sp.issparse(rows):
+        values.flags.writeable = False
+        return values
+    out = (sp.csr_array if isinstance(rows, sp.sparray) else sp.csr_matrix)(values)
+    out.data.flags.writeable = False
+    return out
+
+
+def dense_kernel(K: Any) -> np.ndarray:
+    """A callable kernel's result as a float64 array (a sparse result, as
+    ``X @ Y.T`` of sparse rows gives, made dense)."""
+    return np.asarray(K.toarray() if sp.issparse(K) else K, dtype=np.float64)
+
+
 class KernelSteps:
     """The kernel steps of fit and prediction (module docstring)."""
 
@@ -51,7 +69,7 @@ class KernelSteps:
         if callable(self.kernel):
             n_samples = X.shape[0]
             self._fit_X = X  # the callable's second argument at training time
-            gram = np.ascontiguousarray(self.kernel(X, X), dtype=np.float64)
+            gram = np.ascontiguousarray(dense_kernel(self.kernel(X, X)))
             if gram.shape != (n_samples, n_samples):
                 raise ValueError(f"The kernel callable returned shape {gram.shape}; expected {(n_samples, n_samples)}.")
             if not np.all(np.isfinite(gram)):
@@ -100,7 +118,7 @@ class KernelSteps:
     def _callable_kernel(self, X) -> np.ndarray:
         """The callable kernel between X and the support vectors, shape-checked."""
         fitted = cast(Any, self)
-        K = np.asarray(cast(Callable, self.kernel)(X, fitted.support_vectors_), dtype=np.float64)
+        K = dense_kernel(cast(Callable, self.kernel)(X, fitted.support_vectors_))
         if K.shape != (X.shape[0], fitted.support_.size):
             raise ValueError(
                 f"The kernel callable returned shape {K.shape}; expected {(X.shape[0], fitted.support_.size)}."

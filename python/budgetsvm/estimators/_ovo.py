@@ -23,7 +23,7 @@ from .._atomic import fitted_view
 from .._data import as_supported, core_view
 from .._params import effective_n_jobs
 from ._base import PipelineClassifier
-from ._kernel_steps import KernelSteps
+from ._kernel_steps import KernelSteps, sparse_like
 
 
 def class_rows(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int):
@@ -228,7 +228,9 @@ class OneVsOneModel(KernelSteps, PipelineClassifier):
         """Primal weights ``w`` per class pair (linear kernel only).
 
         Shape (n_classes * (n_classes - 1) / 2, n_features); for two classes
-        positive values favour ``classes_[1]`` (as ``dual_coef_``).
+        positive values favour ``classes_[1]`` (as ``dual_coef_``). Sparse
+        (the container of ``support_vectors_``) for a model trained on sparse
+        data, as scikit-learn's.
 
         Examples
         --------
@@ -257,8 +259,7 @@ class OneVsOneModel(KernelSteps, PipelineClassifier):
                                      dtype=np.float64).reshape(k - 1, -1) for c in range(k)])
             i, j = np.triu_indices(k, 1)
             coef = w[i, j - 1] + w[j, i]
-        coef.flags.writeable = False
-        return coef
+        return sparse_like(self.support_vectors_, coef)
 
     def _fitted_state(self) -> Dict[str, Any]:
         state = super()._fitted_state()

@@ -40,7 +40,7 @@ from .._atomic import atomic_fit, fitted_view
 from .._data import core_view
 from .._params import check_number, effective_n_jobs
 from ._base import PipelineOutlierDetector, PipelineRegressor
-from ._kernel_steps import KernelSteps
+from ._kernel_steps import KernelSteps, sparse_like
 from .exact import KERNELS, SVC
 
 def _check_nu(estimator: Any) -> float:
@@ -241,7 +241,7 @@ class _DualFit:
     @property
     @fitted_view
     def coef_(self) -> np.ndarray:
-        """Primal weights ``w`` (linear kernel only), shape (1, n_features).
+        """Primal weights ``w`` (linear kernel only), shape (1, n_features); sparse for a model trained on sparse data.
 
         Examples
         --------
@@ -257,8 +257,7 @@ class _DualFit:
         check_is_fitted(self)
         coef = self._dual_coef_ @ self.support_vectors_
         coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef, dtype=np.float64)
-        coef.flags.writeable = False
-        return coef
+        return sparse_like(self.support_vectors_, coef)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()  # type: ignore[misc]
