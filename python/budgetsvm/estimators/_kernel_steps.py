@@ -39,6 +39,24 @@ def sparse_like(rows: Any, values: np.ndarray) -> Any:
     return out
 
 
+def restored_expansion(rows: Any, used: Optional[UsedColumns], containers: Dict[str, Any],
+                       dual: Any) -> Tuple[Any, Any]:
+    """(``dual_coef_``, ``support_vectors_``) of a model read from a file, in
+    the containers the saved fit published: ``dual`` sparse (its saved kind,
+    else ``csr_matrix``) when the support vectors are sparse or the file says
+    it was; the support vectors expanded from the used columns, in their
+    saved sparse kind. ``containers``: attribute name -> sparse class or None
+    (model_files)."""
+    dual_kind = containers.get("dual_coef_")
+    if dual_kind is not None or ("dual_coef_" not in containers and sp.issparse(rows)):
+        dual = (dual_kind or sp.csr_matrix)(dual)
+    support_vectors = used.expand(rows) if used is not None else rows
+    sv_kind = containers.get("support_vectors_")
+    if sv_kind is not None and sp.issparse(support_vectors):
+        support_vectors = sv_kind(support_vectors)
+    return dual, support_vectors
+
+
 def dense_kernel(K: Any) -> np.ndarray:
     """A callable kernel's result as a float64 array (a sparse result, as
     ``X @ Y.T`` of sparse rows gives, made dense)."""

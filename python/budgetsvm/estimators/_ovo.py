@@ -23,7 +23,7 @@ from .._atomic import fitted_view
 from .._data import as_supported, core_view
 from .._params import effective_n_jobs
 from ._base import PipelineClassifier
-from ._kernel_steps import KernelSteps, sparse_like
+from ._kernel_steps import KernelSteps, restored_expansion, sparse_like
 
 
 def class_rows(y_index: np.ndarray, keep: Optional[np.ndarray], n_classes: int):
@@ -293,15 +293,7 @@ class OneVsOneModel(KernelSteps, PipelineClassifier):
             self.probA_, self.probB_ = np.empty(0), np.empty(0)
         self.intercept_ = -intercept if binary else intercept.copy()
         public_dual = -dual if binary else dual.copy()
-        dual_kind = containers.get("dual_coef_")
-        if dual_kind is not None or ("dual_coef_" not in containers and sp.issparse(rows)):
-            public_dual = (dual_kind or sp.csr_matrix)(public_dual)
-        self.dual_coef_ = public_dual
-        support_vectors = used.expand(rows) if used is not None else rows
-        sv_kind = containers.get("support_vectors_")
-        if sv_kind is not None and sp.issparse(support_vectors):
-            support_vectors = sv_kind(support_vectors)
-        self.support_vectors_ = support_vectors
+        self.dual_coef_, self.support_vectors_ = restored_expansion(rows, used, containers, public_dual)
         n_sv = int(rows.shape[0])
         defaults = {
             "support_": np.arange(n_sv, dtype=np.int32),

@@ -40,7 +40,7 @@ from .._atomic import atomic_fit, fitted_view
 from .._data import core_view
 from .._params import check_number, effective_n_jobs
 from ._base import PipelineOutlierDetector, PipelineRegressor
-from ._kernel_steps import KernelSteps, sparse_like
+from ._kernel_steps import KernelSteps, restored_expansion, sparse_like
 from .exact import KERNELS, SVC
 
 def _check_nu(estimator: Any) -> float:
@@ -203,16 +203,7 @@ class _DualFit:
         self._dual_coef_ = dual
         self._intercept_ = intercept
         self.intercept_ = intercept
-        public_dual: Any = dual
-        dual_kind = containers.get("dual_coef_")
-        if dual_kind is not None or ("dual_coef_" not in containers and sp.issparse(rows)):
-            public_dual = (dual_kind or sp.csr_matrix)(dual)
-        self.dual_coef_ = public_dual
-        support_vectors = used.expand(rows) if used is not None else rows
-        sv_kind = containers.get("support_vectors_")
-        if sv_kind is not None and sp.issparse(support_vectors):
-            support_vectors = sv_kind(support_vectors)
-        self.support_vectors_ = support_vectors
+        self.dual_coef_, self.support_vectors_ = restored_expansion(rows, used, containers, dual)
         self.n_support_ = np.array([n_sv], dtype=np.int32)
         self._n_support = np.array([n_sv, 0], dtype=np.int32)
         if isinstance(self, PipelineOutlierDetector):
